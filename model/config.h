@@ -1,0 +1,63 @@
+#ifndef SENDSIM_MODEL_CONFIG_H_
+#define SENDSIM_MODEL_CONFIG_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "model/event_loop.h"
+
+namespace sendsim::model {
+
+enum class CongestionControl : uint8_t { kReno, kCubic };
+
+// How the peer's receive path batches segments before its ACK decision.
+enum class GroMode : uint8_t {
+  kOff,    // every segment is processed on its own (__tcp_ack_snd_check per segment)
+  kBatch,  // in-order segments arriving back to back merge (tcp_gro_receive); one ACK decision per batch
+};
+
+// Peer (receiver) behaviour: everything that shapes the ACK stream.
+struct PeerConfig {
+  uint32_t rcvbuf = 6 * 1024 * 1024;    // tcp_rmem[2]-like limit of the receive window
+  uint32_t init_rcv_wnd_segs = 20;      // initial window offered = 20 * (mss)  (tcp_select_initial_window)
+  uint8_t wscale = 7;                   // window scale the peer announces
+  bool delayed_ack = true;              // false: ACK every segment (quickack)
+  uint32_t ack_every_segs = 2;          // full segments per immediate ACK (Linux: 2; 1/4 for tests)
+  GroMode gro = GroMode::kOff;
+  TimeNs gro_flush_ns = 0;              // batches end when the gap to the next segment exceeds this
+  TimeNs ack_proc_ns = 0;               // receiver softirq latency before an ACK leaves
+  uint64_t app_read_bytes_per_sec = 0;  // 0: the application reads instantly
+};
+
+// One TCP connection's static parameters (route, host, NIC, link).
+struct ConnectionConfig {
+  uint32_t mss = 1448;                  // mss_cache after options (1500 MTU with timestamps)
+  uint32_t mtu = 1500;
+  bool timestamps = true;               // 12 bytes of TCP options per segment
+  bool sack = true;
+  bool tso = true;                      // NIC segmentation; false = software GSO before the NIC
+  bool nodelay = true;                  // TCP_NODELAY at connect (libceph default)
+  bool autocorking = true;              // net.ipv4.tcp_autocorking
+  uint32_t sndbuf = 0;                  // SO_SNDBUF bytes (0 = autotuned from tcp_wmem)
+  uint32_t initcwnd = 10;               // route initcwnd
+  uint32_t cwnd_clamp = 0;              // 0 = none; limits snd_cwnd (tests, property configurations)
+  CongestionControl cc = CongestionControl::kCubic;
+  bool slow_start_after_idle = true;
+  uint64_t link_bps = 10'000'000'000;   // link rate, bits per second
+  TimeNs one_way_delay_ns = 25 * kNsPerUs;  // propagation + switching, each direction
+  TimeNs tx_completion_ns = 0;          // NIC TX-completion (IRQ coalescing) delay after the last bit
+  TimeNs call_cost_ns = 0;              // CPU time one socket call holds the socket (lock_sock..release_sock)
+  int hz = 250;                         // jiffy length for jiffy-granular rules
+  bool track_payload = true;            // deliver payload bytes to Observer::OnDeliver
+  bool full_trace = true;               // report every WirePacket to the observer
+  std::vector<uint64_t> drop_data_segments;  // 0-based indices of data segments the link drops
+  PeerConfig peer;
+};
+
+// Checks ranges and consistency (e.g. MSS + 40 + options <= MTU).
+absl::Status ValidateConfig(const ConnectionConfig& c);
+
+}  // namespace sendsim::model
+
+#endif  // SENDSIM_MODEL_CONFIG_H_

@@ -1,0 +1,55 @@
+#ifndef SENDSIM_MODEL_PROFILE_H_
+#define SENDSIM_MODEL_PROFILE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace sendsim::model {
+
+// Every difference between kernel versions that the model knows, as data.
+// Code asks the profile; it never compares version strings.
+// The table in model/README.md lists the values per profile.
+struct Profile {
+  std::string name;
+  // do_tcp_sendpages exists and honours MSG_SENDPAGE_NOTLAST (<= v6.4).
+  bool has_sendpage = true;
+  // MSG_SPLICE_PAGES attaches bvec pages in tcp_sendmsg_locked (v6.5+).
+  bool has_splice_pages = false;
+  // tcp_xmit_size_goal subtracts MAX_TCP_HEADER from sk_gso_max_size (<= v6.x).
+  bool size_goal_subtracts_header = true;
+  // tcp_should_autocork also requires a non-eor tail skb (v6.x).
+  bool autocork_requires_non_eor = false;
+  // tcp_limit_output_bytes: 262144 (v4.19/4.20), 1 MiB (v5.0+).
+  uint32_t tsq_limit_output_bytes = 262144;
+  // TSQ exempts a retransmit queue holding a single skb (v6.x), not just an empty one.
+  bool tsq_exempt_single_skb = false;
+  // tcp_tso_should_defer "recent departure" test: same jiffy (v4.19) or within 1 ms (v5.0+ EDT).
+  bool tso_defer_recent_is_1ms = false;
+  // v4.20+ ending of tcp_tso_should_defer (cwnd/rwnd-limited defer; FIN sends).
+  bool tso_defer_v420_ending = false;
+  // v5.0+: an eor skb is never deferred.
+  bool tso_defer_eor_sends = false;
+  // tcp_tso_autosize adds sk_gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log) (v6.x).
+  bool autosize_rtt_term = false;
+  int tso_rtt_log = 9;
+  // new skbs in sendmsg get a linear head when both queues are empty (v4.19..v5.x); never in v6.x.
+  bool sendmsg_first_skb_linear = true;
+  // sk_flush_backlog inside tcp_sendmsg_locked: on every 2nd+ new skb (0 = never), v6.x every 16.
+  int sendmsg_flush_backlog_every = 1;
+  // tcp_event_new_data_sent calls tcp_check_space (v6.x).
+  bool check_space_on_new_data = false;
+  // tcp_rmem[1] default (87380 before v4.20, 131072 after).
+  uint32_t tcp_rmem_default = 87380;
+};
+
+// "linux-4.19", "linux-5.0", "linux-6.8".
+absl::StatusOr<Profile> ProfileByName(std::string_view name);
+std::vector<std::string> ProfileNames();
+
+}  // namespace sendsim::model
+
+#endif  // SENDSIM_MODEL_PROFILE_H_

@@ -1,0 +1,88 @@
+#ifndef SENDSIM_MODEL_SOCKET_H_
+#define SENDSIM_MODEL_SOCKET_H_
+
+// Public surface of the simulated sending socket, as the messenger sees it.
+// Semantics are Linux's (see ../shared/reference/linux-tcp-send-path.md);
+// return values are byte counts or negated errno, as from the kernel.
+
+#include <cstdint>
+#include <functional>
+
+#include "absl/types/span.h"
+#include "model/types.h"
+
+namespace sendsim::model {
+
+// tcp_info subset (struct tcp_info field names without the tcpi_ prefix).
+struct TcpInfo {
+  uint32_t snd_cwnd = 0;
+  uint32_t snd_ssthresh = 0;
+  uint32_t snd_mss = 0;
+  uint32_t advmss = 0;
+  uint32_t rtt_us = 0;
+  uint32_t unacked = 0;       // packets_out
+  uint32_t notsent_bytes = 0;
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_acked = 0;
+  uint64_t segs_out = 0;      // data segments on the wire
+  uint32_t snd_wnd = 0;
+  uint32_t sndbuf = 0;
+  uint32_t wmem_queued = 0;
+};
+
+// Counters the model keeps on every run (cheap: plain integers).
+struct Counters {
+  uint64_t pushes_by_reason[static_cast<int>(PushReason::kCount)] = {};
+  uint64_t packets_by_reason[static_cast<int>(PushReason::kCount)] = {};
+  uint64_t autocorks = 0;
+  uint64_t tso_deferrals = 0;
+  uint64_t eagains = 0;
+  uint64_t tsq_throttles = 0;
+  uint64_t nagle_holds = 0;
+  uint64_t cork_holds = 0;
+  uint64_t probe0_fires = 0;
+  uint64_t tlp_fires = 0;
+  uint64_t rto_fires = 0;
+  uint64_t backlog_acks = 0;
+  uint64_t write_space_calls = 0;
+};
+
+enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLowat };
+
+class Socket {
+ public:
+  // Called on sk_write_space (tcp_check_space -> tcp_new_space) when the
+  // generic wakeup test passes (free >= half of queued, below sndbuf).
+  using WriteSpaceFn = std::function<void()>;
+  // Completion of a blocking call (no MSG_DONTWAIT) that had to wait.
+  using DoneFn = std::function<void(int64_t ret)>;
+  // Returned by a blocking call that is waiting; `done` gets the result.
+  static constexpr int64_t kInProgress = INT64_MIN;
+
+  virtual ~Socket() = default;
+
+  // do_tcp_sendpages (<= v6.4 profiles). Returns bytes accepted or -errno.
+  virtual int64_t sendpage(Page page, uint32_t offset, uint32_t size, int flags,
+                           DoneFn done = nullptr) = 0;
+  // tcp_sendmsg_locked, copy path (ITER_KVEC).
+  virtual int64_t sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done = nullptr) = 0;
+  // tcp_sendmsg_locked with ITER_BVEC; pages are attached when flags carry
+  // kMsgSplicePages (v6.5+ profiles), copied otherwise.
+  virtual int64_t sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done = nullptr) = 0;
+  // do_tcp_setsockopt / sock_setsockopt. Returns 0 or -errno.
+  virtual int setsockopt(SockOpt opt, int64_t value) = 0;
+
+  virtual void set_write_space_callback(WriteSpaceFn fn) = 0;
+  // Tag recorded with the bytes of the following calls (message/piece ids
+  // for traces); not a kernel concept.
+  virtual void set_call_tag(uint64_t tag) = 0;
+
+  // True between lock_sock and release_sock of the current call.
+  virtual bool owned() const = 0;
+  virtual TcpInfo info() const = 0;
+  virtual const Counters& counters() const = 0;
+};
+
+}  // namespace sendsim::model
+
+#endif  // SENDSIM_MODEL_SOCKET_H_
