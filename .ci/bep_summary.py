@@ -92,13 +92,13 @@ def summarize(name, exit_code, path):
             failed.append((label, "NOT_BUILT(%s)" % aborted[label]))
     for what in other_aborts:
         failed.append(("(bazel)", what))
+    if not tests:
+        failed.append(("(bazel)", "no test targets: nothing ran"))
     if finished is None:
         failed.append(("(bazel)", "no buildFinished event: the build did not finish"))
     elif not finished.get("overallSuccess", False) and not failed:
         code = finished.get("exitCode", {}).get("name", "UNKNOWN")
         failed.append(("(bazel)", "build unsuccessful (%s) with no failing target" % code))
-    if not tests:
-        failed.append(("(bazel)", "no test targets: nothing ran"))
     if exit_code != 0 and not failed:
         failed.append(("(run)", "exit code %d with no failing target" % exit_code))
 
