@@ -6,8 +6,8 @@ For each run prints its failing labels and "NAME: P passed, F failed (...)";
 then, alone on the last line, the totals over all runs, "P passed, F failed".
 Exits 0 only when every run has F == 0 and P > 0.
 
-Every count comes from Bazel's own per-target events, never from its exit code
-or console text:
+Counts come from Bazel's own per-target events, never from its console text;
+exit codes and build-level events can only add a failure, never hide one:
   * a test target passes only if its testSummary says PASSED (cached results
     count: they are the PASSED verdict of identical inputs);
   * a test target that failed, timed out, failed to build, was skipped
