@@ -458,7 +458,9 @@ TEST(PeerTest, LookaheadEqualsEventDelivery) {
     const auto la = RunThroughNic(true, gro);
     EXPECT_GT(ev.size(), 20u);
     // Without GRO the delayed-ACK timer path is exercised too.
-    if (gro == GroMode::kOff) EXPECT_NE(ev.back(), "delayed_acks 0");
+    if (gro == GroMode::kOff) {
+      EXPECT_NE(ev.back(), "delayed_acks 0");
+    }
     EXPECT_EQ(ev, la);
   }
 }
