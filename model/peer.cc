@@ -158,8 +158,7 @@ void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
     skb.seq = Unwrap(seg.seq);
     skb.len = seg.len;
     skb.flags = seg.flags;
-    skb.payload = seg.payload;
-    ProcessSkb(skb);
+    ProcessSkb(skb, seg.payload);
     ArmWakeup();
     return;
   }
@@ -200,10 +199,10 @@ void Peer::GroFlush() {
   if (gro_segs_ == 1) gro_.gso_size = 0;  // a lone segment is not a GSO skb
   RxSkb skb = std::move(gro_);
   gro_ = RxSkb{};
-  ProcessSkb(skb);
+  ProcessSkb(skb, skb.payload);
 }
 
-void Peer::ProcessSkb(const RxSkb& skb) {
+void Peer::ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload) {
   ++stats_.batches;
   const uint64_t end = skb.seq + skb.len;
   if (skb.len == 0) {
@@ -224,7 +223,7 @@ void Peer::ProcessSkb(const RxSkb& skb) {
   }
   if (skb.seq <= rcv_nxt_) {
     // In sequence (possibly with an already received head): queue_and_out.
-    Deliver(rcv_nxt_, static_cast<uint32_t>(end - rcv_nxt_), skb.payload, skb.seq);
+    Deliver(rcv_nxt_, static_cast<uint32_t>(end - rcv_nxt_), payload, skb.seq);
     EventDataRecv(skb);
     if (!ofo_.empty()) {
       OfoQueue();
@@ -241,7 +240,8 @@ void Peer::ProcessSkb(const RxSkb& skb) {
         ofo_bytes_ -= it->second.len;
         ofo_.erase(it);
       }
-      ofo_.emplace(skb.seq, skb);
+      RxSkb& stored = ofo_.emplace(skb.seq, skb).first->second;
+      stored.payload = payload;
       ofo_bytes_ += skb.len;
     }
     if (sack_) {

@@ -95,7 +95,7 @@ class Peer {
     uint32_t len = 0;
     uint32_t gso_size = 0;  // 0: not aggregated
     uint8_t flags = 0;
-    std::vector<PayloadPiece> payload;
+    std::vector<PayloadPiece> payload;  // only for stored skbs (GRO aggregate, ofo queue)
   };
 
   uint64_t Unwrap(uint32_t seq) const;
@@ -105,7 +105,8 @@ class Peer {
   void Wakeup();
 
   void GroFlush();
-  void ProcessSkb(const RxSkb& skb);           // tcp_rcv_established + tcp_data_queue
+  // tcp_rcv_established + tcp_data_queue; `payload` belongs to `skb`.
+  void ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload);
   void EventDataRecv(const RxSkb& skb);        // tcp_event_data_recv
   void MeasureRcvMss(const RxSkb& skb);        // tcp_measure_rcv_mss
   void IncrQuickack(uint32_t max_quickacks);   // tcp_incr_quickack
