@@ -20,6 +20,37 @@
 //
 // Sequence numbers on the wire are 32-bit and wrap; internally the peer keeps
 // 64-bit unwrapped sequence numbers.
+//
+// Wiring a connection (what the sender side does):
+//
+//   Link data(loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
+//             nullptr, obs, LinkOptionsFor(cfg, Direction::kData));
+//   Link acks(loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kAck,
+//             [&](const Segment& a) { /* tcp_ack at loop->now() */ }, obs,
+//             LinkOptionsFor(cfg, Direction::kAck));
+//   Peer peer(loop, cfg, &acks, obs, /*initial_rcv_nxt=*/first data seq);
+//   peer.AttachLookahead(&data);      // or pass a deliver fn to `data` instead
+//   Nic nic(loop, cfg, &data, [&](uint32_t truesize) { /* tcp_wfree */ });
+//   snd_wnd = max_window = peer.initial_window();   // SYN-ACK window, bytes
+//
+// ACK segments: flags ACK, seq 0 (the peer sends no data), ack = rcv_nxt,
+// win = advertised window in bytes (already shifted by the peer's wscale,
+// use it as snd_wnd directly), sack = up to 3 blocks (4 without timestamps),
+// most recent first, only while out-of-order data is queued.
+//
+// The sender never sees a synchronous callback: ACKs reach it from events at
+// their arrival time, TX completions from events at their completion time.
+// In lookahead mode the peer (and the observer's OnWirePacket for ACKs and
+// OnDeliver) runs inside Nic::Transmit with timestamps later than
+// loop->now(); the observer sees each direction in time order, not the two
+// directions merged.
+//
+// Event order: per-segment delivery events and lookahead give the same peer
+// state evolution and the same ACK times (tested). The one difference: an ACK
+// arrival event is inserted into the loop when the peer decides to send it,
+// which in lookahead mode is when the acknowledged data left the sender; if
+// another sender event falls on exactly the same nanosecond, insertion order
+// decides (deterministic in both modes, but not identical between them).
 
 #include <cstdint>
 #include <map>
