@@ -71,7 +71,10 @@ inline constexpr int kTcpDelackMaxHzDivisor = 5;   // TCP_DELACK_MAX = HZ/5
 inline constexpr uint32_t kTcpMinRcvMss = 88;      // TCP_MIN_MSS
 inline constexpr uint32_t kTcpMssDefaultRcv = 536; // TCP_MSS_DEFAULT
 inline constexpr uint32_t kGroMaxBytes = 65536;    // skb_gro_receive: aggregate + next < 64 KB
-inline constexpr uint32_t kAppReadChunk = 65536;   // bytes one recvmsg of the rate-limited reader copies
+inline constexpr uint32_t kAppReadChunk = 65536;
+inline constexpr uint32_t kTcpCompSackNr = 44;           // sysctl_tcp_comp_sack_nr
+inline constexpr TimeNs kTcpCompSackDelayNs = 1'000'000;  // sysctl_tcp_comp_sack_delay_ns
+inline constexpr uint32_t kTcpFastretransThresh = 3;     // TCP_FASTRETRANS_THRESH   // bytes one recvmsg of the rate-limited reader copies
 
 class Peer {
  public:
@@ -147,6 +150,7 @@ class Peer {
   void AckSndCheck();                          // tcp_ack_snd_check / __tcp_ack_snd_check
   void SendDelayedAck();                       // tcp_send_delayed_ack
   void DelackTimer();                          // tcp_delack_timer_handler
+  void CompressedAckTimer();                   // tcp_compressed_ack_kick
   void SendAck();                              // tcp_send_ack + tcp_event_ack_sent
   uint32_t SelectWindowRaw();                  // __tcp_select_window (may clear quick, as the kernel does)
   uint32_t SelectWindow();                     // tcp_select_window (updates rcv_wnd, rcv_wup)
@@ -169,6 +173,7 @@ class Peer {
   uint32_t delack_max_;    // jiffies
   uint32_t rto_jiffies_;   // receiver's icsk_rto (TCP_RTO_MIN: no RTT samples of its own data)
   uint32_t srtt_jiffies_;  // receiver's srtt from the handshake (2 * one-way delay)
+  TimeNs srtt_ns_;         // same in ns (SACK compression uses min(rcv_rtt, srtt) = srtt)
   uint32_t advmss_;
   uint32_t tcp_header_len_;
 
@@ -197,6 +202,11 @@ class Peer {
   // Out-of-order queue: unwrapped start seq -> segment (payload kept for later delivery).
   std::map<uint64_t, RxSkb> ofo_;
   std::vector<std::pair<uint64_t, uint64_t>> sack_blocks_;  // most recent first
+  // SACK compression (tp->compressed_ack, compressed_ack_rcv_nxt, hrtimer).
+  uint32_t compressed_ack_ = 0;
+  uint64_t compressed_ack_rcv_nxt_ = 0;
+  bool sack_timer_armed_ = false;
+  TimeNs sack_timer_at_ = 0;
 
   // GRO aggregate being built.
   bool gro_open_ = false;

@@ -501,3 +501,34 @@ TEST(PeerTest, SequenceWrap) {
 
 }  // namespace
 }  // namespace sendsim::model
+
+namespace sendsim::model {
+namespace {
+
+// SACK compression (outside quick-ACK mode, which ACKs everything at once):
+// with segment 24 lost, the first three dup ACKs leave at once; the 4th
+// (t0 + 13 us) starts the compression timer at 5% of the peer's RTT
+// (2 * 25 us / 20 = 2.5 us), the 5th and 6th are absorbed, and one ACK
+// carrying the latest SACK block leaves at t0 + 15.5 us. tcp_event_ack_sent
+// then caps compressed_ack at 3, so the next dup ACK is compressed again.
+TEST(PeerTest, SackCompressionAfterThreeDupAcks) {
+  Harness h(SmallBuf());
+  h.Full(0, 0, 23, 10'000);  // warm-up: out of quick-ACK mode, window at its clamp
+  ASSERT_EQ(h.rec.acks.size(), 23u);
+  ASSERT_EQ(h.peer->quick(), 0u);
+  const TimeNs t0 = 1'000'000;
+  // Segment 24 is lost; 25..30 arrive 1 us apart from t0 + 10 us.
+  for (int i = 0; i < 6; ++i) h.peer->OnSegmentAt(t0 + (10 + i) * 1'000, Data((24 + i) * kMss, kMss));
+  ASSERT_EQ(h.rec.acks.size(), 26u);  // three immediate dup ACKs
+  h.loop.RunUntil(t0 + 19'000);  // not past the next input
+  ASSERT_EQ(h.rec.acks.size(), 27u);
+  EXPECT_EQ(h.rec.acks[26].time, t0 + 15'500);
+  EXPECT_EQ(h.rec.acks[26].ack, 23 * kMss);
+  h.peer->OnSegmentAt(t0 + 20'000, Data(30 * kMss, kMss));
+  h.loop.Run();
+  ASSERT_EQ(h.rec.acks.size(), 28u);
+  EXPECT_EQ(h.rec.acks[27].time, t0 + 22'500);
+}
+
+}  // namespace
+}  // namespace sendsim::model
