@@ -532,3 +532,24 @@ TEST(PeerTest, SackCompressionAfterThreeDupAcks) {
 
 }  // namespace
 }  // namespace sendsim::model
+
+namespace sendsim::model {
+namespace {
+
+// A zero-window probe (tcp_xmit_probe_skb: no data, seq = snd_una - 1) is
+// outside the window and answered at once with a duplicate ACK
+// (tcp_sequence fails -> tcp_send_dupack); a pure ACK at rcv_nxt is not.
+TEST(PeerTest, WindowProbeGetsImmediateAck) {
+  Harness h(SmallBuf());
+  h.Full(0, 0, 24, 10'000);  // seg 24 waits for the delayed ACK
+  ASSERT_EQ(h.rec.acks.size(), 23u);
+  h.peer->OnSegmentAt(300'000, Data(24 * kMss, 0));  // pure ACK at rcv_nxt
+  EXPECT_EQ(h.rec.acks.size(), 23u);
+  h.peer->OnSegmentAt(400'000, Data(24 * kMss - 1, 0));
+  ASSERT_EQ(h.rec.acks.size(), 24u);
+  EXPECT_EQ(h.rec.acks[23].time, 400'000);
+  EXPECT_EQ(h.rec.acks[23].ack, 24 * kMss);
+}
+
+}  // namespace
+}  // namespace sendsim::model
