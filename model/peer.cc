@@ -66,9 +66,13 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   uint32_t space = window_clamp_;
   if (space > mss) space = space / mss * mss;
   uint32_t wnd = space;
-  if (pcfg_.init_rcv_wnd_segs > 0) {
-    wnd = static_cast<uint32_t>(std::min<uint64_t>(wnd, uint64_t{pcfg_.init_rcv_wnd_segs} * mss));
+  uint32_t init_segs = pcfg_.init_rcv_wnd_segs;
+  if (init_segs == 2 * kTcpInitCwnd && mss > 1460) {
+    // The default (no route initrwnd) is tcp_default_init_rwnd: 20 segments
+    // of up to 1460 bytes, i.e. fewer segments with jumbo frames, at least 2.
+    init_segs = std::max<uint32_t>(1460 * init_segs / mss, 2);
   }
+  if (init_segs > 0) wnd = static_cast<uint32_t>(std::min<uint64_t>(wnd, uint64_t{init_segs} * mss));
   if (wscale_ == 0) wnd = std::min<uint32_t>(wnd, 65535);
   rcv_wnd_ = wnd;
   rcv_ssthresh_ = wnd;

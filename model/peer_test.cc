@@ -553,3 +553,21 @@ TEST(PeerTest, WindowProbeGetsImmediateAck) {
 
 }  // namespace
 }  // namespace sendsim::model
+
+namespace sendsim::model {
+namespace {
+
+// tcp_default_init_rwnd with jumbo frames: MTU 9000, MSS 8948 (9000 - 40 -
+// 12): 1460 * 20 / 8948 = 3 segments -> 26844 bytes offered.
+TEST(PeerTest, JumboInitialWindow) {
+  ConnectionConfig c;
+  c.mtu = 9000;
+  c.mss = 8948;
+  EventLoop loop;
+  Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, nullptr);
+  Peer peer(&loop, c, &reverse, nullptr);
+  EXPECT_EQ(peer.initial_window(), 26844u);
+}
+
+}  // namespace
+}  // namespace sendsim::model
