@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/constants.h"
+#include "model/event_loop.h"
 #include "model/socket.h"
 
 namespace sendsim::messenger::testing {
@@ -23,13 +24,15 @@ struct RecordedCall {
   int64_t ret = 0;
   uint64_t tag = 0;
   int64_t value = 0;    // setsockopt value
+  model::TimeNs time = 0;
 };
 
 class FakeSocket : public model::Socket {
  public:
   static constexpr uint64_t kUnlimited = UINT64_MAX;
 
-  explicit FakeSocket(uint64_t budget = kUnlimited) : budget_(budget) {}
+  explicit FakeSocket(uint64_t budget = kUnlimited, const model::EventLoop* loop = nullptr)
+      : budget_(budget), loop_(loop) {}
 
   // Grants `n` more bytes and fires the write-space callback, as ACKs
   // freeing memory would.
@@ -52,7 +55,7 @@ class FakeSocket : public model::Socket {
     return Accept(CallKind::kSendmsgBvec, flags, v);
   }
   int setsockopt(model::SockOpt opt, int64_t value) override {
-    if (opt == model::SockOpt::kTcpCork) calls_.push_back({CallKind::kSetCork, 0, 0, 0, tag_, value});
+    if (opt == model::SockOpt::kTcpCork) calls_.push_back({CallKind::kSetCork, 0, 0, 0, tag_, value, Now()});
     return 0;
   }
   void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
@@ -86,11 +89,14 @@ class FakeSocket : public model::Socket {
         if (n == 0) break;
       }
     }
-    calls_.push_back({kind, flags, offered, ret, tag_, 0});
+    calls_.push_back({kind, flags, offered, ret, tag_, 0, Now()});
     return ret;
   }
 
+  model::TimeNs Now() const { return loop_ != nullptr ? loop_->now() : 0; }
+
   uint64_t budget_;
+  const model::EventLoop* loop_;
   uint64_t tag_ = 0;
   WriteSpaceFn write_space_;
   std::vector<RecordedCall> calls_;
