@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_format.h"
 #include "model/constants.h"
 
 namespace sendsim::messenger {
@@ -40,6 +41,11 @@ absl::StatusOr<CephMsgRef> BuildMessage(const MessageSpec& spec, uint64_t index,
   m->hdr.compat_version = 3;
   m->more_to_follow = spec.more_to_follow;
   if (spec.middle_len > 0) SetMiddle(m.get(), Bytes(spec.middle_len, ~seed ^ index));
+  uint64_t total = 0;
+  for (const DataItemSpec& is : spec.items) total += is.length;
+  if (total > UINT32_MAX) {
+    return absl::InvalidArgumentError(absl::StrFormat("data length %u does not fit le32 data_len", total));
+  }
   for (const DataItemSpec& is : spec.items) {
     CephMsgData d;
     d.type = is.kind;

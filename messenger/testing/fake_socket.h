@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "model/constants.h"
@@ -41,6 +42,8 @@ class FakeSocket : public model::Socket {
     if (write_space_) write_space_();
   }
   void set_budget(uint64_t b) { budget_ = b; }
+  // Called with every run of accepted bytes (loopback tests).
+  std::function<void(const uint8_t* data, uint64_t len)> on_bytes;
 
   int64_t sendpage(model::Page page, uint32_t offset, uint32_t size, int flags, DoneFn) override {
     return Accept(CallKind::kSendpage, flags, {{page.data ? page.data + offset : nullptr, size}});
@@ -85,6 +88,7 @@ class FakeSocket : public model::Socket {
         } else {
           stream_.insert(stream_.end(), take, 0);
         }
+        if (on_bytes && take > 0) on_bytes(stream_.data() + stream_.size() - take, take);
         n -= take;
         if (n == 0) break;
       }
