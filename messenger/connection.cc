@@ -126,7 +126,17 @@ CephConnection::Unit CephConnection::RunUnit() {
     case Phase::kBegin:
       phase_ = Phase::kWriting;
       if (options_.policy.v2()) {
-        // ceph_con_v2_try_write: tcp_sock_set_cork(sk, true) before the loop.
+        // ceph_con_v2_try_write: with nothing to send (populate_out_iter
+        // finds nothing) it returns without touching the cork; otherwise
+        // tcp_sock_set_cork(sk, true) before the send loop. (Order of the
+        // first populate vs. the cork as remembered, UNVERIFIED.)
+        const bool has_work = out_kvec_left_ > 0 || out_msg_ != nullptr || keepalive_pending_ ||
+                              !out_queue_.empty() || in_seq_ > in_seq_acked_;
+        if (!has_work) {
+          write_pending_ = false;
+          phase_ = Phase::kDone;
+          return Unit::kEnd;
+        }
         DoSetCork(true);
         return Unit::kContinue;
       }
