@@ -85,6 +85,40 @@ TEST_P(EndToEndTest, DecoderGetsByteIdenticalMessages) {
   EXPECT_GT(driver.connection().worker_runs(), 1u);
 }
 
+// One request at a time with idle gaps: the worker starts from idle for each
+// message and the peer's replies (acks) interleave with the next writes.
+TEST_P(EndToEndTest, QueueDepthOneWithIdleGaps) {
+  const Case& c = GetParam();
+  const model::Profile profile = *model::ProfileByName(c.profile);
+  model::EventLoop loop;
+  model::ConnectionConfig cfg;
+  cfg.call_cost_ns = 300;
+  DriverOptions dopt;
+  dopt.queue_depth = 1;
+  dopt.reply_delay_ns = 40 * model::kNsPerUs;
+  dopt.ack_arrival_delay_ns = cfg.one_way_delay_ns;
+  WorkloadDriver driver(&loop, KrbdWrites(6, 64 * 1024, 192, 0), dopt);
+  auto conn = model::Connection::Create(&loop, cfg, profile, &driver);
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  ConnectionOptions copt;
+  copt.policy = MakeWriterPolicy(*ParseWriterKind(c.writer));
+  copt.has_sendpage = profile.has_sendpage;
+  copt.costs.call_cost_ns = cfg.call_cost_ns;
+  ASSERT_TRUE(driver.Attach(&(*conn)->socket(), copt).ok());
+  driver.Start();
+  loop.Run(10'000'000);
+  ASSERT_TRUE(driver.Finish().ok()) << driver.Finish();
+  const auto& r = driver.records();
+  for (size_t i = 0; i < r.size(); ++i) {
+    EXPECT_GE(r[i].delivered, r[i].written) << i;
+    EXPECT_GE(r[i].acked, r[i].delivered) << i;
+    // The reply to message i (decoded + 40 us) is what submits message i + 1.
+    if (i + 1 < r.size()) {
+      EXPECT_EQ(r[i + 1].submitted, r[i].delivered + 40 * model::kNsPerUs) << i;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllWritersAllProfiles, EndToEndTest, ::testing::ValuesIn(AllCases()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string n = info.param.profile + "_" + info.param.writer;
