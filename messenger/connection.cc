@@ -108,8 +108,15 @@ void CephConnection::Step() {
       return;
     }
     if (RunUnit() == Unit::kEnd) {
-      running_ = false;
-      if (work_queued_) loop_->ScheduleAfter(options_.costs.worker_wakeup_ns, [this] { StartRun(); });
+      // The kworker finishes the CPU work of its last call before the run
+      // ends (and before a re-queued run can start).
+      const TimeNs d = pending_cpu_;
+      pending_cpu_ = 0;
+      if (d > 0) {
+        loop_->ScheduleAfter(d, [this] { EndRun(); });
+      } else {
+        EndRun();
+      }
       return;
     }
     if (pending_cpu_ > 0) {
@@ -119,6 +126,11 @@ void CephConnection::Step() {
       return;
     }
   }
+}
+
+void CephConnection::EndRun() {
+  running_ = false;
+  if (work_queued_) loop_->ScheduleAfter(options_.costs.worker_wakeup_ns, [this] { StartRun(); });
 }
 
 CephConnection::Unit CephConnection::RunUnit() {
