@@ -32,6 +32,9 @@ CephConnection::CephConnection(model::EventLoop* loop, model::Socket* socket, Co
     : loop_(loop), sock_(socket), options_(std::move(options)), listener_(listener) {
   // set_sock_callbacks: sk_write_space -> ceph_sock_write_space.
   sock_->set_write_space_callback([this] { ceph_sock_write_space(); });
+  if (options_.policy.kind == WriterKind::kHook && !options_.policy.hook) {
+    error_ = absl::InvalidArgumentError("hook writer without a flag function");
+  }
 }
 
 // ---------------------------------------------------------------------------

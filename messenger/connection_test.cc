@@ -446,3 +446,20 @@ TEST(ConnectionTest, WriteSpaceWithoutPendingWriteDoesNotRun) {
 
 }  // namespace
 }  // namespace sendsim::messenger
+
+namespace sendsim::messenger {
+namespace {
+
+TEST(ConnectionTest, HookWriterWithoutFunctionIsAnError) {
+  ConnectionOptions o;
+  o.policy.kind = WriterKind::kHook;
+  testing::Harness h(o);
+  TwoMessages t;
+  h.conn.ceph_con_send(t.m1);
+  h.loop.Run();
+  EXPECT_EQ(h.conn.error().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(h.sock.calls().empty());
+}
+
+}  // namespace
+}  // namespace sendsim::messenger
