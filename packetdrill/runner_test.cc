@@ -372,7 +372,7 @@ TEST(RunnerTest, SendfileUsesPagesOfADdFile) {
 }
 
 TEST(RunnerTest, ParseErrorIsAFailWithLocation) {
-  Result r = RunText("   +0 > P. 1:11(5) ack 1\n");
+  Result r = RunText("\n   +0 > P. 1:11(5) ack 1\n");
   EXPECT_EQ(r.verdict, Verdict::kFail);
   EXPECT_THAT(r.reason, StartsWith(absl::StrFormat("t.pkt:%d: impossible sequence range", kBodyLine)));
 }
