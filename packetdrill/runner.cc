@@ -364,7 +364,10 @@ class ScriptRun {
   // ---------------------------------------------------------------- packets
 
   absl::Status MatchOutbound(const Event& e, const PacketEvent& p, TimeNs t, TimeNs lo, TimeNs hi, TimeNs* last) {
-    if (p.flags & (kFlagFin | kFlagRst)) return Skip(e.line, "outbound FIN/RST: connection teardown is not modelled");
+    if (p.flags & kFlagRst) return Skip(e.line, "outbound RST: connection reset is not modelled");
+    if ((p.flags & kFlagFin) && !fin_seq_) {
+      return Skip(e.line, "outbound FIN without close(): connection teardown is not modelled");
+    }
     if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || p.urg) return Skip(e.line, "urgent data and ECN are not modelled");
     if (!p.ecn.empty() && p.ecn != "noecn") return Skip(e.line, absl::StrFormat("ECN marking [%s] is not modelled", p.ecn));
     Advance(hi, [this] { return !out_.empty(); });
@@ -485,6 +488,7 @@ class ScriptRun {
       out_.push_back(std::move(c));
       off += n;
     } while (off < skb.len);
+    snd_nxt_ = std::max(snd_nxt_, skb.seq + 1 + skb.len);
     if (ep_) ep_->OnTxCompletion(skb.truesize);
   }
 
@@ -525,25 +529,38 @@ class ScriptRun {
     if (state_ == State::kSynRcvd) {
       if (*p.ack != 1) return Skip(e.line, absl::StrFormat("handshake ACK acknowledges %u instead of 1", *p.ack));
       const uint32_t win = neg_.wscale_ok ? (*p.win << neg_.snd_wscale) : *p.win;
+      have_last_ack_ = true;
+      last_ack_ = *p.ack;
+      last_win_ = win;
       return Establish(e.line, win, loop_.now() - synack_at_);
     }
     if (state_ != State::kEstablished && state_ != State::kClosed) {
       return Skip(e.line, "inbound segment before the connection exists");
     }
     if (!ep_) return Skip(e.line, "inbound segment for a closed connection");
+    const uint32_t win = neg_.wscale_ok ? (*p.win << neg_.snd_wscale) : *p.win;
+    // The model has no SACK scoreboard and no fast retransmit (loss recovery
+    // is RTO-based): SACK blocks and duplicate ACKs (same ack and window while
+    // data is outstanding, tcp_ack's is_dupack) would take Linux down paths the
+    // model does not have.
+    for (const TcpOption& o : p.options) {
+      if (o.kind == TcpOption::Kind::kSack) return Skip(e.line, "SACK blocks: SACK-based recovery is not modelled");
+    }
+    if (have_last_ack_ && *p.ack == last_ack_ && win == last_win_ && snd_nxt_ > *p.ack) {
+      return Skip(e.line, "duplicate ACK: fast retransmit/recovery is not modelled");
+    }
+    have_last_ack_ = true;
+    last_ack_ = *p.ack;
+    last_win_ = win;
     model::Segment seg;
     seg.sent_at = loop_.now();
     seg.seq = p.seq_start - 1;
     seg.len = 0;
     seg.flags = model::kTcpAck;
-    seg.ack = *p.ack - 1;
-    seg.win = neg_.wscale_ok ? (*p.win << neg_.snd_wscale) : *p.win;
-    for (const TcpOption& o : p.options) {
-      if (o.kind == TcpOption::Kind::kSack) {
-        if (!neg_.sack) return Skip(e.line, "SACK blocks on a connection without SACK");
-        for (const auto& [a, b] : o.sack) seg.sack.emplace_back(a - 1, b - 1);
-      }
-    }
+    // An ACK of our FIN covers one sequence number the model never sent.
+    const uint32_t acked = fin_seq_ && *p.ack == *fin_seq_ + 1 ? *fin_seq_ : *p.ack;
+    seg.ack = acked - 1;
+    seg.win = win;
     ep_->OnSegment(seg);
     return absl::OkStatus();
   }
@@ -761,16 +778,28 @@ class ScriptRun {
 
   absl::Status SysSocket(const Event& e, const SyscallEvent& sc, TimeNs tol, TimeNs* completed) {
     if (sc.args.size() != 3) return Fail(e.line, "socket() takes 3 arguments");
-    const Expr& type = sc.args[1];
-    if (!(type.kind == Expr::Kind::kEllipsis || (type.kind == Expr::Kind::kWord && type.text == "SOCK_STREAM"))) {
-      return Skip(e.line, "only SOCK_STREAM sockets are modelled");
+    // SOCK_STREAM, optionally |SOCK_NONBLOCK (|SOCK_CLOEXEC).
+    bool stream = sc.args[1].kind == Expr::Kind::kEllipsis, nonblock = false;
+    std::vector<const Expr*> parts;
+    if (sc.args[1].kind == Expr::Kind::kOr) {
+      for (const Expr& c : sc.args[1].children) parts.push_back(&c);
+    } else {
+      parts.push_back(&sc.args[1]);
     }
+    for (const Expr* x : parts) {
+      if (x->kind != Expr::Kind::kWord) continue;
+      if (x->text == "SOCK_STREAM") stream = true;
+      else if (x->text == "SOCK_NONBLOCK") nonblock = true;
+      else if (x->text != "SOCK_CLOEXEC") stream = false;
+    }
+    if (!stream) return Skip(e.line, "only SOCK_STREAM sockets are modelled");
     if (sc.ret_any || sc.ret < 0) return Skip(e.line, "socket() without an expected descriptor");
     if (state_ != State::kNone) return Skip(e.line, "more than one TCP socket per script");
     int fd = static_cast<int>(sc.ret);
     if (fds_.count(fd)) return Fail(e.line, absl::StrFormat("descriptor %d is already in use", fd));
     Fd f;
     f.listener = true;
+    f.nonblock = nonblock;
     fds_[fd] = f;
     state_ = State::kCreated;
     return Immediate(e, sc, tol, fd, completed);
@@ -1154,9 +1183,19 @@ class ScriptRun {
     if (!fd.ok()) return fd.status();
     auto it = fds_.find(*fd);
     if (it == fds_.end()) return Immediate(e, sc, tol, -kErrEbadf, completed);
-    if (it->second.connection) {
-      // The model has no FIN/teardown; later packets of this connection are
-      // skipped (outbound FIN) or still fed to the model (ACKs).
+    if (it->second.connection && state_ == State::kEstablished && ep_) {
+      // tcp_close -> tcp_send_fin. With nothing unsent, Linux queues a
+      // FIN-only skb and pushes it at once (tcp_cwnd_test lets a lone FIN
+      // through); the runner emits it. A FIN riding on unsent data is not
+      // modelled.
+      if (ep_->socket().info().notsent_bytes != 0) {
+        return Skip(e.line, "close() with unsent data (FIN on a data skb) is not modelled");
+      }
+      fin_seq_ = snd_nxt_;
+      EmitControl(snd_nxt_, kFlagFin | kFlagAck, rcv_nxt_, DataWindow(),
+                  DataOptions(neg_.timestamps, TsVal(), last_peer_tsval_));
+      state_ = State::kClosed;
+    } else if (it->second.connection) {
       state_ = State::kClosed;
     }
     fds_.erase(it);
@@ -1271,6 +1310,11 @@ class ScriptRun {
   std::optional<PeerSyn> peer_;
   Negotiated neg_;
   uint32_t rcv_nxt_ = 1;
+  uint32_t snd_nxt_ = 1;                 // script sequence after the highest byte sent
+  std::optional<uint32_t> fin_seq_;      // sequence number of our FIN
+  bool have_last_ack_ = false;           // for duplicate-ACK detection
+  uint32_t last_ack_ = 0;
+  uint32_t last_win_ = 0;
   uint32_t last_peer_tsval_ = 0;
   TimeNs synack_at_ = 0;
   TimeNs syn_at_ = 0;

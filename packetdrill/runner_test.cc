@@ -260,21 +260,21 @@ TEST(RunnerTest, BlockingCallThatNeverReturnsFails) {
   EXPECT_THAT(r.reason, HasSubstr("had not returned by the end of the script"));
 }
 
-TEST(RunnerTest, InboundAfterInboundCountsFromScriptTime) {
-  // The write completes at 0.1; the ACKs are at 0.2 and (script time) 0.3.
-  // The outbound line after the second ACK at +0 must therefore be at 0.3:
-  // the fake sends the MSG_MORE-held bytes at the write at 0.35 -> checks the
-  // base of the ACK chain.
-  Result r = RunText(R"(
+TEST(RunnerTest, RelativeTimesChainThroughInboundPackets) {
+  // write at 0.1 (completes then), ACKs at 0.2 and 0.3, write at 0.35 whose
+  // packet must be seen at 0.35: a packet expected at +.05 after it fails.
+  const std::string head = R"(
    +0 write(4, ..., 100) = 100
    +0 > P. 1:101(100) ack 1
-  +.1 < . 1:1(0) ack 1 win 257
+  +.1 < . 1:1(0) ack 1 win 300
   +.1 < . 1:1(0) ack 101 win 257
-  +.05 write(4, ..., 100) = 100
-   +0 > P. 101:201(100) ack 1
-   +0 %{ assert tcpi_snd_cwnd == 10 }%
-)");
-  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+ +.05 write(4, ..., 100) = 100
+)";
+  Result ok = RunText(head + "   +0 > P. 101:201(100) ack 1\n   0.35 %{ assert tcpi_snd_cwnd == 10 }%\n");
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << ok.reason;
+  Result late = RunText(head + " +.05 > P. 101:201(100) ack 1\n");
+  EXPECT_EQ(late.verdict, Verdict::kFail);
+  EXPECT_THAT(late.reason, HasSubstr("sent at 0.350000"));
 }
 
 TEST(RunnerTest, AssertsPassFailAndSkip) {
@@ -300,7 +300,12 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
   for (const Case& c : std::vector<Case>{
            {"   +0 read(4, ..., 100) = 100\n", d, "receiving data is not modelled"},
            {"   +0 < P. 1:101(100) ack 1 win 257\n", d, "inbound data"},
-           {"   +0 close(4) = 0\n   +0 > F. 1:1(0) ack 1\n", d, "FIN/RST"},
+           {"   +0 > F. 1:1(0) ack 1\n", d, "outbound FIN without close()"},
+           {"   +0 send(4, ..., 10, MSG_MORE) = 10\n   +0 close(4) = 0\n", d, "close() with unsent data"},
+           {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
+            "   +0 < . 1:1(0) ack 1 win 257 <sack 1:11,nop,nop>\n", d, "SACK blocks"},
+           {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
+            "   +0 < . 1:1(0) ack 1 win 257\n", d, "duplicate ACK"},
            {"   +0 < R. 1:1(0) ack 1 win 257\n", d, "FIN/RST"},
            {"", "`tc qdisc replace dev tun0 root fq`\n", "unsupported command: tc qdisc"},
            {"", "`../common/defaults.sh\nsysctl -q net.ipv4.tcp_mtu_probing=1`\n", "MTU probing"},
@@ -369,6 +374,36 @@ TEST(RunnerTest, SendfileUsesPagesOfADdFile) {
     EXPECT_EQ(r.verdict, Verdict::kSkip) << r.reason;  // the second open is of an unknown file
     EXPECT_THAT(r.reason, HasSubstr("only files created by dd"));
   }
+}
+
+TEST(RunnerTest, CloseSendsFinWhenNothingIsUnsent) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 100) = 100
+   +0 > P. 1:101(100) ack 1
+  +.1 close(4) = 0
+   +0 > F. 101:101(0) ack 1
+  +.1 < . 1:1(0) ack 102 win 257
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  Result wrong = RunText(R"(
+   +0 close(4) = 0
+   +0 > F. 2:2(0) ack 1
+)");
+  EXPECT_EQ(wrong.verdict, Verdict::kFail);
+  EXPECT_THAT(wrong.reason, HasSubstr("sequence number differs"));
+}
+
+TEST(RunnerTest, NonblockingSocketFromSocketCall) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM|SOCK_NONBLOCK, IPPROTO_TCP) = 3
+   +0 fcntl(3, F_GETFL) = 0x802 (flags O_RDWR|O_NONBLOCK)
+   +0 listen(3, 1) = 0
+   +0 accept(3, ..., ...) = -1 EAGAIN (Resource temporarily unavailable)
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
 TEST(RunnerTest, ParseErrorIsAFailWithLocation) {
