@@ -115,7 +115,11 @@ std::vector<std::string> SimpleCommands(std::string_view text) {
 }
 
 absl::Status Unsupported(std::string_view what) {
-  return absl::UnimplementedError(absl::StrFormat("unsupported command: %s", what));
+  std::string w(what.substr(0, 120));
+  for (char& c : w) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return absl::UnimplementedError(absl::StrFormat("unsupported command: %s", w));
 }
 
 bool ParseU32(std::string_view v, uint32_t* out) {

@@ -105,7 +105,11 @@ class Parser {
     size_t dot = s.find('.');
     std::string ip = s.substr(0, dot);
     std::string fp = dot == std::string::npos ? "" : s.substr(dot + 1);
-    if (ip.size() > 9) return Err(t, absl::StrFormat("time %s is out of range", s));
+    // Scripts last seconds; a bound keeps sums of relative times far from overflow.
+    constexpr int64_t kMaxSeconds = 1000000;
+    if (ip.size() > 9 || (!ip.empty() && std::stoll(ip) > kMaxSeconds)) {
+      return Err(t, absl::StrFormat("time %s is out of range (at most %d s)", s, kMaxSeconds));
+    }
     int64_t sec = ip.empty() ? 0 : std::stoll(ip);
     fp.resize(6, '0');
     return sec * 1000000 + std::stoll(fp);
@@ -270,8 +274,10 @@ class Parser {
           return Err(Cur(), absl::StrFormat("duplicate '%s'", kw));
         }
         Next();
+        const Token& vt = Cur();
         absl::StatusOr<uint32_t> v = U32(kw == "ack" ? "ack number" : kw == "win" ? "window" : "urgent pointer");
         if (!v.ok()) return v.status();
+        if (kw != "ack" && *v > 65535) return Err(vt, absl::StrFormat("%s %u does not fit the 16-bit field", kw, *v));
         (kw == "ack" ? p->ack : kw == "win" ? p->win : p->urg) = *v;
       } else if (Is(Tok::kLess)) {
         if (p->options_given) return Err(Cur(), "duplicate TCP option list");

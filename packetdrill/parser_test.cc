@@ -242,7 +242,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"0 > . 1:1(0) ack 1\n--foo\n", "bad.pkt:2: --options must come before"},
         BadCase{"0 > [weird] . 1:1(0)\n", "bad.pkt:1: unknown ECN marking"},
         BadCase{"0 write(4, ..., \"abc) = 1\n", "bad.pkt:1: unterminated string"},
-        BadCase{"0 > . 1:1(0) ack\n", "bad.pkt:1: expected ack number"}));
+        BadCase{"0 > . 1:1(0) ack\n", "bad.pkt:1: expected ack number"},
+        BadCase{"0 < . 1:1(0) ack 1 win 70000\n", "bad.pkt:1: win 70000 does not fit the 16-bit field"},
+        BadCase{"1000001 < . 1:1(0) ack 1 win 7\n", "bad.pkt:1: time 1000001 is out of range"}));
 
 TEST(ParserTest, MissingFileIsAnError) {
   absl::StatusOr<Script> s = ParseScriptFile("/nonexistent/x.pkt");

@@ -214,11 +214,18 @@ class ScriptRun {
   }
 
  private:
+  // Reasons are one line: command texts and code may hold newlines.
+  static std::string OneLine(std::string msg) {
+    for (char& c : msg) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    return msg;
+  }
   absl::Status Fail(int line, const std::string& msg) const {
-    return absl::FailedPreconditionError(absl::StrFormat("%s:%d: %s", s_.path, line, msg));
+    return absl::FailedPreconditionError(absl::StrFormat("%s:%d: %s", s_.path, line, OneLine(msg)));
   }
   absl::Status Skip(int line, const std::string& msg) const {
-    return absl::UnimplementedError(absl::StrFormat("%s:%d: %s", s_.path, line, msg));
+    return absl::UnimplementedError(absl::StrFormat("%s:%d: %s", s_.path, line, OneLine(msg)));
   }
   // Re-labels a status from a helper with the script location.
   absl::Status At(int line, const absl::Status& st) const {
@@ -497,6 +504,7 @@ class ScriptRun {
     if (p.flags & (kFlagRst | kFlagFin)) return Skip(e.line, "inbound FIN/RST: connection teardown is not modelled");
     if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || p.urg) return Skip(e.line, "urgent data and ECN are not modelled");
     if (!p.ecn.empty() && p.ecn != "noecn") return Skip(e.line, absl::StrFormat("ECN marking [%s] is not modelled", p.ecn));
+    if (ack && !p.ack) return Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
     for (const TcpOption& o : p.options) {
       if (o.kind == TcpOption::Kind::kTimestamp) last_peer_tsval_ = o.ts_val;
     }
