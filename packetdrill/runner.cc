@@ -554,6 +554,11 @@ class ScriptRun {
     for (const TcpOption& o : p.options) {
       if (o.kind == TcpOption::Kind::kSack) return Skip(e.line, "SACK blocks: SACK-based recovery is not modelled");
     }
+    if (win == 0) {
+      // tcp_write_wakeup at a zero window sends a bare ACK probe
+      // (tcp_xmit_probe_skb); the model transmits nothing there.
+      return Skip(e.line, "zero window: window probes are not modelled");
+    }
     if (have_last_ack_ && *p.ack == last_ack_ && win == last_win_ && snd_nxt_ > *p.ack) {
       return Skip(e.line, "duplicate ACK: fast retransmit/recovery is not modelled");
     }

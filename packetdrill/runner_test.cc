@@ -306,6 +306,7 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
             "   +0 < . 1:1(0) ack 1 win 257 <sack 1:11,nop,nop>\n", d, "SACK blocks"},
            {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
             "   +0 < . 1:1(0) ack 1 win 257\n", d, "duplicate ACK"},
+           {"   +0 < . 1:1(0) ack 1 win 0\n", d, "zero window"},
            {"   +0 < R. 1:1(0) ack 1 win 257\n", d, "FIN/RST"},
            {"", "`tc qdisc replace dev tun0 root fq`\n", "unsupported command: tc qdisc"},
            {"", "`../common/defaults.sh\nsysctl -q net.ipv4.tcp_mtu_probing=1`\n", "MTU probing"},
