@@ -164,6 +164,19 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_mtu_probing") return integer(&s->tcp_mtu_probing);
   if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
+  // Receiver-side or connection-setup knobs that cannot change what this
+  // runner models: no data is received, one connection per run, no Fast Open
+  // cookies or ECN negotiation accepted (those packets are skipped).
+  if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
+      name == "tcp_dsack" || name == "tcp_fastopen") {
+    return integer(&s->ignored_int);
+  }
+  if (name == "tcp_ecn") {
+    uint32_t v;
+    if (!ParseU32(value, &v)) return bad();
+    if (v == 1) return absl::UnimplementedError("tcp_ecn=1: ECN negotiation is not modelled");
+    return absl::OkStatus();
+  }
   if (name == "tcp_congestion_control") {
     if (value != "cubic" && value != "reno") {
       return absl::UnimplementedError(absl::StrFormat("congestion control '%s' is not modelled", value));
@@ -190,6 +203,13 @@ absl::Status SetSysctlAssignment(std::string_view assignment, Settings* s) {
     }
   }
   std::string_view k = norm;
+  if (k == "net.core.rmem_max") {
+    if (!ParseU32(Strip(value), &s->rmem_max)) {
+      return absl::InvalidArgumentError(absl::StrFormat("bad value '%s' for sysctl %s", value, k));
+    }
+    return absl::OkStatus();
+  }
+  if (k == "net.core.wmem_max" && Strip(value) == "212992") return absl::OkStatus();  // the model's cap
   if (!ConsumePrefix(&k, "net.ipv4.")) {
     return absl::UnimplementedError(absl::StrFormat("sysctl %s is not modelled", norm));
   }
@@ -224,6 +244,28 @@ absl::Status ApplyEthtool(const std::vector<std::string>& w, Settings* s) {
     else return Unsupported(absl::StrFormat("ethtool feature %s", w[i]));
   }
   return absl::OkStatus();
+}
+
+// ip link set [dev] X mtu N  (other link changes: unsupported)
+absl::Status ApplyIpLink(const std::vector<std::string>& w, Settings* s) {
+  if (w.size() < 5 || w[2] != "set") return Unsupported(absl::StrJoin(w, " "));
+  bool mtu = false;
+  for (size_t i = 3; i < w.size(); ++i) {
+    if (w[i] == "dev") {
+      ++i;
+    } else if (w[i] == "mtu") {
+      uint32_t v;
+      if (i + 1 >= w.size() || !ParseU32(w[i + 1], &v) || v < 68) {
+        return absl::InvalidArgumentError("ip link: expected an MTU after mtu");
+      }
+      if (!s->route_mtu_lock) s->route_mtu = v;
+      mtu = true;
+      ++i;
+    } else if (i != 3) {
+      return Unsupported(absl::StrJoin(w, " "));
+    }
+  }
+  return mtu ? absl::OkStatus() : Unsupported(absl::StrJoin(w, " "));
 }
 
 absl::Status ApplyIpRoute(const std::vector<std::string>& w, Settings* s) {
@@ -341,6 +383,7 @@ absl::Status ApplySimple(const std::string& cmd, Settings* s) {
     return absl::OkStatus();
   }
   if (prog == "ethtool") return ApplyEthtool(w, s);
+  if (prog == "ip" && w.size() > 1 && w[1] == "link") return ApplyIpLink(w, s);
   if (prog == "ip") return ApplyIpRoute(w, s);
   if (prog == "dd") return ApplyDd(w, s);
   if (prog == "rm" && w.size() >= 2) {

@@ -35,12 +35,15 @@ struct Settings {
   uint32_t tcp_pacing_ss_ratio = 200;
   uint32_t tcp_pacing_ca_ratio = 120;
   std::string qdisc = "pfifo_fast";
+  uint32_t rmem_max = 212992;  // net.core.rmem_max (window scale choice)
+  uint32_t ignored_int = 0;    // sink for sysctls accepted without effect
 
   // ethtool -K tun0
   bool tso = true;
   bool gso = true;
 
-  // ip route change ... (per-route metrics)
+  // ip route change ... (per-route metrics); ip link set ... mtu N sets the
+  // device MTU, which the route inherits.
   std::optional<uint32_t> route_advmss;
   std::optional<uint32_t> route_mtu;
   bool route_mtu_lock = false;

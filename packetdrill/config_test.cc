@@ -68,7 +68,7 @@ TEST(ConfigTest, UnsupportedCommandsAreUnimplementedWithReason) {
     const char* reason;
   };
   for (const Case& c : {Case{"tc qdisc replace dev tun0 root fq", "unsupported command: tc qdisc"},
-                        Case{"sysctl -q net.ipv4.tcp_ecn=1", "sysctl net.ipv4.tcp_ecn is not modelled"},
+                        Case{"sysctl -q net.ipv4.tcp_reordering=10", "sysctl net.ipv4.tcp_reordering is not modelled"},
                         Case{"sysctl -q net.core.rmem_max=1000", "sysctl net.core.rmem_max is not modelled"},
                         Case{"sysctl -q net.ipv4.tcp_congestion_control=bbr", "congestion control 'bbr'"},
                         Case{"ip route change 10.0.0.0/8 rto_min 5", "route metric rto_min"},
@@ -88,6 +88,18 @@ TEST(ConfigTest, MalformedRecognisedCommandsAreInvalid) {
     Settings s;
     EXPECT_EQ(ApplyCommand(cmd, &s).code(), absl::StatusCode::kInvalidArgument) << cmd;
   }
+}
+
+TEST(ConfigTest, HarmlessSysctlsAndLinkMtu) {
+  Settings s;
+  EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_syncookies=0", &s).ok());
+  EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=2", &s).ok());
+  EXPECT_EQ(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=1", &s).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(ApplyCommand("sysctl -q net.core.rmem_max=1000000", &s).ok());
+  EXPECT_EQ(s.rmem_max, 1000000u);
+  EXPECT_TRUE(ApplyCommand("ip link set dev tun0 mtu 1200", &s).ok());
+  EXPECT_EQ(s.route_mtu, 1200u);
+  EXPECT_EQ(ApplyCommand("ip link set dev tun0 down", &s).code(), absl::StatusCode::kUnimplemented);
 }
 
 TEST(ConfigTest, RemovingACreatedFileIsHarmless) {

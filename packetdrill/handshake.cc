@@ -8,7 +8,6 @@ namespace {
 constexpr uint32_t kTcpMssDefault = 536;      // TCP_MSS_DEFAULT: peer sent no MSS option
 constexpr uint32_t kTsOptionLen = 12;         // TCPOLEN_TSTAMP_ALIGNED
 constexpr uint32_t kIpTcpHeaders = 40;        // IPv4 + TCP base headers
-constexpr uint32_t kRmemMax = 212992;         // net.core.rmem_max default
 constexpr uint32_t kDefaultInitRwnd = 20;     // tcp_default_init_rwnd (TCP_INIT_CWND * 2)
 constexpr uint8_t kMaxWscale = 14;            // TCP_MAX_WSCALE
 
@@ -69,7 +68,7 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   uint64_t rcvbuf = o.rcvbuf >= 0 ? static_cast<uint64_t>(o.rcvbuf) * 2 : s.tcp_rmem[1];
   uint64_t space = rcvbuf / 2;  // tcp_win_from_space with the default scaling (half of the buffer)
   if (n.wscale_ok) {
-    uint64_t ws_space = std::max<uint64_t>({space, s.tcp_rmem[2], kRmemMax});
+    uint64_t ws_space = std::max<uint64_t>({space, s.tcp_rmem[2], s.rmem_max});
     n.rcv_wscale = static_cast<uint8_t>(std::clamp(Ilog2(ws_space) - 15, 0, static_cast<int>(kMaxWscale)));
   }
   uint32_t win_mss = n.syn_mss - (n.timestamps ? kTsOptionLen : 0);
