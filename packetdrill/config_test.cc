@@ -69,7 +69,7 @@ TEST(ConfigTest, UnsupportedCommandsAreUnimplementedWithReason) {
   };
   for (const Case& c : {Case{"tc qdisc replace dev tun0 root fq", "unsupported command: tc qdisc"},
                         Case{"sysctl -q net.ipv4.tcp_reordering=10", "sysctl net.ipv4.tcp_reordering is not modelled"},
-                        Case{"sysctl -q net.core.rmem_max=1000", "sysctl net.core.rmem_max is not modelled"},
+                        Case{"sysctl -q net.core.wmem_max=1000", "sysctl net.core.wmem_max is not modelled"},
                         Case{"sysctl -q net.ipv4.tcp_congestion_control=bbr", "congestion control 'bbr'"},
                         Case{"ip route change 10.0.0.0/8 rto_min 5", "route metric rto_min"},
                         Case{"ethtool -K tun0 sg off", "ethtool feature sg"},
