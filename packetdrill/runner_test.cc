@@ -377,6 +377,18 @@ TEST(RunnerTest, SendfileUsesPagesOfADdFile) {
   }
 }
 
+TEST(RunnerTest, ZerocopyIsAcceptedAndNotificationsAreNotChecked) {
+  Result r = RunText(R"(
+   +0 setsockopt(4, SOL_SOCKET, SO_ZEROCOPY, [1], 4) = 0
+   +0 send(4, ..., 1000, MSG_ZEROCOPY) = 1000
+   +0 > P. 1:1001(1000) ack 1
+  +.1 < . 1:1(0) ack 1001 win 257
+   +0 recvmsg(4, {msg_name(...)=..., msg_iov(1)=[{...,0}], msg_flags=MSG_ERRQUEUE, msg_control=[]}, MSG_ERRQUEUE) = 0
+   +0 getsockopt(4, SOL_SOCKET, SO_SNDBUF, [...], [4]) = 0
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
 TEST(RunnerTest, CloseSendsFinWhenNothingIsUnsent) {
   Result r = RunText(R"(
    +0 write(4, ..., 100) = 100
