@@ -9,8 +9,8 @@
 //   actually completed; an inbound packet after an inbound packet counts from
 //   the previous script time), ranges "a~b", blocking calls "a...b" (b is
 //   relative to a when a is relative or b has '+'; later events count from a),
-//   "*" (any time). Tolerance: max(--tolerance_usecs (default 4000),
-//   12.5% of the gap since the previous event).
+//   "*" (any time). Tolerance: max(--tolerance_usecs, 4000 us, 12.5% of the
+//   gap since the previous event).
 // - Outbound lines are matched against captured packets in order. Without
 //   --strict_segments consecutive captures are aggregated up to the line's
 //   length; with it, one capture per line. Captures are what packetdrill's tun
