@@ -49,6 +49,9 @@ struct Settings {
   bool route_mtu_lock = false;
   std::optional<uint32_t> route_initcwnd;
 
+  // --ip_version=ipv6 (40-byte IPv6 header instead of 20).
+  bool ipv6 = false;
+
   // Files created with dd (path -> size in bytes, zero-filled).
   std::map<std::string, uint64_t> files;
 };

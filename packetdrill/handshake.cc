@@ -7,7 +7,8 @@ namespace {
 
 constexpr uint32_t kTcpMssDefault = 536;      // TCP_MSS_DEFAULT: peer sent no MSS option
 constexpr uint32_t kTsOptionLen = 12;         // TCPOLEN_TSTAMP_ALIGNED
-constexpr uint32_t kIpTcpHeaders = 40;        // IPv4 + TCP base headers
+constexpr uint32_t kIpv4TcpHeaders = 40;      // IPv4 + TCP base headers
+constexpr uint32_t kIpv6TcpHeaders = 60;      // IPv6 + TCP base headers
 constexpr uint32_t kDefaultInitRwnd = 20;     // tcp_default_init_rwnd (TCP_INIT_CWND * 2)
 constexpr uint8_t kMaxWscale = 14;            // TCP_MAX_WSCALE
 
@@ -47,13 +48,14 @@ PeerSyn PeerSynFromOptions(const std::vector<TcpOption>& options, uint32_t windo
 Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer) {
   Negotiated n;
   n.pmtu = s.route_mtu.value_or(1500);
+  const uint32_t headers = s.ipv6 ? kIpv6TcpHeaders : kIpv4TcpHeaders;
   n.timestamps = s.tcp_timestamps != 0 && (peer == nullptr || peer->ts_val.has_value());
   n.sack = s.tcp_sack != 0 && (peer == nullptr || peer->sack_ok);
   n.wscale_ok = s.tcp_window_scaling != 0 && (peer == nullptr || peer->wscale.has_value());
   n.snd_wscale = n.wscale_ok && peer != nullptr ? *peer->wscale : 0;
 
   // ipv4_default_advmss / route advmss, clamped by TCP_MAXSEG (tcp_mss_clamp).
-  uint32_t route_advmss = s.route_advmss.value_or(std::max<uint32_t>(n.pmtu - kIpTcpHeaders, 256));
+  uint32_t route_advmss = s.route_advmss.value_or(std::max<uint32_t>(n.pmtu - headers, 256));
   n.syn_mss = o.user_mss != 0 ? std::min(route_advmss, o.user_mss) : route_advmss;
   n.advmss = n.syn_mss - (n.timestamps ? kTsOptionLen : 0);
 
@@ -61,7 +63,7 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   // clamped by TCP_MAXSEG), then minus the timestamp option.
   uint32_t mss_clamp = peer != nullptr ? peer->mss.value_or(kTcpMssDefault) : kTcpMssDefault;
   if (o.user_mss != 0) mss_clamp = std::min(mss_clamp, o.user_mss);
-  uint32_t mss = std::min(n.pmtu - kIpTcpHeaders, mss_clamp);
+  uint32_t mss = std::min(n.pmtu - headers, mss_clamp);
   n.mss_cache = std::max<uint32_t>(mss - (n.timestamps ? kTsOptionLen : 0), 48);
 
   // tcp_select_initial_window.

@@ -92,6 +92,16 @@ TEST(HandshakeTest, RouteAndMaxseg) {
   EXPECT_EQ(n.mss_cache, 600u);
 }
 
+TEST(HandshakeTest, Ipv6HeadersCost20MoreBytes) {
+  Settings s = Defaults();
+  s.ipv6 = true;
+  PeerSyn p;
+  p.mss = 1460;
+  Negotiated n = Negotiate(s, {}, &p);
+  EXPECT_EQ(n.syn_mss, 1440u);
+  EXPECT_EQ(n.mss_cache, 1440u);
+}
+
 TEST(HandshakeTest, SynOptionLayoutsFollowTcpOptionsWrite) {
   EXPECT_EQ(Kinds(SynOptions(1460, true, true, 1, 2, 8)),
             (std::vector<K>{K::kMss, K::kSackOk, K::kTimestamp, K::kNop, K::kWscale}));

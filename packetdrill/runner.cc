@@ -244,6 +244,9 @@ class ScriptRun {
         tolerance_us_ = v;
       } else if (o.name == "strict_segments") {
         strict_ = !o.value || *o.value != "false";
+      } else if (o.name == "ip_version") {
+        // ipv4-mapped-ipv6 keeps IPv4 on the wire.
+        settings_.ipv6 = o.value && *o.value == "ipv6";
       }
       // Other options (addresses, ports, ip_version, ...) do not change the model.
     }
