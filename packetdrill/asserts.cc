@@ -1,0 +1,243 @@
+#include "packetdrill/asserts.h"
+
+#include <cctype>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+struct Tok {
+  enum Kind { kInt, kName, kOp, kEnd } kind;
+  std::string text;
+  int64_t num = 0;
+};
+
+absl::Status Unsupported(std::string_view what) {
+  return absl::UnimplementedError(absl::StrFormat("python in %%{ }%%: %s", what));
+}
+
+absl::StatusOr<std::vector<Tok>> Tokenize(std::string_view s) {
+  std::vector<Tok> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t b = i;
+      while (i < s.size() && std::isalnum(static_cast<unsigned char>(s[i]))) ++i;
+      std::string t(s.substr(b, i - b));
+      int64_t v = 0;
+      bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+      for (size_t k = hex ? 2 : 0; k < t.size(); ++k) {
+        int d = std::isdigit(static_cast<unsigned char>(t[k])) ? t[k] - '0'
+                : hex && std::isxdigit(static_cast<unsigned char>(t[k])) ? std::tolower(t[k]) - 'a' + 10
+                                                                          : -1;
+        if (d < 0 || v > (INT64_MAX - d) / (hex ? 16 : 10)) return Unsupported(absl::StrFormat("number '%s'", t));
+        v = v * (hex ? 16 : 10) + d;
+      }
+      out.push_back({Tok::kInt, t, v});
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t b = i;
+      while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+      out.push_back({Tok::kName, std::string(s.substr(b, i - b))});
+    } else {
+      static const char* kOps[] = {"==", "!=", "<=", ">=", "//", "<", ">", "+", "-", "*", "/", "%", "(", ")"};
+      bool found = false;
+      for (const char* op : kOps) {
+        std::string_view o(op);
+        if (s.substr(i, o.size()) == o) {
+          out.push_back({Tok::kOp, std::string(o)});
+          i += o.size();
+          found = true;
+          break;
+        }
+      }
+      if (!found) return Unsupported(absl::StrFormat("character '%c'", c));
+    }
+  }
+  out.push_back({Tok::kEnd, ""});
+  return out;
+}
+
+class Eval {
+ public:
+  Eval(std::vector<Tok> toks, const std::map<std::string, int64_t>& vars) : t_(std::move(toks)), vars_(vars) {}
+
+  // Returns the truth value of the whole condition.
+  absl::StatusOr<bool> Condition() {
+    bool all = true;
+    while (true) {
+      absl::StatusOr<bool> c = Comparison();
+      if (!c.ok()) return c;
+      all = all && *c;
+      if (t_[p_].kind == Tok::kName && t_[p_].text == "and") {
+        ++p_;
+        continue;
+      }
+      break;
+    }
+    if (t_[p_].kind != Tok::kEnd) return Unsupported(absl::StrFormat("'%s'", t_[p_].text));
+    return all;
+  }
+
+ private:
+  static bool IsRel(const Tok& t) {
+    return t.kind == Tok::kOp && (t.text == "==" || t.text == "!=" || t.text == "<" || t.text == "<=" ||
+                                  t.text == ">" || t.text == ">=");
+  }
+
+  absl::StatusOr<bool> Comparison() {
+    absl::StatusOr<int64_t> left = Arith();
+    if (!left.ok()) return left.status();
+    if (!IsRel(t_[p_])) return Unsupported("a condition that is not a comparison");
+    bool ok = true;
+    while (IsRel(t_[p_])) {
+      std::string op = t_[p_++].text;
+      absl::StatusOr<int64_t> right = Arith();
+      if (!right.ok()) return right.status();
+      bool r = op == "==" ? *left == *right
+               : op == "!=" ? *left != *right
+               : op == "<"  ? *left < *right
+               : op == "<=" ? *left <= *right
+               : op == ">"  ? *left > *right
+                            : *left >= *right;
+      ok = ok && r;
+      left = right;
+    }
+    return ok;
+  }
+
+  absl::StatusOr<int64_t> Arith() {
+    absl::StatusOr<int64_t> v = Term();
+    while (v.ok() && t_[p_].kind == Tok::kOp && (t_[p_].text == "+" || t_[p_].text == "-")) {
+      bool add = t_[p_++].text == "+";
+      absl::StatusOr<int64_t> r = Term();
+      if (!r.ok()) return r;
+      v = add ? *v + *r : *v - *r;
+    }
+    return v;
+  }
+
+  absl::StatusOr<int64_t> Term() {
+    absl::StatusOr<int64_t> v = Factor();
+    while (v.ok() && t_[p_].kind == Tok::kOp &&
+           (t_[p_].text == "*" || t_[p_].text == "/" || t_[p_].text == "//" || t_[p_].text == "%")) {
+      std::string op = t_[p_++].text;
+      absl::StatusOr<int64_t> r = Factor();
+      if (!r.ok()) return r;
+      if (op == "*") {
+        v = *v * *r;
+      } else {
+        if (*r == 0) return Unsupported("division by zero");
+        if (op == "/") return Unsupported("true division '/'");
+        // Python floors; operands here are non-negative counters in practice.
+        int64_t q = *v / *r, m = *v % *r;
+        if (m != 0 && ((m < 0) != (*r < 0))) {
+          --q;
+          m += *r;
+        }
+        v = op == "//" ? q : m;
+      }
+    }
+    return v;
+  }
+
+  absl::StatusOr<int64_t> Factor() {
+    const Tok& t = t_[p_];
+    if (t.kind == Tok::kInt) {
+      ++p_;
+      return t.num;
+    }
+    if (t.kind == Tok::kName) {
+      ++p_;
+      auto it = vars_.find(t.text);
+      if (it != vars_.end()) return it->second;
+      if (t.text.rfind("tcpi_", 0) == 0) return Unsupported(absl::StrFormat("%s is not modelled", t.text));
+      return Unsupported(absl::StrFormat("name '%s'", t.text));
+    }
+    if (t.kind == Tok::kOp && t.text == "(") {
+      ++p_;
+      absl::StatusOr<int64_t> v = Arith();
+      if (!v.ok()) return v;
+      if (!(t_[p_].kind == Tok::kOp && t_[p_].text == ")")) return Unsupported("unbalanced parentheses");
+      ++p_;
+      return v;
+    }
+    if (t.kind == Tok::kOp && t.text == "-") {
+      ++p_;
+      absl::StatusOr<int64_t> v = Factor();
+      if (!v.ok()) return v;
+      return -*v;
+    }
+    return Unsupported(absl::StrFormat("'%s'", t.text));
+  }
+
+  std::vector<Tok> t_;
+  const std::map<std::string, int64_t>& vars_;
+  size_t p_ = 0;
+};
+
+// The condition part of "assert cond, message": up to the first top-level comma.
+std::string_view ConditionOf(std::string_view s) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      return s.substr(0, i);
+    }
+  }
+  return s;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<std::string>> EvalAssertBlock(std::string_view code,
+                                                           const std::map<std::string, int64_t>& vars) {
+  size_t start = 0;
+  bool any = false;
+  while (start <= code.size()) {
+    size_t nl = code.find('\n', start);
+    std::string_view line = Trim(code.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+    start = nl == std::string_view::npos ? code.size() + 1 : nl + 1;
+    if (line.empty() || line[0] == '#') continue;
+    if (line.substr(0, 7) != "assert " && line.substr(0, 7) != "assert(") {
+      return Unsupported(absl::StrFormat("statement '%s'", line.substr(0, 40)));
+    }
+    std::string_view cond = Trim(ConditionOf(line.substr(6)));
+    absl::StatusOr<std::vector<Tok>> toks = Tokenize(cond);
+    if (!toks.ok()) return toks.status();
+    Eval e(*std::move(toks), vars);
+    absl::StatusOr<bool> r = e.Condition();
+    if (!r.ok()) return r.status();
+    any = true;
+    if (!*r) {
+      std::string values;
+      for (const auto& [name, v] : vars) {
+        if (cond.find(name) != std::string_view::npos) values += absl::StrFormat(" %s=%d", name, v);
+      }
+      return std::optional<std::string>(absl::StrFormat("assertion failed: %s (%s)", cond, Trim(values)));
+    }
+  }
+  if (!any) return Unsupported("empty code block");
+  return std::optional<std::string>();
+}
+
+}  // namespace sendsim::packetdrill

@@ -1,0 +1,47 @@
+#include "packetdrill/asserts.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::map<std::string, int64_t> kVars = {{"tcpi_snd_cwnd", 10}, {"tcpi_snd_mss", 1448}};
+
+std::optional<std::string> Eval(const std::string& code) {
+  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, kVars);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : std::optional<std::string>("error");
+}
+
+TEST(AssertsTest, ComparisonsHold) {
+  EXPECT_EQ(Eval("assert tcpi_snd_cwnd == 10"), std::nullopt);
+  EXPECT_EQ(Eval("assert tcpi_snd_cwnd == 10, tcpi_snd_cwnd"), std::nullopt);
+  EXPECT_EQ(Eval("\n  assert 8 <= tcpi_snd_cwnd < 11\n  # comment\n  assert tcpi_snd_mss == 1448\n"), std::nullopt);
+  EXPECT_EQ(Eval("assert tcpi_snd_cwnd * 1448 == 14480 and tcpi_snd_mss // 2 == 724"), std::nullopt);
+  EXPECT_EQ(Eval("assert tcpi_snd_mss % 1000 == 448, ('x', 1)"), std::nullopt);
+  EXPECT_EQ(Eval("assert (tcpi_snd_cwnd - 2) * 2 == 16 != -1"), std::nullopt);
+}
+
+TEST(AssertsTest, FailureNamesTheConditionAndValues) {
+  std::optional<std::string> f = Eval("assert tcpi_snd_cwnd == 10\nassert tcpi_snd_cwnd > 10, 'too small'");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(*f, "assertion failed: tcpi_snd_cwnd > 10 (tcpi_snd_cwnd=10)");
+  EXPECT_TRUE(Eval("assert 1 < 2 < 2").has_value());  // chained: 2 < 2 is false
+}
+
+TEST(AssertsTest, UnsupportedPythonIsUnimplemented) {
+  for (const char* code : {"print(1)", "assert tcpi_snd_cwnd / 2 == 5", "assert foo == 1",
+                           "assert tcpi_reordering == 3", "assert tcpi_snd_cwnd", "x = 1", "", "assert 1 == 1 or 2 == 2",
+                           "assert 1 == 1 / 0"}) {
+    absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, kVars);
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented) << code;
+  }
+  EXPECT_THAT(std::string(EvalAssertBlock("assert tcpi_reordering == 3", kVars).status().message()),
+              HasSubstr("tcpi_reordering is not modelled"));
+}
+
+}  // namespace
+}  // namespace sendsim::packetdrill

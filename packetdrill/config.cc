@@ -1,0 +1,429 @@
+#include "packetdrill/config.h"
+
+#include <cctype>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+// Debian's Abseil has its own string_view type; these helpers keep this file
+// on std::string_view.
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool ConsumePrefix(std::string_view* s, std::string_view prefix) {
+  if (s->substr(0, prefix.size()) != prefix) return false;
+  s->remove_prefix(prefix.size());
+  return true;
+}
+std::string_view Strip(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+std::vector<std::string_view> SplitSpace(std::string_view s) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t b = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > b) out.push_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
+// Splits one shell command into words, honouring '...' and "..." quoting.
+// Returns false on an unterminated quote.
+bool ShellWords(std::string_view cmd, std::vector<std::string>* out) {
+  std::string cur;
+  bool have = false;
+  char quote = 0;
+  for (char c : cmd) {
+    if (quote) {
+      if (c == quote) {
+        quote = 0;
+      } else {
+        cur += c;
+      }
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      have = true;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      if (have) out->push_back(cur);
+      cur.clear();
+      have = false;
+    } else {
+      cur += c;
+      have = true;
+    }
+  }
+  if (quote) return false;
+  if (have) out->push_back(cur);
+  return true;
+}
+
+// Splits a command text into simple commands at newlines, ';' and '&&'
+// (outside quotes). Shell comments are dropped.
+std::vector<std::string> SimpleCommands(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  char quote = 0;
+  bool comment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (comment) {
+      if (c == '\n') comment = false;
+      else continue;
+    }
+    if (quote) {
+      if (c == quote) quote = 0;
+      cur += c;
+      continue;
+    }
+    if (c == '#' && (cur.empty() || std::isspace(static_cast<unsigned char>(cur.back())))) {
+      comment = true;
+      continue;
+    }
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;  // line continuation
+      cur += ' ';
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    bool split = c == '\n' || c == ';' || (c == '&' && i + 1 < text.size() && text[i + 1] == '&');
+    if (split) {
+      if (c == '&') ++i;
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(cur);
+  std::vector<std::string> trimmed;
+  for (std::string& s : out) {
+    std::string_view v = Strip(s);
+    if (!v.empty()) trimmed.emplace_back(v);
+  }
+  return trimmed;
+}
+
+absl::Status Unsupported(std::string_view what) {
+  std::string w(what.substr(0, 120));
+  for (char& c : w) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return absl::UnimplementedError(absl::StrFormat("unsupported command: %s", w));
+}
+
+bool ParseU32(std::string_view v, uint32_t* out) {
+  uint64_t x;
+  if (!absl::SimpleAtoi(absl::string_view(v.data(), v.size()), &x) || x > UINT32_MAX) return false;
+  *out = static_cast<uint32_t>(x);
+  return true;
+}
+
+// Sets one net.ipv4 sysctl by its short name (e.g. "tcp_wmem").
+absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* s) {
+  value = Strip(value);
+  auto bad = [&]() {
+    return absl::InvalidArgumentError(absl::StrFormat("bad value '%s' for sysctl %s", value, name));
+  };
+  auto triple = [&](uint32_t* dst) -> absl::Status {
+    std::vector<std::string_view> parts = SplitSpace(value);
+    if (parts.size() != 3) return bad();
+    uint32_t v[3];
+    for (int i = 0; i < 3; ++i) {
+      if (!ParseU32(parts[i], &v[i])) return bad();
+    }
+    for (int i = 0; i < 3; ++i) dst[i] = v[i];
+    return absl::OkStatus();
+  };
+  auto integer = [&](auto* dst) -> absl::Status {
+    uint32_t v;
+    if (!ParseU32(value, &v)) return bad();
+    *dst = static_cast<std::remove_pointer_t<decltype(dst)>>(v);
+    return absl::OkStatus();
+  };
+  if (name == "tcp_timestamps") return integer(&s->tcp_timestamps);
+  if (name == "tcp_sack") return integer(&s->tcp_sack);
+  if (name == "tcp_window_scaling") return integer(&s->tcp_window_scaling);
+  if (name == "tcp_wmem") return triple(s->tcp_wmem);
+  if (name == "tcp_rmem") return triple(s->tcp_rmem);
+  if (name == "tcp_min_tso_segs") return integer(&s->tcp_min_tso_segs);
+  if (name == "tcp_tso_win_divisor") return integer(&s->tcp_tso_win_divisor);
+  if (name == "tcp_notsent_lowat") return integer(&s->tcp_notsent_lowat);
+  if (name == "tcp_slow_start_after_idle") return integer(&s->tcp_slow_start_after_idle);
+  if (name == "tcp_autocorking") return integer(&s->tcp_autocorking);
+  if (name == "tcp_mtu_probing") return integer(&s->tcp_mtu_probing);
+  if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
+  if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
+  // Receiver-side or connection-setup knobs that cannot change what this
+  // runner models: no data is received, one connection per run, no Fast Open
+  // cookies or ECN negotiation accepted (those packets are skipped).
+  if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
+      name == "tcp_dsack" || name == "tcp_fastopen") {
+    return integer(&s->ignored_int);
+  }
+  if (name == "tcp_ecn") {
+    uint32_t v;
+    if (!ParseU32(value, &v)) return bad();
+    if (v == 1) return absl::UnimplementedError("tcp_ecn=1: ECN negotiation is not modelled");
+    return absl::OkStatus();
+  }
+  if (name == "tcp_congestion_control") {
+    if (value != "cubic" && value != "reno") {
+      return absl::UnimplementedError(absl::StrFormat("congestion control '%s' is not modelled", value));
+    }
+    s->tcp_congestion_control = std::string(value);
+    return absl::OkStatus();
+  }
+  return absl::UnimplementedError(absl::StrFormat("sysctl net.ipv4.%s is not modelled", name));
+}
+
+// "net.ipv4.tcp_x=V" or "/proc/sys/net/ipv4/tcp_x=V".
+absl::Status SetSysctlAssignment(std::string_view assignment, Settings* s) {
+  size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrFormat("expected name=value, got '%s'", assignment));
+  }
+  std::string_view key = assignment.substr(0, eq);
+  std::string_view value = assignment.substr(eq + 1);
+  std::string norm(key);
+  if (ConsumePrefix(&key, "/proc/sys/")) {
+    norm = std::string(key);
+    for (char& c : norm) {
+      if (c == '/') c = '.';
+    }
+  }
+  std::string_view k = norm;
+  if (k == "net.core.rmem_max") {
+    if (!ParseU32(Strip(value), &s->rmem_max)) {
+      return absl::InvalidArgumentError(absl::StrFormat("bad value '%s' for sysctl %s", value, k));
+    }
+    return absl::OkStatus();
+  }
+  if (k == "net.core.wmem_max" && Strip(value) == "212992") return absl::OkStatus();  // the model's cap
+  if (!ConsumePrefix(&k, "net.ipv4.")) {
+    return absl::UnimplementedError(absl::StrFormat("sysctl %s is not modelled", norm));
+  }
+  return SetSysctl(k, value, s);
+}
+
+absl::Status ApplySysctl(const std::vector<std::string>& w, Settings* s) {
+  bool any = false;
+  for (size_t i = 1; i < w.size(); ++i) {
+    if (w[i] == "-q" || w[i] == "-w" || w[i] == "-qw" || w[i] == "-wq") continue;
+    if (!w[i].empty() && w[i][0] == '-') return Unsupported(absl::StrJoin(w, " "));
+    if (absl::Status st = SetSysctlAssignment(w[i], s); !st.ok()) return st;
+    any = true;
+  }
+  if (!any) return Unsupported(absl::StrJoin(w, " "));  // a read, not a setting
+  return absl::OkStatus();
+}
+
+absl::Status ApplyEthtool(const std::vector<std::string>& w, Settings* s) {
+  // ethtool -K <dev> feature on|off ...
+  if (w.size() < 5 || (w[1] != "-K" && w[1] != "--features" && w[1] != "--offload") || (w.size() - 3) % 2 != 0) {
+    return Unsupported(absl::StrJoin(w, " "));
+  }
+  for (size_t i = 3; i + 1 < w.size(); i += 2) {
+    bool on;
+    if (w[i + 1] == "on") on = true;
+    else if (w[i + 1] == "off") on = false;
+    else return absl::InvalidArgumentError(absl::StrFormat("ethtool: expected on/off after %s", w[i]));
+    if (w[i] == "tso") s->tso = on;
+    else if (w[i] == "gso") s->gso = on;
+    else if (w[i] == "gro" || w[i] == "lro" || w[i] == "rx" || w[i] == "tx-checksumming" || w[i] == "tx") continue;
+    else return Unsupported(absl::StrFormat("ethtool feature %s", w[i]));
+  }
+  return absl::OkStatus();
+}
+
+// ip link set [dev] X mtu N  (other link changes: unsupported)
+absl::Status ApplyIpLink(const std::vector<std::string>& w, Settings* s) {
+  if (w.size() < 5 || w[2] != "set") return Unsupported(absl::StrJoin(w, " "));
+  bool mtu = false;
+  for (size_t i = 3; i < w.size(); ++i) {
+    if (w[i] == "dev") {
+      ++i;
+    } else if (w[i] == "mtu") {
+      uint32_t v;
+      if (i + 1 >= w.size() || !ParseU32(w[i + 1], &v) || v < 68) {
+        return absl::InvalidArgumentError("ip link: expected an MTU after mtu");
+      }
+      if (!s->route_mtu_lock) s->route_mtu = v;
+      mtu = true;
+      ++i;
+    } else if (i != 3) {
+      return Unsupported(absl::StrJoin(w, " "));
+    }
+  }
+  return mtu ? absl::OkStatus() : Unsupported(absl::StrJoin(w, " "));
+}
+
+absl::Status ApplyIpRoute(const std::vector<std::string>& w, Settings* s) {
+  // ip route change|replace|add <dst> [via X] [dev X] ... advmss N mtu [lock] N initcwnd N
+  if (w.size() < 3 || w[1] != "route" || (w[2] != "change" && w[2] != "replace" && w[2] != "add")) {
+    return Unsupported(absl::StrJoin(w, " "));
+  }
+  auto number = [&](size_t i, std::string_view what, uint32_t* out) -> absl::Status {
+    if (i >= w.size() || !ParseU32(w[i], out)) {
+      return absl::InvalidArgumentError(absl::StrFormat("ip route: expected a number after %s", what));
+    }
+    return absl::OkStatus();
+  };
+  for (size_t i = 3; i < w.size(); ++i) {
+    const std::string& k = w[i];
+    uint32_t v = 0;
+    if (k == "advmss") {
+      if (absl::Status st = number(++i, k, &v); !st.ok()) return st;
+      s->route_advmss = v;
+    } else if (k == "mtu") {
+      bool lock = i + 1 < w.size() && w[i + 1] == "lock";
+      if (lock) ++i;
+      if (absl::Status st = number(++i, k, &v); !st.ok()) return st;
+      s->route_mtu = v;
+      s->route_mtu_lock = lock;
+    } else if (k == "initcwnd") {
+      if (absl::Status st = number(++i, k, &v); !st.ok()) return st;
+      s->route_initcwnd = v;
+    } else if (k == "via" || k == "dev" || k == "src" || k == "proto" || k == "scope" || k == "table" ||
+               k == "metric") {
+      ++i;  // addressing, irrelevant to the model
+    } else if (k == "lock" || k == "window" || k == "rtt" || k == "rttvar" || k == "ssthresh" || k == "cwnd" ||
+               k == "initrwnd" || k == "quickack" || k == "congctl" || k == "rto_min" || k == "features" ||
+               k == "reordering" || k == "hoplimit" || k == "fastopen_no_cookie") {
+      return Unsupported(absl::StrFormat("route metric %s", k));
+    }
+    // Anything else is the destination prefix or a shell variable.
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> DdSize(std::string_view v) {
+  uint64_t mult = 1;
+  if (!v.empty()) {
+    switch (v.back()) {
+      case 'K': case 'k': mult = 1024; break;
+      case 'M': mult = 1024 * 1024; break;
+      case 'G': mult = 1024ull * 1024 * 1024; break;
+      default: break;
+    }
+    if (mult != 1) v.remove_suffix(1);
+  }
+  uint64_t n;
+  if (!absl::SimpleAtoi(absl::string_view(v.data(), v.size()), &n) || n > (1ull << 34)) {
+    return absl::InvalidArgumentError(absl::StrFormat("dd: bad size '%s'", v));
+  }
+  return n * mult;
+}
+
+absl::Status ApplyDd(const std::vector<std::string>& w, Settings* s) {
+  std::string in, of;
+  uint64_t bs = 512, count = 0;
+  bool have_count = false;
+  for (size_t i = 1; i < w.size(); ++i) {
+    std::string_view a = w[i];
+    if (a.rfind("2>", 0) == 0 || a == ">" || a == "/dev/null") continue;  // redirections
+    size_t eq = a.find('=');
+    if (eq == std::string_view::npos) return Unsupported(absl::StrJoin(w, " "));
+    std::string_view k = a.substr(0, eq), v = a.substr(eq + 1);
+    if (k == "if") {
+      in = std::string(v);
+    } else if (k == "of") {
+      of = std::string(v);
+    } else if (k == "bs") {
+      absl::StatusOr<uint64_t> n = DdSize(v);
+      if (!n.ok()) return n.status();
+      bs = *n;
+    } else if (k == "count") {
+      absl::StatusOr<uint64_t> n = DdSize(v);
+      if (!n.ok()) return n.status();
+      count = *n;
+      have_count = true;
+    } else if (k != "status" && k != "conv" && k != "iflag" && k != "oflag") {
+      return Unsupported(absl::StrJoin(w, " "));
+    }
+  }
+  if (in != "/dev/zero" || of.empty() || !have_count) return Unsupported(absl::StrJoin(w, " "));
+  if (bs * count > (1ull << 34)) return absl::InvalidArgumentError("dd: file too large");
+  s->files[of] = bs * count;
+  return absl::OkStatus();
+}
+
+absl::Status ApplySimple(const std::string& cmd, Settings* s) {
+  std::vector<std::string> w;
+  if (!ShellWords(cmd, &w)) return absl::InvalidArgumentError(absl::StrFormat("unterminated quote in '%s'", cmd));
+  // Trailing output redirections do not change what the command does.
+  while (w.size() > 1 && (w.back() == "/dev/null" || w.back() == ">/dev/null" || w.back() == "2>/dev/null" ||
+                          w.back() == "2>&1" || w.back() == ">" || w.back() == "2>")) {
+    w.pop_back();
+  }
+  if (w.empty()) return absl::OkStatus();
+  std::string_view prog = w[0];
+  if (prog == "true" || prog == ":" || prog == "echo") return absl::OkStatus();
+  if (prog == "defaults.sh" || EndsWith(prog, "/defaults.sh")) {
+    if (w.size() != 1) return Unsupported(cmd);
+    ApplyDefaultsSh(s);
+    return absl::OkStatus();
+  }
+  if (prog == "sysctl") return ApplySysctl(w, s);
+  if (prog == "set_sysctls.py" || EndsWith(prog, "/set_sysctls.py")) {
+    if (w.size() < 2) return Unsupported(cmd);
+    for (size_t i = 1; i < w.size(); ++i) {
+      if (absl::Status st = SetSysctlAssignment(w[i], s); !st.ok()) return st;
+    }
+    return absl::OkStatus();
+  }
+  if (prog == "ethtool") return ApplyEthtool(w, s);
+  if (prog == "ip" && w.size() > 1 && w[1] == "link") return ApplyIpLink(w, s);
+  if (prog == "ip") return ApplyIpRoute(w, s);
+  if (prog == "dd") return ApplyDd(w, s);
+  if (prog == "rm" && w.size() >= 2) {
+    // Removing a file the script created is cleanup, nothing to model.
+    for (size_t i = 1; i < w.size(); ++i) {
+      if (w[i] == "-f" || w[i] == "-rf") continue;
+      if (!s->files.count(w[i])) return Unsupported(cmd);
+    }
+    return absl::OkStatus();
+  }
+  return Unsupported(cmd);
+}
+
+}  // namespace
+
+void ApplyDefaultsSh(Settings* s) {
+  // Upstream's common/defaults.sh baseline, as listed in the issue.
+  s->tcp_wmem[0] = 4096;
+  s->tcp_wmem[1] = 262144;
+  s->tcp_wmem[2] = 4194304;
+  s->tcp_rmem[0] = 4096;
+  s->tcp_rmem[1] = 540000;
+  s->tcp_rmem[2] = 15728640;
+  s->tcp_timestamps = 1;
+  s->tcp_sack = 1;
+  s->tcp_window_scaling = 1;
+  s->tcp_congestion_control = "cubic";
+  s->tcp_slow_start_after_idle = 0;
+  s->tcp_tso_win_divisor = 3;
+  s->tcp_notsent_lowat = UINT32_MAX;
+  s->tcp_pacing_ss_ratio = 200;
+  s->tcp_pacing_ca_ratio = 120;
+  s->qdisc = "pfifo";
+}
+
+absl::Status ApplyCommand(std::string_view command, Settings* s) {
+  for (const std::string& c : SimpleCommands(command)) {
+    if (absl::Status st = ApplySimple(c, s); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sendsim::packetdrill

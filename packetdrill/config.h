@@ -1,0 +1,69 @@
+#ifndef SENDSIM_PACKETDRILL_CONFIG_H_
+#define SENDSIM_PACKETDRILL_CONFIG_H_
+
+// Maps a script's shell commands (init command, mid-script backtick
+// commands, cleanup) onto the settings the model understands. Upstream runs
+// these in a shell on a real host; sendsim recognises the handful of forms
+// the TCP send-path scripts use and refuses the rest (the runner then skips
+// the script, naming the command).
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+
+namespace sendsim::packetdrill {
+
+struct Settings {
+  // net.ipv4.* sysctls. Defaults are the kernel's (not defaults.sh), so a
+  // script without the baseline still starts from a known state.
+  int tcp_timestamps = 1;
+  int tcp_sack = 1;
+  int tcp_window_scaling = 1;
+  uint32_t tcp_wmem[3] = {4096, 16384, 4194304};
+  uint32_t tcp_rmem[3] = {4096, 131072, 6291456};
+  uint32_t tcp_min_tso_segs = 2;
+  uint32_t tcp_tso_win_divisor = 3;
+  uint32_t tcp_notsent_lowat = UINT32_MAX;
+  int tcp_slow_start_after_idle = 1;
+  int tcp_autocorking = 1;
+  int tcp_mtu_probing = 0;
+  std::string tcp_congestion_control = "cubic";
+  uint32_t tcp_pacing_ss_ratio = 200;
+  uint32_t tcp_pacing_ca_ratio = 120;
+  std::string qdisc = "pfifo_fast";
+  uint32_t rmem_max = 212992;  // net.core.rmem_max (window scale choice)
+  uint32_t ignored_int = 0;    // sink for sysctls accepted without effect
+
+  // ethtool -K tun0
+  bool tso = true;
+  bool gso = true;
+
+  // ip route change ... (per-route metrics); ip link set ... mtu N sets the
+  // device MTU, which the route inherits.
+  std::optional<uint32_t> route_advmss;
+  std::optional<uint32_t> route_mtu;
+  bool route_mtu_lock = false;
+  std::optional<uint32_t> route_initcwnd;
+
+  // --ip_version=ipv6 (40-byte IPv6 header instead of 20).
+  bool ipv6 = false;
+
+  // Files created with dd (path -> size in bytes, zero-filled).
+  std::map<std::string, uint64_t> files;
+};
+
+// Applies one backtick command (may hold several lines or ';'/'&&'-joined
+// commands). Unsupported commands -> UnimplementedError whose message is the
+// skip reason; malformed recognised commands -> InvalidArgumentError.
+absl::Status ApplyCommand(std::string_view command, Settings* s);
+
+// The baseline that upstream's ../common/defaults.sh establishes.
+void ApplyDefaultsSh(Settings* s);
+
+}  // namespace sendsim::packetdrill
+
+#endif  // SENDSIM_PACKETDRILL_CONFIG_H_

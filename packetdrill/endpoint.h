@@ -1,0 +1,50 @@
+#ifndef SENDSIM_PACKETDRILL_ENDPOINT_H_
+#define SENDSIM_PACKETDRILL_ENDPOINT_H_
+
+// The seam between the packetdrill runner and the TCP under test. The runner
+// plays the network and the peer: it completes the handshake itself, then
+// builds an established sending socket through an EndpointFactory, feeds it
+// the script's inbound segments and captures every skb it transmits.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "model/config.h"
+#include "model/event_loop.h"
+#include "model/profile.h"
+#include "model/socket.h"
+#include "model/wire.h"
+
+namespace sendsim::packetdrill {
+
+struct EndpointParams {
+  model::ConnectionConfig config;
+  model::Profile profile;
+  // Peer window from the handshake-completing segment, already scaled (bytes).
+  uint32_t initial_window = 0;
+  // SYN-ACK -> ACK (passive) or SYN -> SYN-ACK (active) time: the handshake RTT sample.
+  model::TimeNs handshake_rtt_ns = 0;
+};
+
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+  virtual model::Socket& socket() = 0;
+  // A segment from the peer (the script). Sequence numbers are the model's
+  // (first data byte = 0).
+  virtual void OnSegment(const model::Segment& seg) = 0;
+  // TX completion of a transmitted clone (tcp_wfree).
+  virtual void OnTxCompletion(uint32_t truesize) = 0;
+};
+
+// Receives every skb clone the endpoint hands to the IP layer.
+using XmitSink = std::function<void(const model::XmitSkb& skb)>;
+
+using EndpointFactory = std::function<absl::StatusOr<std::unique_ptr<Endpoint>>(
+    model::EventLoop* loop, const EndpointParams& params, XmitSink sink)>;
+
+}  // namespace sendsim::packetdrill
+
+#endif  // SENDSIM_PACKETDRILL_ENDPOINT_H_

@@ -1,0 +1,37 @@
+#include "packetdrill/model_endpoint.h"
+
+#include <memory>
+#include <utility>
+
+#include "model/config.h"
+#include "model/tcp_sock.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+class ModelEndpoint final : public Endpoint {
+ public:
+  ModelEndpoint(model::EventLoop* loop, const EndpointParams& p, XmitSink sink)
+      : sock_(loop, p.config, p.profile,
+              model::TcpSock::Options{.initial_window = p.initial_window, .handshake_rtt_ns = p.handshake_rtt_ns},
+              [sink = std::move(sink)](model::XmitSkb&& skb) { sink(skb); }) {}
+
+  model::Socket& socket() override { return sock_; }
+  void OnSegment(const model::Segment& seg) override { sock_.OnAckSegment(seg); }
+  void OnTxCompletion(uint32_t truesize) override { sock_.OnTxCompletion(truesize); }
+
+ private:
+  model::TcpSock sock_;
+};
+
+}  // namespace
+
+EndpointFactory ModelEndpointFactory() {
+  return [](model::EventLoop* loop, const EndpointParams& p,
+            XmitSink sink) -> absl::StatusOr<std::unique_ptr<Endpoint>> {
+    if (absl::Status st = model::ValidateConfig(p.config); !st.ok()) return st;
+    return std::unique_ptr<Endpoint>(new ModelEndpoint(loop, p, std::move(sink)));
+  };
+}
+
+}  // namespace sendsim::packetdrill

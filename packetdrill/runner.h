@@ -1,0 +1,44 @@
+#ifndef SENDSIM_PACKETDRILL_RUNNER_H_
+#define SENDSIM_PACKETDRILL_RUNNER_H_
+
+// Runs a packetdrill script against the model. The model plays the local
+// socket, the script the remote peer.
+//
+// Semantics (upstream packetdrill's, as specified in issue 7):
+// - Times: absolute "0.1", relative "+.1" (from when the previous event
+//   actually completed; an inbound packet after an inbound packet counts from
+//   the previous script time), ranges "a~b", blocking calls "a...b" (b is
+//   relative to a when a is relative or b has '+'; later events count from a),
+//   "*" (any time). Tolerance: max(--tolerance_usecs, 4000 us, 12.5% of the
+//   gap since the previous event).
+// - Outbound lines are matched against captured packets in order. Without
+//   --strict_segments consecutive captures are aggregated up to the line's
+//   length; with it, one capture per line. Captures are what packetdrill's tun
+//   device sees: whole TSO skbs with TSO on, MSS segments with TSO off.
+// - Unsupported constructs make the script SKIP with the reason; they never
+//   PASS.
+
+#include <string>
+#include <vector>
+
+#include "model/profile.h"
+#include "packetdrill/ast.h"
+#include "packetdrill/endpoint.h"
+
+namespace sendsim::packetdrill {
+
+enum class Verdict { kPass, kFail, kSkip };
+
+struct Result {
+  Verdict verdict = Verdict::kPass;
+  std::string reason;  // "path:line: ..." for FAIL and SKIP
+};
+
+Result RunParsedScript(const Script& script, const model::Profile& profile, const EndpointFactory& factory);
+
+// Parses and runs; a parse error is a FAIL with the parser's message.
+Result RunScript(const std::string& path, const model::Profile& profile, const EndpointFactory& factory);
+
+}  // namespace sendsim::packetdrill
+
+#endif  // SENDSIM_PACKETDRILL_RUNNER_H_

@@ -1,0 +1,449 @@
+// Tests of the runner's mechanics (timing, matching, handshake, syscalls,
+// verdicts) against FakeEndpoint, whose behaviour is trivial: every call
+// without MSG_MORE sends all queued bytes at once as one skb with PSH. The
+// expectations follow from that and from the packetdrill semantics in
+// runner.h, not from running the code.
+
+#include "packetdrill/runner.h"
+
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "packetdrill/fake_endpoint.h"
+#include "packetdrill/parser.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr char kPassive[] = R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+)";
+
+model::Profile TestProfile(bool sendpage = true) {
+  model::Profile p;
+  p.name = "test";
+  p.has_sendpage = sendpage;
+  p.has_splice_pages = !sendpage;
+  return p;
+}
+
+Result RunText(const std::string& body, FakeOptions fo = {}, std::string header = "`../common/defaults.sh`\n",
+               bool sendpage = true) {
+  std::string text = header + kPassive + body;
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  if (!s.ok()) return {Verdict::kFail, std::string(s.status().message())};
+  return RunParsedScript(*s, TestProfile(sendpage), FakeEndpointFactory(fo));
+}
+
+// Line number of the first line of `body` in RunText's script.
+constexpr int kBodyLine = 12;
+
+TEST(RunnerTest, HandshakeAndWritePass) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 1000) = 1000
+   +0 > P. 1:1001(1000) ack 1
+  +.1 < . 1:1(0) ack 1001 win 257
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, SynAckOptionsAreCheckedKindByKind) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,sackOK,nop,nop,nop,wscale 8>
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok());
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, StartsWith("t.pkt:7: TCP options differ"));
+}
+
+TEST(RunnerTest, TimestampsInSynAckAndDataWhenThePeerOffersThem) {
+  // Linux order with SACK and TS: mss, sackOK, TS, nop, wscale; TS ecr echoes
+  // the peer's val; data segments carry nop,nop,TS. MSS 1460 - 12 = 1448.
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,sackOK,TS val 555 ecr 100,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257 <nop,nop,TS val 200 ecr 1>
+   +0 accept(3, ..., ...) = 4
+   +0 %{ assert tcpi_snd_mss == 1448 and tcpi_advmss == 1448 }%
+   +0 write(4, ..., 100) = 100
+   +0 > P. 1:101(100) ack 1 <nop,nop,TS val 1 ecr 200>
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok());
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, OutboundWithoutOptionsAllowsNone) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok());
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("TCP options differ"));
+}
+
+TEST(RunnerTest, LengthMismatchFails) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 1000) = 1000
+   +0 > P. 1:501(500) ack 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, StartsWith(absl::StrFormat("t.pkt:%d: more bytes than expected", kBodyLine + 1)));
+  EXPECT_THAT(r.reason, HasSubstr("expected P. 1:501(500) ack 1, got P. 1:1001(1000)"));
+}
+
+TEST(RunnerTest, LatePacketFailsTiming) {
+  // The fake sends at the write (t=0.1); the script expects it 50 ms later,
+  // beyond max(4 ms, 12.5% of 50 ms).
+  Result r = RunText(R"(
+   +0 write(4, ..., 1000) = 1000
+ +.05 > P. 1:1001(1000) ack 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("timing: expected P. 1:1001(1000) ack 1 at 0.150000"));
+  EXPECT_THAT(r.reason, HasSubstr("sent at 0.100000"));
+}
+
+TEST(RunnerTest, ToleranceOptionWidensTheWindow) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 1000) = 1000
+ +.05 > P. 1:1001(1000) ack 1
+)",
+                     {}, "--tolerance_usecs=60000\n`../common/defaults.sh`\n");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, GapToleranceIsAnEighthOfTheGap) {
+  // The gap is measured from the previous event (the write), not from the
+  // accept 1 s earlier: 100 ms -> 12.5 ms tolerance, so a packet sent at the
+  // write is 100 ms early.
+  Result fail = RunText(R"(
+   +1 write(4, ..., 1000) = 1000
+ +.1 > P. 1:1001(1000) ack 1
+)");
+  EXPECT_EQ(fail.verdict, Verdict::kFail);
+  // A range covers it.
+  Result ok = RunText(R"(
+   +1 write(4, ..., 1000) = 1000
+ +0~+.1 > P. 1:1001(1000) ack 1
+)");
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << ok.reason;
+}
+
+TEST(RunnerTest, AggregationJoinsMssSegmentsUnlessStrict) {
+  // TSO off: the fake's 3000-byte skb (gso 1000) is captured as 3 segments.
+  const std::string body = R"(
+   +0 write(4, ..., 3000) = 3000
+   +0 > P. 1:3001(3000) ack 1
+)";
+  Result agg = RunText(body, {}, "`../common/defaults.sh\nethtool -K tun0 tso off gso off`\n");
+  EXPECT_EQ(agg.verdict, Verdict::kPass) << agg.reason;
+  Result strict = RunText(body, {}, "--strict_segments\n`../common/defaults.sh\nethtool -K tun0 tso off gso off`\n");
+  EXPECT_EQ(strict.verdict, Verdict::kFail);
+  EXPECT_THAT(strict.reason, HasSubstr("TCP flags differ: expected P. 1:3001(3000) ack 1, got . 1:1001(1000)"));
+  Result lines = RunText(R"(
+   +0 write(4, ..., 2500) = 2500
+   +0 > . 1:1001(1000) ack 1
+   +0 > . 1001:2001(1000) ack 1
+   +0 > P. 2001:2501(500) ack 1
+)",
+                         {}, "--strict_segments\n`../common/defaults.sh\nethtool -K tun0 tso off gso off`\n");
+  EXPECT_EQ(lines.verdict, Verdict::kPass) << lines.reason;
+}
+
+TEST(RunnerTest, AggregationStopsAtAPushBoundary) {
+  // Two writes = two PSH packets; one line for both must not match.
+  Result r = RunText(R"(
+   +0 write(4, ..., 300) = 300
+   +0 write(4, ..., 300) = 300
+   +0 > P. 1:601(600) ack 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("fewer bytes than expected"));
+}
+
+TEST(RunnerTest, NothingSentFails) {
+  Result r = RunText(R"(
+   +0 send(4, ..., 1000, MSG_MORE) = 1000
+   +0 > P. 1:1001(1000) ack 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("nothing was sent by"));
+}
+
+TEST(RunnerTest, SyscallResultMismatchFails) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 1000) = 999
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, StartsWith(absl::StrFormat("t.pkt:%d: write() returned 1000, expected 999", kBodyLine)));
+}
+
+TEST(RunnerTest, NonBlockingSendReturnsEagain) {
+  Result r = RunText(R"(
+   +0 send(4, ..., 5000, MSG_DONTWAIT) = 2000
+   +0 > P. 1:2001(2000) ack 1
+   +0 send(4, ..., 5000, MSG_DONTWAIT) = -1 EAGAIN (Resource temporarily unavailable)
+   +0 fcntl(4, F_SETFL, O_RDWR|O_NONBLOCK) = 0
+   +0 fcntl(4, F_GETFL) = 0x802 (flags O_RDWR|O_NONBLOCK)
+   +0 write(4, ..., 10) = -1 EAGAIN (Resource temporarily unavailable)
+)",
+                     {.limit = 2000});
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, BlockingCallReturnsWhenAcked) {
+  // limit 10000: 10000 bytes go at once, the rest after the ACK at +.1; the
+  // call returns then. Later events count from the start of the call.
+  const std::string body = R"(
+ +0...0.1 write(4, ..., 15000) = 15000
+   +0 > P. 1:10001(10000) ack 1
+  +.1 < . 1:1(0) ack 10001 win 257
+   +0 > P. 10001:15001(5000) ack 1
+)";
+  Result ok = RunText(body, {.limit = 10000});
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << ok.reason;
+  Result early = RunText(R"(
+ +0...0.3 write(4, ..., 15000) = 15000
+   +0 > P. 1:10001(10000) ack 1
+  +.1 < . 1:1(0) ack 10001 win 257
+   +0 > P. 10001:15001(5000) ack 1
+)",
+                         {.limit = 10000});
+  EXPECT_EQ(early.verdict, Verdict::kFail);
+  EXPECT_THAT(early.reason, HasSubstr("blocking write() returned at 0.200000, expected at 0.400000"));
+}
+
+TEST(RunnerTest, UnannotatedBlockingCallFails) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 15000) = 15000
+)",
+                     {.limit = 10000});
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("write() blocked"));
+}
+
+TEST(RunnerTest, BlockingCallThatNeverReturnsFails) {
+  Result r = RunText(R"(
+ +0...0.1 write(4, ..., 15000) = 15000
+)",
+                     {.limit = 10000});
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("had not returned by the end of the script"));
+}
+
+TEST(RunnerTest, RelativeTimesChainThroughInboundPackets) {
+  // write at 0.1 (completes then), ACKs at 0.2 and 0.3, write at 0.35 whose
+  // packet must be seen at 0.35: a packet expected at +.05 after it fails.
+  const std::string head = R"(
+   +0 write(4, ..., 100) = 100
+   +0 > P. 1:101(100) ack 1
+  +.1 < . 1:1(0) ack 1 win 300
+  +.1 < . 1:1(0) ack 101 win 257
+ +.05 write(4, ..., 100) = 100
+)";
+  Result ok = RunText(head + "   +0 > P. 101:201(100) ack 1\n   0.35 %{ assert tcpi_snd_cwnd == 10 }%\n");
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << ok.reason;
+  Result late = RunText(head + " +.05 > P. 101:201(100) ack 1\n");
+  EXPECT_EQ(late.verdict, Verdict::kFail);
+  EXPECT_THAT(late.reason, HasSubstr("sent at 0.350000"));
+}
+
+TEST(RunnerTest, AssertsPassFailAndSkip) {
+  EXPECT_EQ(RunText("   +0 %{ assert tcpi_snd_cwnd == 10, tcpi_snd_cwnd }%\n").verdict, Verdict::kPass);
+  Result f = RunText("   +0 %{ assert 5 < tcpi_snd_cwnd <= 9 }%\n");
+  EXPECT_EQ(f.verdict, Verdict::kFail);
+  EXPECT_THAT(f.reason, HasSubstr("assertion failed: 5 < tcpi_snd_cwnd <= 9 (tcpi_snd_cwnd=10)"));
+  Result s = RunText("   +0 %{ print(tcpi_snd_cwnd) }%\n");
+  EXPECT_EQ(s.verdict, Verdict::kSkip);
+  EXPECT_THAT(s.reason, HasSubstr("python"));
+  Result u = RunText("   +0 %{ assert tcpi_reordering == 3 }%\n");
+  EXPECT_EQ(u.verdict, Verdict::kSkip);
+  EXPECT_THAT(u.reason, HasSubstr("tcpi_reordering is not modelled"));
+}
+
+TEST(RunnerTest, UnsupportedConstructsSkip) {
+  struct Case {
+    std::string body;
+    std::string header;
+    std::string reason;
+  };
+  const std::string d = "`../common/defaults.sh`\n";
+  for (const Case& c : std::vector<Case>{
+           {"   +0 read(4, ..., 100) = 100\n", d, "receiving data is not modelled"},
+           {"   +0 < P. 1:101(100) ack 1 win 257\n", d, "inbound data"},
+           {"   +0 > F. 1:1(0) ack 1\n", d, "outbound FIN without close()"},
+           {"   +0 send(4, ..., 10, MSG_MORE) = 10\n   +0 close(4) = 0\n", d, "close() with unsent data"},
+           {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
+            "   +0 < . 1:1(0) ack 1 win 257 <sack 1:11,nop,nop>\n", d, "SACK blocks"},
+           {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
+            "   +0 < . 1:1(0) ack 1 win 257\n", d, "duplicate ACK"},
+           {"   +0 < . 1:1(0) ack 1 win 0\n", d, "zero window"},
+           {"   +0 < R. 1:1(0) ack 1 win 257\n", d, "FIN/RST"},
+           {"", "`tc qdisc replace dev tun0 root fq`\n", "unsupported command: tc qdisc"},
+           {"", "`../common/defaults.sh\nsysctl -q net.ipv4.tcp_mtu_probing=1`\n", "MTU probing"},
+           {"   +0 `sysctl -q net.ipv4.tcp_autocorking=0`\n", d, "after the connection is set up"},
+           {"   +0 setsockopt(4, SOL_SOCKET, SO_LINGER, {onoff=1, linger=0}, 8) = 0\n", d, "SO_LINGER"},
+           {"   +0 shutdown(4, SHUT_WR) = 0\n", d, "shutdown() is not supported"},
+           {"   +0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)]\n", d, "icmp packets"},
+       }) {
+    Result r = RunText(c.body, {}, c.header);
+    EXPECT_EQ(r.verdict, Verdict::kSkip) << c.body << c.header << r.reason;
+    EXPECT_THAT(r.reason, HasSubstr(c.reason)) << c.body;
+    EXPECT_THAT(r.reason, StartsWith("t.pkt:"));
+  }
+}
+
+TEST(RunnerTest, SkipNeverHidesAnEarlierFailure) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 10) = 11
+   +0 read(4, ..., 100) = 100
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+}
+
+// The last poll expects POLLOUT although 100 unsent bytes exceed the
+// low-water mark of 50: it must fail, after the earlier lines passed.
+TEST(RunnerTest, PollReportsPolloutByUnsentBytes) {
+  Result r = RunText(R"(
+   +0 poll([{fd=4, events=POLLOUT, revents=POLLOUT}], 1, 0) = 1
+   +0 send(4, ..., 100, MSG_MORE) = 100
+   +0 setsockopt(4, SOL_TCP, TCP_NOTSENT_LOWAT, [50], 4) = 0
+   +0 poll([{fd=4, events=POLLOUT|POLLIN, revents=0}], 1, 0) = 0
+   +0 poll([{fd=4, events=POLLOUT, revents=POLLOUT}], 1, 0) = 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, HasSubstr("poll() returned 0, expected 1"));
+}
+
+TEST(RunnerTest, ActiveOpenSendsLinuxSynOptions) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
+   +0 connect(3, ..., ...) = -1 EINPROGRESS (Operation now in progress)
+   +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
+  +.1 < S. 0:0(0) ack 1 win 5792 <mss 1200,sackOK,TS val 700 ecr 100,nop,wscale 7>
+   +0 > . 1:1(0) ack 1 <nop,nop,TS val 100 ecr 700>
+   +0 %{ assert tcpi_snd_mss == 1188 }%
+   +0 write(3, ..., 1000) = 1000
+   +0 > P. 1:1001(1000) ack 1 <nop,nop,TS val 100 ecr 700>
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, SendfileUsesPagesOfADdFile) {
+  const std::string header = "`../common/defaults.sh\ndd if=/dev/zero of=/tmp/f bs=1000 count=10`\n";
+  const std::string body = R"(
+   +0 open("/tmp/f", O_RDONLY) = 5
+   +0 sendfile(4, 5, [0], 20000) = 10000
+   +0 > P. 1:10001(10000) ack 1
+   +0 open("/tmp/other", O_RDONLY) = 6
+)";
+  for (bool sendpage : {true, false}) {
+    Result r = RunText(body, {}, header, sendpage);
+    EXPECT_EQ(r.verdict, Verdict::kSkip) << r.reason;  // the second open is of an unknown file
+    EXPECT_THAT(r.reason, HasSubstr("only files created by dd"));
+  }
+}
+
+TEST(RunnerTest, ZerocopyIsAcceptedAndNotificationsAreNotChecked) {
+  Result r = RunText(R"(
+   +0 setsockopt(4, SOL_SOCKET, SO_ZEROCOPY, [1], 4) = 0
+   +0 send(4, ..., 1000, MSG_ZEROCOPY) = 1000
+   +0 > P. 1:1001(1000) ack 1
+  +.1 < . 1:1(0) ack 1001 win 257
+   +0 recvmsg(4, {msg_name(...)=..., msg_iov(1)=[{...,0}], msg_flags=MSG_ERRQUEUE, msg_control=[]}, MSG_ERRQUEUE) = 0
+   +0 getsockopt(4, SOL_SOCKET, SO_SNDBUF, [...], [4]) = 0
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, CloseSendsFinWhenNothingIsUnsent) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 100) = 100
+   +0 > P. 1:101(100) ack 1
+  +.1 close(4) = 0
+   +0 > F. 101:101(0) ack 1
+  +.1 < . 1:1(0) ack 102 win 257
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  Result wrong = RunText(R"(
+   +0 close(4) = 0
+   +0 > F. 2:2(0) ack 1
+)");
+  EXPECT_EQ(wrong.verdict, Verdict::kFail);
+  EXPECT_THAT(wrong.reason, HasSubstr("sequence number differs"));
+}
+
+TEST(RunnerTest, NonblockingSocketFromSocketCall) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM|SOCK_NONBLOCK, IPPROTO_TCP) = 3
+   +0 fcntl(3, F_GETFL) = 0x802 (flags O_RDWR|O_NONBLOCK)
+   +0 listen(3, 1) = 0
+   +0 accept(3, ..., ...) = -1 EAGAIN (Resource temporarily unavailable)
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+TEST(RunnerTest, ParseErrorIsAFailWithLocation) {
+  Result r = RunText("\n   +0 > P. 1:11(5) ack 1\n");
+  EXPECT_EQ(r.verdict, Verdict::kFail);
+  EXPECT_THAT(r.reason, StartsWith(absl::StrFormat("t.pkt:%d: impossible sequence range", kBodyLine)));
+}
+
+TEST(RunnerTest, TcpMaxsegClampsTheHandshake) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_TCP, TCP_MAXSEG, [536], 4) = 0
+   +0 setsockopt(3, SOL_TCP, TCP_MAXSEG, [10], 4) = -1 EINVAL (Invalid argument)
+   +0 getsockopt(3, SOL_TCP, TCP_MAXSEG, [536], [4]) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 536,nop,nop,sackOK,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+   +0 %{ assert tcpi_snd_mss == 536 }%
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+}  // namespace
+}  // namespace sendsim::packetdrill
