@@ -20,7 +20,8 @@ EventLoop::EventId EventLoop::ScheduleAt(TimeNs at, Callback cb) {
   s.live = true;
   ++live_;
   heap_.push_back(Entry{at < now_ ? now_ : at, next_seq_++, slot, s.gen});
-  std::push_heap(heap_.begin(), heap_.end(), Later);
+  std::push_heap(heap_.begin(), heap_.end(), Later());
+  if (heap_.size() > max_heap_) max_heap_ = heap_.size();
   return (static_cast<uint64_t>(s.gen) << 32) | (slot + 1ULL);
 }
 
@@ -41,7 +42,7 @@ void EventLoop::Cancel(EventId id) {
 }
 
 void EventLoop::PopTop() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later);
+  std::pop_heap(heap_.begin(), heap_.end(), Later());
   heap_.pop_back();
 }
 
@@ -54,14 +55,15 @@ bool EventLoop::RunOne() {
       free_slots_.push_back(e.slot);
       continue;
     }
-    Callback cb = std::move(s.cb);
-    s.cb = nullptr;
     s.live = false;
     --live_;
-    free_slots_.push_back(e.slot);
     now_ = e.at;
     ++events_run_;
-    cb();
+    // The slot is freed only after the callback, so it cannot be reused
+    // (and its callback overwritten) while running.
+    s.cb();
+    s.cb = nullptr;
+    free_slots_.push_back(e.slot);
     if (post_event_hook_) post_event_hook_();
     return true;
   }
