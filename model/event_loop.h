@@ -66,19 +66,22 @@ class EventLoop {
   void set_post_event_hook(Callback hook) { post_event_hook_ = std::move(hook); }
 
  private:
+  // 16 bytes: time, then insertion sequence (high 40 bits) and slot (low 24
+  // bits). A slot is reused only after its entry left the heap, so the entry
+  // needs no generation of its own.
   struct Entry {
     TimeNs at;
-    uint64_t seq;
-    uint32_t slot;
-    uint32_t gen;
+    uint64_t key;
   };
+  static constexpr int kSlotBits = 24;
+  static constexpr uint64_t kSlotMask = (1ULL << kSlotBits) - 1;
   struct Slot {
     Callback cb;
     uint32_t gen = 0;
     bool live = false;
   };
   struct Later {
-    bool operator()(const Entry& a, const Entry& b) const { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
+    bool operator()(const Entry& a, const Entry& b) const { return a.at != b.at ? a.at > b.at : a.key > b.key; }
   };
   void PopTop();
 

@@ -8,7 +8,13 @@
 namespace sendsim::model {
 
 TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit)
-    : loop_(loop), config_(config), profile_(profile), xmit_(std::move(xmit)), mss_cache_(config.mss) {
+    : loop_(loop),
+      config_(config),
+      profile_(profile),
+      jiffy_ns_(kNsPerSec / config.hz),
+      jiffy_us_(static_cast<uint64_t>(kNsPerSec / config.hz / kNsPerUs)),
+      xmit_(std::move(xmit)),
+      mss_cache_(config.mss) {
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   snd_cwnd_ = config.initcwnd;
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
@@ -35,8 +41,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
 }
 
 uint32_t TcpSock::UsToJiffies(uint64_t us) const {
-  const uint64_t jiffy_us = static_cast<uint64_t>(JiffyNs() / kNsPerUs);
-  return static_cast<uint32_t>((us + jiffy_us - 1) / jiffy_us);
+  return static_cast<uint32_t>((us + jiffy_us_ - 1) / jiffy_us_);
 }
 
 uint32_t TcpSock::NsToJiffiesCeil(TimeNs ns) const {

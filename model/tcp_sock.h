@@ -166,8 +166,8 @@ class TcpSock final : public Socket {
   void ReleaseSock();        // release_sock: backlog, then tcp_release_cb
   void ProcessBacklog(PushReason reason);
   void TcpReleaseCb();
-  TimeNs JiffyNs() const { return kNsPerSec / config_.hz; }
-  uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / JiffyNs()); }
+  TimeNs JiffyNs() const { return jiffy_ns_; }
+  uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / jiffy_ns_); }
   uint32_t UsToJiffies(uint64_t us) const;
   uint32_t NsToJiffiesCeil(TimeNs ns) const;
 
@@ -258,6 +258,8 @@ class TcpSock final : public Socket {
   EventLoop* loop_;
   ConnectionConfig config_;
   Profile profile_;
+  TimeNs jiffy_ns_;
+  uint64_t jiffy_us_;
   XmitFn xmit_;
   WriteSpaceFn write_space_;
   uint64_t call_tag_ = 0;
