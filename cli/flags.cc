@@ -298,7 +298,8 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     specified.push_back(std::string(flag->Name()));
   }
 
-  const std::set<std::string> given(specified.begin(), specified.end());
+  opts.given = std::set<std::string>(specified.begin(), specified.end());
+  const std::set<std::string>& given = opts.given;
   if (given.count("scenario")) {
     absl::StatusOr<Scenario> s = LoadScenarioFile(absl::GetFlag(FLAGS_scenario), opts.scenario);
     if (!s.ok()) return Err(std::string(s.status().message()));
@@ -341,7 +342,17 @@ std::string UsageText() {
       if (c == '_') c = '-';
     }
     const std::string def = f->DefaultValue();
-    absl::StrAppendFormat(&out, "  --%s (default: %s)\n      %s\n", name, def.empty() ? "\"\"" : def, f->Help());
+    absl::StrAppendFormat(&out, "  --%s (default: %s)\n", name, def.empty() ? "\"\"" : def);
+    // Word-wrap the help at 100 columns, indented by 6.
+    std::string line = "     ";
+    for (absl::string_view word : absl::StrSplit(f->Help(), ' ', absl::SkipEmpty())) {
+      if (line.size() + 1 + word.size() > 100 && line.size() > 6) {
+        out += line + "\n";
+        line = "     ";
+      }
+      absl::StrAppend(&line, " ", word);
+    }
+    out += line + "\n";
   }
   return out;
 }

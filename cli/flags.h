@@ -6,6 +6,7 @@
 // We parse argv ourselves through Abseil's flag reflection so that every
 // problem becomes one line and exit code 2 (absl::ParseCommandLine exits 1).
 
+#include <set>
 #include <string>
 #include "absl/strings/string_view.h"
 #include <vector>
@@ -23,6 +24,8 @@ struct CliOptions {
   bool dump_scenario = false;
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
+  std::set<std::string> given;          // flags present on the command line ('_' form)
+  bool Given(const std::string& flag) const { return given.count(flag) != 0; }
 };
 
 // `args` excludes argv[0]. "--name=value", "--name value", "-name=value",
