@@ -7,6 +7,7 @@
 #include "cli/histogram_observer.h"
 #include "cli/scenario_json.h"
 #include "cli/trace_writer.h"
+#include "messenger/call_tag.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -38,7 +39,8 @@ absl::StatusOr<RunResult> FakeRun(const Scenario& s, const WriterSpec& w, model:
       p.len = i < 10 ? s.mss : 100;
       p.flags = model::kTcpAck;
       p.reason = i < 10 ? model::PushReason::kPushOne : model::PushReason::kEndOfCall;
-      p.tag = MakeCallTag(m, i < 10 ? i : kKvecPiece);
+      p.tag = messenger::MakeCallTag(m, i < 10 ? messenger::CallPart::kData : messenger::CallPart::kFooter,
+                                      i < 10 ? static_cast<uint32_t>(i) : 0);
       tee.OnWirePacket(p);
       tee.OnDeliver(t + 1000, seq, nullptr, p.len);
       seq += p.len;
@@ -160,14 +162,14 @@ TEST(AppTest, TraceFilesPerWriter) {
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string legacy = ReadFile(TempPath("trace.v1-legacy-linux-4.19.csv"));
   const std::string notlast = ReadFile(TempPath("trace.v1-notlast-linux-4.19.csv"));
-  EXPECT_THAT(legacy, StartsWith("time_ns,direction,seq,ack,len,flags,win,reason,message,piece\n"));
+  EXPECT_THAT(legacy, StartsWith("time_ns,direction,seq,ack,len,flags,win,reason,message,part,piece\n"));
   // v1-legacy: 2 x 11 data + 2 x 11 ACK rows + header.
   EXPECT_EQ(std::count(legacy.begin(), legacy.end(), '\n'), 45);
   EXPECT_EQ(std::count(notlast.begin(), notlast.end(), '\n'), 49);
-  // The first message's 11th packet is a kvec write (footer), message 0.
-  EXPECT_THAT(legacy, HasSubstr(",100,.,0,end-of-call,0,kvec\n"));
-  EXPECT_THAT(legacy, HasSubstr("2000,data,1448,0,1448,.,0,push-one,0,1\n"));
-  EXPECT_THAT(legacy, HasSubstr("1500,ack,0,1448,0,.,0,control,,\n"));
+  // The first message's 11th packet carries its footer, message 0.
+  EXPECT_THAT(legacy, HasSubstr(",100,.,0,end-of-call,0,footer,0\n"));
+  EXPECT_THAT(legacy, HasSubstr("2000,data,1448,0,1448,.,0,push-one,0,data,1\n"));
+  EXPECT_THAT(legacy, HasSubstr("1500,ack,0,1448,0,.,0,control,,,\n"));
 }
 
 TEST(AppTest, SingleWriterUsesPathAsGivenAndWritesPcapAndPlot) {

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_format.h"
 #include "cli/run_result.h"
+#include "messenger/call_tag.h"
 
 namespace sendsim::cli {
 
@@ -16,18 +17,20 @@ std::string TcpFlagsString(uint8_t flags) {
 }
 
 TraceWriter::TraceWriter(std::ostream* out) : out_(out) {
-  *out_ << "time_ns,direction,seq,ack,len,flags,win,reason,message,piece\n";
+  *out_ << "time_ns,direction,seq,ack,len,flags,win,reason,message,part,piece\n";
 }
 
 void TraceWriter::OnWirePacket(const model::WirePacket& pkt) {
   const bool data = pkt.dir == model::Direction::kData;
-  std::string message, piece;
+  std::string message, part, piece;
   if (data && pkt.len > 0) {
-    message = absl::StrFormat("%d", TagMessage(pkt.tag));
-    piece = TagPiece(pkt.tag) == kKvecPiece ? "kvec" : absl::StrFormat("%d", TagPiece(pkt.tag));
+    const messenger::CallTag tag = messenger::DecodeCallTag(pkt.tag);
+    if (tag.msg_index != messenger::kNoMessage) message = absl::StrFormat("%d", tag.msg_index);
+    part = std::string(messenger::CallPartName(tag.part));
+    piece = absl::StrFormat("%d", tag.piece);
   }
-  *out_ << absl::StrFormat("%d,%s,%u,%u,%u,%s,%u,%s,%s,%s\n", pkt.time, data ? "data" : "ack", pkt.seq, pkt.ack,
-                           pkt.len, TcpFlagsString(pkt.flags), pkt.win, ReasonLabel(pkt.reason), message, piece);
+  *out_ << absl::StrFormat("%d,%s,%u,%u,%u,%s,%u,%s,%s,%s,%s\n", pkt.time, data ? "data" : "ack", pkt.seq, pkt.ack,
+                           pkt.len, TcpFlagsString(pkt.flags), pkt.win, ReasonLabel(pkt.reason), message, part, piece);
 }
 
 }  // namespace sendsim::cli

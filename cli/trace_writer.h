@@ -9,23 +9,16 @@
 
 namespace sendsim::cli {
 
-// Call tags (Socket::set_call_tag) carry the message index and the data
-// piece index: tag = (message << 20) | piece; piece kKvecPiece marks the
-// kvec parts (ack, tag, header, front, footer).
-inline constexpr uint64_t kPieceBits = 20;
-inline constexpr uint64_t kKvecPiece = (uint64_t{1} << kPieceBits) - 1;
-inline constexpr uint64_t MakeCallTag(uint64_t message, uint64_t piece) { return (message << kPieceBits) | piece; }
-inline constexpr uint64_t TagMessage(uint64_t tag) { return tag >> kPieceBits; }
-inline constexpr uint64_t TagPiece(uint64_t tag) { return tag & kKvecPiece; }
-
 // TCP flag letters in tcpdump order ("S", "F", "R", "P", "." for ACK).
 std::string TcpFlagsString(uint8_t flags);
 
 // --trace: one CSV row per wire packet, both directions:
-//   time_ns,direction,seq,ack,len,flags,win,reason,message,piece
-// direction is "data" (sender->peer) or "ack"; message/piece come from the
-// tag of the call that queued the packet's last byte (empty for packets
-// without payload; piece "kvec" for header/front/footer writes).
+//   time_ns,direction,seq,ack,len,flags,win,reason,message,part,piece
+// direction is "data" (sender->peer) or "ack"; message/part/piece decode
+// the messenger's call tag (messenger/call_tag.h) of the call that queued
+// the packet's last byte: message index (empty for standalone acks and
+// keepalives), part (prefix, data, footer, ack, keepalive, skip) and data
+// piece number. All three are empty for packets without payload.
 class TraceWriter : public model::Observer {
  public:
   // `out` must outlive the writer; the header row is written at once.
