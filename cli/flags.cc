@@ -40,6 +40,12 @@ ABSL_FLAG(std::string, layout, "bio",
 ABSL_FLAG(uint32_t, page_offset, D().page_offset,
           "Offset of the first data byte in its first page [bytes, < 4096]. Source: page-cache and "
           "O_DIRECT 4 KiB I/O is page aligned.");
+ABSL_FLAG(uint32_t, queue_depth, D().queue_depth,
+          "OSD requests kept outstanding; a new one is submitted when a reply arrives [requests, 0 = all at "
+          "t=0]. Source: fio iodepth=32-style load (krbd allows 128, its queue_depth map option).");
+ABSL_FLAG(uint64_t, osd_reply_ns, D().osd_reply_ns,
+          "OSD time from having the whole request to its reply [ns]. Source: SSD-backed BlueStore write "
+          "latency of a few hundred us (UNVERIFIED).");
 ABSL_FLAG(uint32_t, mss, D().mss,
           "TCP MSS (mss_cache) [bytes]. Source: 1500 MTU - 20 IPv4 - 20 TCP - 12 timestamp option.");
 ABSL_FLAG(uint32_t, mtu, D().mtu, "Interface MTU [bytes]. Source: Ethernet default; jumbo frames were optional.");
@@ -114,6 +120,8 @@ const std::vector<Knob>& Knobs() {
              return absl::OkStatus();
            }},
       SENDSIM_KNOB(page_offset, page_offset),
+      SENDSIM_KNOB(queue_depth, queue_depth),
+      SENDSIM_KNOB(osd_reply_ns, osd_reply_ns),
       SENDSIM_KNOB(mss, mss),
       SENDSIM_KNOB(mtu, mtu),
       SENDSIM_KNOB(timestamps, timestamps),

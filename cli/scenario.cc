@@ -142,6 +142,8 @@ absl::Status ValidateScenario(const Scenario& s) {
   if (s.layout == DataLayout::kPagelist && s.page_offset != 0) {
     return Invalid("page_offset: a pagelist always starts at offset 0 of its first page (use pages, bio or bvecs)");
   }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("queue_depth", s.queue_depth, 0, 4096, "requests"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_ns", s.osd_reply_ns, 0, kMaxTimeNs, "ns"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
   if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {

@@ -127,6 +127,8 @@ const std::vector<Field>& Fields() {
          return absl::OkStatus();
        }},
       {"page_offset", U32(&Scenario::page_offset)},
+      {"queue_depth", U32(&Scenario::queue_depth)},
+      {"osd_reply_ns", U64(&Scenario::osd_reply_ns)},
       {"mss", U32(&Scenario::mss)},
       {"mtu", U32(&Scenario::mtu)},
       {"timestamps", Bool(&Scenario::timestamps)},
@@ -319,6 +321,8 @@ nlohmann::ordered_json ScenarioToJsonValue(const Scenario& s) {
   j["front_len"] = s.front_len;
   j["layout"] = std::string(DataLayoutName(s.layout));
   j["page_offset"] = s.page_offset;
+  j["queue_depth"] = s.queue_depth;
+  j["osd_reply_ns"] = s.osd_reply_ns;
   j["mss"] = s.mss;
   j["mtu"] = s.mtu;
   j["timestamps"] = s.timestamps;
