@@ -408,3 +408,22 @@ TEST(RevokeTest, V2IsUnimplemented) {
 
 }  // namespace
 }  // namespace sendsim::messenger
+
+namespace sendsim::messenger {
+namespace {
+
+// A worker run with nothing to send (data_ready with no new message) makes
+// no socket calls, in v2 not even the cork pair.
+TEST(ConnectionTest, IdleRunMakesNoCalls) {
+  for (WriterKind k : {WriterKind::kV1Legacy, WriterKind::kV2}) {
+    testing::Harness h(Opts(k));
+    h.conn.OnIncomingMessages(0);
+    h.loop.Run();
+    EXPECT_EQ(h.conn.worker_runs(), 1u);
+    EXPECT_TRUE(h.sock.calls().empty());
+    EXPECT_TRUE(h.conn.idle());
+  }
+}
+
+}  // namespace
+}  // namespace sendsim::messenger
