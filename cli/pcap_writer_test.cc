@@ -134,6 +134,7 @@ TEST(PcapWriterTest, TsharkReadsTheSameHistogramWithValidChecksums) {
     EXPECT_EQ(got, want);
     EXPECT_EQ(acks, 6u);  // one per two segments (12 segments)
 
+    if (!timestamps) continue;  // one payload check is enough (tshark is slow to start)
     // Payload bytes are the delivered ones: packet 4 (the 21-byte one) holds
     // stream bytes [4096, 4117); first byte (4096 * 7) & 0xff = 0.
     const std::string payload = RunCommand("tshark -r " + path +
