@@ -42,7 +42,8 @@ ABSL_FLAG(uint32_t, page_offset, D().page_offset,
           "O_DIRECT 4 KiB I/O is page aligned.");
 ABSL_FLAG(uint32_t, queue_depth, D().queue_depth,
           "OSD requests kept outstanding; a new one is submitted when a reply arrives [requests, 0 = all at "
-          "t=0]. Source: fio iodepth=32-style load (krbd allows 128, its queue_depth map option).");
+          "t=0]. Source: a lightly loaded krbd client (fio iodepth=4; krbd allows 128). At >= 8 the 10 GbE link "
+          "saturates and the model shows none of the seed's per-page runts (cli/README.md).");
 ABSL_FLAG(uint64_t, osd_reply_ns, D().osd_reply_ns,
           "OSD time from having the whole request to its reply [ns]. Source: SSD-backed BlueStore write "
           "latency of a few hundred us (UNVERIFIED).");

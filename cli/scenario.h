@@ -57,7 +57,7 @@ struct Scenario {
   uint32_t front_len = 192;
   DataLayout layout = DataLayout::kBio;
   uint32_t page_offset = 0;
-  uint32_t queue_depth = 32;          // requests outstanding (0: all submitted at t = 0)
+  uint32_t queue_depth = 4;           // requests outstanding (0: all submitted at t = 0)
   uint64_t osd_reply_ns = 500000;     // OSD: message decoded -> reply (acks it, frees a slot)
   // --- TCP connection ---
   uint32_t mss = 1448;

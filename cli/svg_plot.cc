@@ -76,7 +76,13 @@ std::string RenderSizeHistogramSvg(const std::vector<RunResult>& results, const 
   const int bar_w = n_writers <= 3 ? 12 : n_writers <= 6 ? 9 : 6;
   const int group_gap = 14;
   const int group_w = std::max(1, n_writers) * bar_w + group_gap;
-  const int left = 80, right = 220, top = 50, bottom = 80;
+  // Legend labels need ~7 px per character at font-size 12.
+  size_t longest = 0;
+  for (const RunResult& r : results) {
+    longest = std::max(longest, absl::StrFormat("%s (%s), %d pkts", r.writer, r.kernel, r.packets).size());
+  }
+  const int left = 80, top = 50, bottom = 80;
+  const int right = std::max(220, 20 + 18 + static_cast<int>(longest) * 7 + 10);
   const int plot_h = 360;
   const int plot_w = std::max(300, static_cast<int>(sizes.size()) * group_w);
   const int width = left + plot_w + right;
