@@ -32,6 +32,9 @@ CephConnection::CephConnection(model::EventLoop* loop, model::Socket* socket, Co
     : loop_(loop), sock_(socket), options_(std::move(options)), listener_(listener) {
   // set_sock_callbacks: sk_write_space -> ceph_sock_write_space.
   sock_->set_write_space_callback([this] { ceph_sock_write_space(); });
+  if (options_.policy.kind == WriterKind::kHook && !options_.policy.hook) {
+    error_ = absl::InvalidArgumentError("hook writer without a flag function");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -108,8 +111,15 @@ void CephConnection::Step() {
       return;
     }
     if (RunUnit() == Unit::kEnd) {
-      running_ = false;
-      if (work_queued_) loop_->ScheduleAfter(options_.costs.worker_wakeup_ns, [this] { StartRun(); });
+      // The kworker finishes the CPU work of its last call before the run
+      // ends (and before a re-queued run can start).
+      const TimeNs d = pending_cpu_;
+      pending_cpu_ = 0;
+      if (d > 0) {
+        loop_->ScheduleAfter(d, [this] { EndRun(); });
+      } else {
+        EndRun();
+      }
       return;
     }
     if (pending_cpu_ > 0) {
@@ -119,6 +129,11 @@ void CephConnection::Step() {
       return;
     }
   }
+}
+
+void CephConnection::EndRun() {
+  running_ = false;
+  if (work_queued_) loop_->ScheduleAfter(options_.costs.worker_wakeup_ns, [this] { StartRun(); });
 }
 
 CephConnection::Unit CephConnection::RunUnit() {

@@ -121,6 +121,7 @@ class CephConnection {
   void ceph_sock_write_space();
   void StartRun();  // ceph_con_workfn
   void Step();
+  void EndRun();
   Unit RunUnit();
   Unit TryWriteOne();  // try_write, from MORE up to and including one socket call or one prepare
   void try_read();
