@@ -1,9 +1,19 @@
-#include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/strings/str_format.h"
+#include <unistd.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/app.h"
+#include "cli/runner.h"
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
-  absl::PrintF("sendsim 0.1\n");
-  return 0;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  sendsim::cli::AppEnv env;
+  env.out = &std::cout;
+  env.err = &std::cerr;
+  env.err_is_tty = isatty(STDERR_FILENO) == 1;
+  const int code = sendsim::cli::RunApp(args, env, sendsim::cli::RunOne);
+  std::cout.flush();
+  return code;
 }

@@ -1,0 +1,220 @@
+#include "cli/app.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "cli/histogram_observer.h"
+#include "cli/scenario_json.h"
+#include "cli/trace_writer.h"
+#include "messenger/call_tag.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace sendsim::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// A stand-in for the model: writer k (0-based in KnownWriters order) sends
+// per message 10 full segments and k + 1 runts of 100 bytes, ACKed one by
+// one, through the observers the app passes, exactly as a run would.
+absl::StatusOr<RunResult> FakeRun(const Scenario& s, const WriterSpec& w, model::Observer* extra,
+                                  const ProgressFn& progress) {
+  size_t k = 0;
+  while (KnownWriters()[k] != w.writer) ++k;
+  HistogramObserver hist(s.mss);
+  std::vector<model::Observer*> obs = {&hist};
+  if (extra) obs.push_back(extra);
+  TeeObserver tee(obs);
+  uint32_t seq = 0;
+  model::TimeNs t = 0;
+  for (uint64_t m = 0; m < s.messages; ++m) {
+    for (size_t i = 0; i < 10 + k + 1; ++i) {
+      model::WirePacket p;
+      p.time = t;
+      p.seq = seq;
+      p.len = i < 10 ? s.mss : 100;
+      p.flags = model::kTcpAck;
+      p.reason = i < 10 ? model::PushReason::kPushOne : model::PushReason::kEndOfCall;
+      p.tag = messenger::MakeCallTag(m, i < 10 ? messenger::CallPart::kData : messenger::CallPart::kFooter,
+                                      i < 10 ? static_cast<uint32_t>(i) : 0);
+      tee.OnWirePacket(p);
+      tee.OnDeliver(t + 1000, seq, nullptr, p.len);
+      seq += p.len;
+      model::WirePacket a;
+      a.time = t + 1500;
+      a.dir = model::Direction::kAck;
+      a.ack = seq;
+      a.flags = model::kTcpAck;
+      tee.OnWirePacket(a);
+      t += 2000;
+    }
+    if (progress) progress(m + 1, s.messages);
+  }
+  RunResult r;
+  r.writer = w.writer;
+  r.kernel = EffectiveKernel(w, s.kernel);
+  hist.FillResult(&r);
+  r.messages = s.messages;
+  return r;
+}
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome RunWith(const std::vector<std::string>& args, const RunFn& run = FakeRun, bool tty = false,
+            ProgressLine::ClockMs clock = nullptr) {
+  std::ostringstream out, err;
+  AppEnv env{&out, &err, tty, std::move(clock)};
+  const int code = RunApp(args, env, run);
+  return {code, out.str(), err.str()};
+}
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST(AppTest, DefaultRunPrintsEveryWriter) {
+  const Outcome r = RunWith({"--messages=3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  for (const char* w : {"v1-legacy (linux-4.19)", "v1-notlast (linux-4.19)", "v1-cork (linux-4.19)",
+                        "v1-splice (linux-6.8)", "v2 (linux-6.8)"}) {
+    EXPECT_THAT(r.out, HasSubstr(w));
+  }
+  // v1-notlast: 3 x (10 + 2) = 36 packets vs 3 x 11 = 33: +9.09%.
+  EXPECT_THAT(r.out, HasSubstr("packets 36, sub-MSS 6 (16.7%), +9.09% packets vs v1-legacy"));
+}
+
+TEST(AppTest, JsonOutputParses) {
+  const Outcome r = RunWith({"--messages=2", "--writers=v1-legacy,v2@linux-6.8", "--format=json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scenario"]["messages"], 2);
+  ASSERT_EQ(j["results"].size(), 2u);
+  EXPECT_EQ(j["results"][1]["writer"], "v2");
+  EXPECT_EQ(j["results"][1]["kernel"], "linux-6.8");
+  // v2 is writer index 4: 2 x (10 full + 5 runts).
+  EXPECT_EQ(j["results"][1]["packets"], 30);
+  EXPECT_EQ(j["results"][1]["sub_mss_packets"], 10);
+  EXPECT_EQ(j["results"][1]["histogram"][0]["size"], 1448);
+  EXPECT_EQ(j["results"][1]["histogram"][0]["count"], 20);
+}
+
+TEST(AppTest, DumpScenarioRoundTrips) {
+  const Outcome r = RunWith({"--dump-scenario", "--messages=5", "--writers=v2"});
+  ASSERT_EQ(r.code, 0);
+  absl::StatusOr<Scenario> s = ScenarioFromJson(r.out);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Scenario want;
+  want.messages = 5;
+  want.writers = {{"v2", ""}};
+  EXPECT_EQ(*s, want);
+}
+
+TEST(AppTest, BadInputIsOneLineExitTwo) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--nope"}, {"--mss=1449"}, {"--messages=0"}, {"--kernel=linux-2.6"}, {"--writers=v3"},
+           {"--page-offset=4096"}, {"--sizes=-1"}, {"--scenario=/no/such.json"}, {"stray"},
+           {"--trace=/no/such/dir/t.csv", "--messages=1"}, {"--plot=/no/such/dir/p.svg"}}) {
+    const Outcome r = RunWith(args);
+    EXPECT_EQ(r.code, 2) << args[0];
+    EXPECT_THAT(r.err, StartsWith("sendsim: ")) << args[0];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.out, "") << args[0];
+  }
+}
+
+TEST(AppTest, RunnerErrorsMapToExitCodes) {
+  auto invalid = [](const Scenario&, const WriterSpec&, model::Observer*, const ProgressFn&)
+      -> absl::StatusOr<RunResult> { return absl::InvalidArgumentError("v1-splice needs MSG_SPLICE_PAGES"); };
+  auto broken = [](const Scenario&, const WriterSpec&, model::Observer*, const ProgressFn&)
+      -> absl::StatusOr<RunResult> { return absl::InternalError("stalled"); };
+  Outcome r = RunWith({"--writers=v1-splice"}, invalid);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "sendsim: v1-splice on linux-4.19: v1-splice needs MSG_SPLICE_PAGES\n");
+  r = RunWith({}, broken);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("stalled"));
+}
+
+TEST(AppTest, PacketdrillDispatchIsReserved) {
+  const Outcome r = RunWith({"packetdrill", "a.pkt"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("packetdrill"));
+}
+
+TEST(AppTest, TraceFilesPerWriter) {
+  const std::string base = TempPath("trace.csv");
+  const Outcome r = RunWith({"--messages=2", "--writers=v1-legacy,v1-notlast", "--trace=" + base});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string legacy = ReadFile(TempPath("trace.v1-legacy-linux-4.19.csv"));
+  const std::string notlast = ReadFile(TempPath("trace.v1-notlast-linux-4.19.csv"));
+  EXPECT_THAT(legacy, StartsWith("time_ns,direction,seq,ack,len,flags,win,reason,message,part,piece\n"));
+  // v1-legacy: 2 x 11 data + 2 x 11 ACK rows + header.
+  EXPECT_EQ(std::count(legacy.begin(), legacy.end(), '\n'), 45);
+  EXPECT_EQ(std::count(notlast.begin(), notlast.end(), '\n'), 49);
+  // The first message's 11th packet carries its footer, message 0.
+  EXPECT_THAT(legacy, HasSubstr(",100,.,0,end-of-call,0,footer,0\n"));
+  EXPECT_THAT(legacy, HasSubstr("2000,data,1448,0,1448,.,0,push-one,0,data,1\n"));
+  EXPECT_THAT(legacy, HasSubstr("1500,ack,0,1448,0,.,0,control,,,\n"));
+}
+
+TEST(AppTest, SingleWriterUsesPathAsGivenAndWritesPcapAndPlot) {
+  const std::string pcap = TempPath("one.pcap");
+  const std::string plot = TempPath("one.svg");
+  const Outcome r = RunWith({"--messages=2", "--writers=v1-cork", "--pcap=" + pcap, "--plot=" + plot});
+  ASSERT_EQ(r.code, 0) << r.err;
+  // 24-byte header + 3 handshake frames + 2 x 13 data + 2 x 13 ACK frames.
+  const std::string data = ReadFile(pcap);
+  ASSERT_GT(data.size(), 24u);
+  size_t at = 24, frames = 0;
+  while (at + 16 <= data.size()) {
+    const uint32_t incl = static_cast<uint8_t>(data[at + 8]) | static_cast<uint8_t>(data[at + 9]) << 8 |
+                          static_cast<uint8_t>(data[at + 10]) << 16;
+    at += 16 + incl;
+    ++frames;
+  }
+  EXPECT_EQ(at, data.size());
+  EXPECT_EQ(frames, 3u + 26 + 26);
+  EXPECT_THAT(ReadFile(plot), HasSubstr("data-writer=\"v1-cork\""));
+}
+
+TEST(AppTest, ProgressOnlyOnTtyAfterOneSecond) {
+  int64_t now = 0;
+  auto clock = [&now] { return now += 300; };  // every reading is 300 ms later
+  Outcome r = RunWith({"--messages=20", "--writers=v1-legacy"}, FakeRun, /*tty=*/true, clock);
+  ASSERT_EQ(r.code, 0);
+  EXPECT_THAT(r.err, HasSubstr("\rsendsim: v1-legacy (linux-4.19) 1/1: 20/20 messages (100%)"));
+  EXPECT_EQ(r.err.back(), '\r');  // the line is erased at the end
+  EXPECT_EQ(r.err.find('\n'), std::string::npos);
+  now = 0;
+  r = RunWith({"--messages=20", "--writers=v1-legacy"}, FakeRun, /*tty=*/false, clock);
+  EXPECT_EQ(r.err, "");
+  // A fast run on a terminal: the clock never passes one second.
+  auto frozen = [] { return int64_t{5}; };
+  r = RunWith({"--messages=20", "--writers=v1-legacy"}, FakeRun, /*tty=*/true, frozen);
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(AppTest, HelpExitsZero) {
+  const Outcome r = RunWith({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_THAT(r.out, HasSubstr("--messages"));
+  EXPECT_THAT(r.out, HasSubstr("--writers"));
+}
+
+}  // namespace
+}  // namespace sendsim::cli

@@ -1,0 +1,88 @@
+#include "cli/runner_config.h"
+
+#include "messenger/page_pool.h"
+
+namespace sendsim::cli {
+
+model::ConnectionConfig BuildConnectionConfig(const Scenario& s) {
+  model::ConnectionConfig c;
+  c.mss = s.mss;
+  c.mtu = s.mtu;
+  c.timestamps = s.timestamps;
+  c.tso = s.tso;
+  c.nodelay = s.nodelay;
+  c.autocorking = s.autocorking;
+  c.sndbuf = s.sndbuf;
+  c.hz = static_cast<int>(s.hz);
+  c.link_bps = s.link_mbps * 1'000'000;
+  // The model has one propagation delay per direction; the RTT splits evenly.
+  c.one_way_delay_ns = static_cast<model::TimeNs>(s.rtt_ns / 2);
+  c.tx_completion_ns = static_cast<model::TimeNs>(s.tx_completion_ns);
+  c.call_cost_ns = static_cast<model::TimeNs>(s.call_cost_ns);
+  // The driver's decoder needs the bytes, and its ACK times need ACK packets.
+  c.track_payload = true;
+  c.full_trace = true;
+  c.peer.delayed_ack = s.delayed_ack;
+  c.peer.ack_every_segs = s.ack_every;
+  c.peer.gro = s.gro == GroMode::kBatch ? model::GroMode::kBatch : model::GroMode::kOff;
+  c.peer.gro_flush_ns = static_cast<model::TimeNs>(s.gro_flush_ns);
+  c.peer.ack_proc_ns = static_cast<model::TimeNs>(s.ack_proc_ns);
+  return c;
+}
+
+std::vector<messenger::MessageSpec> BuildWorkload(const Scenario& s) {
+  uint64_t total_weight = 0;
+  for (const SizeMixEntry& e : s.sizes) total_weight += e.weight;
+  // A stream of its own, so that other seeded choices never shift the sizes.
+  messenger::SplitMix64 rng(s.seed ^ 0x5349'5a45'4d49'5800ull);  // "SIZEMIX"
+  messenger::DataKind kind = messenger::DataKind::kBio;
+  switch (s.layout) {
+    case DataLayout::kPages: kind = messenger::DataKind::kPages; break;
+    case DataLayout::kPagelist: kind = messenger::DataKind::kPagelist; break;
+    case DataLayout::kBio: kind = messenger::DataKind::kBio; break;
+    case DataLayout::kBvecs: kind = messenger::DataKind::kBvecs; break;
+  }
+  std::vector<messenger::MessageSpec> specs(s.messages);
+  for (messenger::MessageSpec& m : specs) {
+    uint64_t bytes = s.sizes.front().bytes;
+    if (s.sizes.size() > 1) {
+      uint64_t pick = rng.Uniform(total_weight);
+      for (const SizeMixEntry& e : s.sizes) {
+        if (pick < e.weight) {
+          bytes = e.bytes;
+          break;
+        }
+        pick -= e.weight;
+      }
+    }
+    m.front_len = s.front_len;
+    m.items.push_back(messenger::DataItemSpec{kind, bytes, s.page_offset, true});
+    m.submit_at = 0;
+  }
+  return specs;
+}
+
+messenger::DriverOptions BuildDriverOptions(const Scenario& s, const model::ConnectionConfig& cfg) {
+  messenger::DriverOptions d;
+  d.seed = s.seed;
+  d.replies = true;
+  d.reply_delay_ns = static_cast<model::TimeNs>(s.osd_reply_ns);
+  d.queue_depth = s.queue_depth;
+  d.ack_arrival_delay_ns = cfg.one_way_delay_ns;
+  // The decoder still checks every crc; byte-for-byte comparison is the
+  // messenger tests' job and would double the run time.
+  d.verify_payload = false;
+  return d;
+}
+
+messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, const model::ConnectionConfig& cfg,
+                                                    messenger::WriterKind kind, const model::Profile& profile) {
+  messenger::ConnectionOptions o;
+  o.policy = messenger::MakeWriterPolicy(kind);
+  o.has_sendpage = profile.has_sendpage;
+  o.costs.crc_ns_per_4k = static_cast<model::TimeNs>(s.crc_ns_per_page);
+  o.costs.call_cost_ns = cfg.call_cost_ns;  // must equal the model's (messenger/connection.h)
+  return o;
+}
+
+}  // namespace sendsim::cli

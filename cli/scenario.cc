@@ -1,0 +1,187 @@
+#include "cli/scenario.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sendsim::cli {
+namespace {
+
+struct LayoutName {
+  DataLayout layout;
+  absl::string_view name;
+};
+constexpr LayoutName kLayouts[] = {
+    {DataLayout::kPages, "pages"},
+    {DataLayout::kPagelist, "pagelist"},
+    {DataLayout::kBio, "bio"},
+    {DataLayout::kBvecs, "bvecs"},
+};
+
+absl::Status Invalid(absl::string_view msg) { return absl::InvalidArgumentError(std::string(msg)); }
+
+}  // namespace
+
+absl::string_view DataLayoutName(DataLayout l) {
+  for (const auto& e : kLayouts) {
+    if (e.layout == l) return e.name;
+  }
+  return "?";
+}
+
+absl::StatusOr<DataLayout> DataLayoutByName(absl::string_view name) {
+  for (const auto& e : kLayouts) {
+    if (e.name == name) return e.layout;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrFormat("layout: unknown data layout \"%s\" (known: pages, pagelist, bio, bvecs)", name));
+}
+
+absl::string_view GroModeName(GroMode g) { return g == GroMode::kOff ? "off" : "batch"; }
+
+absl::StatusOr<GroMode> GroModeByName(absl::string_view name) {
+  if (name == "off") return GroMode::kOff;
+  if (name == "batch") return GroMode::kBatch;
+  return absl::InvalidArgumentError(absl::StrFormat("gro: unknown GRO mode \"%s\" (known: off, batch)", name));
+}
+
+absl::StatusOr<WriterSpec> ParseWriterSpec(absl::string_view text) {
+  WriterSpec w;
+  const size_t at = text.find('@');
+  if (at == absl::string_view::npos) {
+    w.writer = std::string(text);
+  } else {
+    w.writer = std::string(text.substr(0, at));
+    w.kernel = std::string(text.substr(at + 1));
+    if (w.kernel.empty() || w.kernel.find('@') != std::string::npos) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("writers: \"%s\" is not of the form writer or writer@kernel", text));
+    }
+  }
+  if (w.writer.empty()) {
+    return absl::InvalidArgumentError(absl::StrFormat("writers: empty writer name in \"%s\"", text));
+  }
+  return w;
+}
+
+std::string WriterSpecString(const WriterSpec& w) {
+  return w.kernel.empty() ? w.writer : absl::StrFormat("%s@%s", w.writer, w.kernel);
+}
+
+std::string EffectiveKernel(const WriterSpec& w, absl::string_view scenario_kernel) {
+  return w.kernel.empty() ? std::string(scenario_kernel) : w.kernel;
+}
+
+const std::vector<std::string>& KnownWriters() {
+  static const auto* const kNames =
+      new std::vector<std::string>{"v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2"};
+  return *kNames;
+}
+
+const std::vector<std::string>& KnownKernels() {
+  static const auto* const kNames = new std::vector<std::string>{"linux-4.19", "linux-5.0", "linux-6.8"};
+  return *kNames;
+}
+
+uint32_t HeaderOverhead(const Scenario& s) { return 20 + 20 + (s.timestamps ? 12 : 0); }
+
+namespace {
+
+bool Known(const std::vector<std::string>& names, absl::string_view n) {
+  return std::find(names.begin(), names.end(), n) != names.end();
+}
+
+absl::Status CheckRange(absl::string_view key, uint64_t v, uint64_t lo, uint64_t hi, absl::string_view unit) {
+  if (v < lo || v > hi) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%s: %d %s is out of range [%d, %d]", key, v, unit, lo, hi));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckKernel(absl::string_view key, absl::string_view k) {
+  if (!Known(KnownKernels(), k)) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s: unknown kernel profile \"%s\" (known: %s)", key, k,
+                                                      absl::StrJoin(KnownKernels(), ", ")));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateScenario(const Scenario& s) {
+#define SENDSIM_RETURN_IF_ERROR(expr) \
+  do {                                \
+    absl::Status st_ = (expr);        \
+    if (!st_.ok()) return st_;        \
+  } while (0)
+  SENDSIM_RETURN_IF_ERROR(CheckRange("messages", s.messages, 1, kMaxMessages, "messages"));
+  if (s.sizes.empty()) return Invalid("sizes: the size mix is empty");
+  uint64_t largest = 0;
+  for (size_t i = 0; i < s.sizes.size(); ++i) {
+    const auto& e = s.sizes[i];
+    SENDSIM_RETURN_IF_ERROR(
+        CheckRange(absl::StrFormat("sizes[%d].bytes", i), e.bytes, 1, kMaxMessageBytes, "bytes"));
+    SENDSIM_RETURN_IF_ERROR(CheckRange(absl::StrFormat("sizes[%d].weight", i), e.weight, 1, 1'000'000, ""));
+    largest = std::max(largest, e.bytes);
+  }
+  // largest <= 2^30 and messages <= 10^8, so the product fits in 64 bits.
+  if (largest * s.messages > kMaxStreamBytes) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "messages x sizes: %d messages of up to %d bytes exceed the %d-byte stream limit", s.messages, largest,
+        kMaxStreamBytes));
+  }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("front_len", s.front_len, 1, kMaxFrontLen, "bytes"));
+  if (s.page_offset >= kPageSize) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("page_offset: %d is not below the page size %d", s.page_offset, kPageSize));
+  }
+  if (s.layout == DataLayout::kPagelist && s.page_offset != 0) {
+    return Invalid("page_offset: a pagelist always starts at offset 0 of its first page (use pages, bio or bvecs)");
+  }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("queue_depth", s.queue_depth, 0, 4096, "requests"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_ns", s.osd_reply_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
+  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
+                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
+                        s.mtu - HeaderOverhead(s)));
+  }
+  if (s.sndbuf != 0) {
+    SENDSIM_RETURN_IF_ERROR(CheckRange("sndbuf", s.sndbuf, kMinSndbuf, 1u << 30, "bytes (0 = autotuned)"));
+  }
+  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
+    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
+  }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("link_mbps", s.link_mbps, 1, 1'000'000, "Mbit/s"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("rtt_ns", s.rtt_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("tx_completion_ns", s.tx_completion_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("call_cost_ns", s.call_cost_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("crc_ns_per_page", s.crc_ns_per_page, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_every", s.ack_every, 1, 64, "segments"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("gro_flush_ns", s.gro_flush_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_proc_ns", s.ack_proc_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckKernel("kernel", s.kernel));
+  if (s.writers.empty()) return Invalid("writers: no writer to run");
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const WriterSpec& w : s.writers) {
+    if (!Known(KnownWriters(), w.writer)) {
+      return absl::InvalidArgumentError(absl::StrFormat("writers: unknown writer \"%s\" (known: %s)", w.writer,
+                                                        absl::StrJoin(KnownWriters(), ", ")));
+    }
+    if (!w.kernel.empty()) SENDSIM_RETURN_IF_ERROR(CheckKernel("writers", w.kernel));
+    if (!seen.insert({w.writer, EffectiveKernel(w, s.kernel)}).second) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("writers: \"%s\" is listed twice on the same kernel", WriterSpecString(w)));
+    }
+  }
+#undef SENDSIM_RETURN_IF_ERROR
+  return absl::OkStatus();
+}
+
+}  // namespace sendsim::cli

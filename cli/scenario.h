@@ -1,0 +1,123 @@
+#ifndef SENDSIM_CLI_SCENARIO_H_
+#define SENDSIM_CLI_SCENARIO_H_
+
+// What one sendsim invocation simulates: the workload, the connection, the
+// host and network around it, the writers to compare and where to put the
+// outputs. A plain value type; defaults describe a 2018 10 GbE Ceph cluster
+// (see the README table in cli/README.md for the source of every value).
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace sendsim::cli {
+
+// Data item kinds of a ceph_msg (libceph-write-path.md §7.1).
+enum class DataLayout { kPages, kPagelist, kBio, kBvecs };
+
+absl::string_view DataLayoutName(DataLayout l);
+absl::StatusOr<DataLayout> DataLayoutByName(absl::string_view name);
+
+// Peer receive batching (model::GroMode).
+enum class GroMode { kOff, kBatch };
+absl::string_view GroModeName(GroMode g);
+absl::StatusOr<GroMode> GroModeByName(absl::string_view name);
+
+// One entry of the message size mix: data payload bytes and a relative weight.
+struct SizeMixEntry {
+  uint64_t bytes = 0;
+  uint32_t weight = 1;
+  friend bool operator==(const SizeMixEntry&, const SizeMixEntry&) = default;
+};
+
+// One writer to compare, optionally on its own kernel profile
+// ("v1-splice@linux-6.8"). An empty kernel means the scenario's kernel.
+struct WriterSpec {
+  std::string writer;
+  std::string kernel;
+  friend bool operator==(const WriterSpec&, const WriterSpec&) = default;
+};
+
+// "name" or "name@kernel"; names are checked by ValidateScenario.
+absl::StatusOr<WriterSpec> ParseWriterSpec(absl::string_view text);
+std::string WriterSpecString(const WriterSpec& w);
+// The kernel a writer runs on (its own or the scenario's).
+std::string EffectiveKernel(const WriterSpec& w, absl::string_view scenario_kernel);
+
+struct Scenario {
+  // Free text for scenario files (JSON has no comments); not used by runs.
+  std::string description;
+  // --- workload ---
+  uint64_t messages = 10000;
+  std::vector<SizeMixEntry> sizes = {{131072, 1}};
+  uint32_t front_len = 192;
+  DataLayout layout = DataLayout::kBio;
+  uint32_t page_offset = 0;
+  uint32_t queue_depth = 4;           // requests outstanding (0: all submitted at t = 0)
+  uint64_t osd_reply_ns = 500000;     // OSD: message decoded -> reply (acks it, frees a slot)
+  // --- TCP connection ---
+  uint32_t mss = 1448;
+  uint32_t mtu = 1500;
+  bool timestamps = true;
+  bool tso = true;
+  bool nodelay = true;
+  bool autocorking = true;
+  uint32_t sndbuf = 0;
+  uint32_t hz = 250;
+  // --- link and hosts ---
+  uint64_t link_mbps = 10000;
+  uint64_t rtt_ns = 50000;
+  uint64_t tx_completion_ns = 10000;
+  uint64_t call_cost_ns = 1500;
+  uint64_t crc_ns_per_page = 1000;
+  // --- peer ---
+  bool delayed_ack = true;
+  uint32_t ack_every = 2;
+  GroMode gro = GroMode::kBatch;
+  uint64_t gro_flush_ns = 5000;
+  uint64_t ack_proc_ns = 5000;
+  // --- what to compare ---
+  std::string kernel = "linux-4.19";
+  std::vector<WriterSpec> writers = {{"v1-legacy", ""},
+                                     {"v1-notlast", ""},
+                                     {"v1-cork", ""},
+                                     {"v1-splice", "linux-6.8"},
+                                     {"v2", "linux-6.8"}};
+  uint64_t seed = 1;
+  // --- outputs (empty: not written) ---
+  std::string trace;
+  std::string pcap;
+  std::string plot;
+
+  friend bool operator==(const Scenario&, const Scenario&) = default;
+};
+
+// Known names (the messenger's writers and the model's kernel profiles).
+const std::vector<std::string>& KnownWriters();
+const std::vector<std::string>& KnownKernels();
+
+// Limits used by validation (and documented in --help).
+inline constexpr uint64_t kMaxMessages = 100'000'000;
+inline constexpr uint64_t kMaxMessageBytes = uint64_t{1} << 30;   // 1 GiB of data per message
+inline constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 50;    // messages x largest size
+inline constexpr uint32_t kMaxFrontLen = 1 << 20;
+inline constexpr uint32_t kPageSize = 4096;
+inline constexpr uint32_t kMinMss = 88;       // TCP_MIN_MSS
+inline constexpr uint32_t kMinMtu = 576;      // IPv4 minimum datagram every host accepts
+inline constexpr uint32_t kMaxMtu = 65535;
+inline constexpr uint32_t kMinSndbuf = 4608;  // SOCK_MIN_SNDBUF on x86-64
+inline constexpr uint64_t kMaxTimeNs = 10'000'000'000;  // 10 s for any delay/cost knob
+
+// TCP + IPv4 header bytes beside the MSS (20 + 20, +12 for timestamps).
+uint32_t HeaderOverhead(const Scenario& s);
+
+// Checks every knob; the message names the knob and the problem in one line.
+absl::Status ValidateScenario(const Scenario& s);
+
+}  // namespace sendsim::cli
+
+#endif  // SENDSIM_CLI_SCENARIO_H_
