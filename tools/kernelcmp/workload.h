@@ -1,0 +1,74 @@
+#ifndef SENDSIM_TOOLS_KERNELCMP_WORKLOAD_H_
+#define SENDSIM_TOOLS_KERNELCMP_WORKLOAD_H_
+
+#include <cstdint>
+#include <string>
+#include "absl/strings/string_view.h"
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace sendsim::kernelcmp {
+
+inline constexpr uint32_t kPageBytes = 4096;
+// msgr v1 footer (libceph-write-path.md §1.3).
+inline constexpr uint32_t kV1FooterBytes = 21;
+
+// What one replay sends: `messages` messages, each a P-byte prefix (tag +
+// header + front), N data bytes cut into 4 KiB pages, and a footer.
+struct Workload {
+  uint64_t messages = 200;
+  uint64_t message_bytes = 128 * 1024;  // N, data payload per message
+  uint32_t prefix_bytes = 246;          // P
+  uint32_t footer_bytes = kV1FooterBytes;
+
+  uint64_t StreamBytesPerMessage() const { return prefix_bytes + message_bytes + footer_bytes; }
+  uint64_t StreamBytes() const { return messages * StreamBytesPerMessage(); }
+};
+
+absl::Status ValidateWorkload(const Workload& w);
+
+// Reads the keys kernelcmp understands ("messages", "message_bytes",
+// "prefix_bytes", "footer_bytes") from a JSON object, on top of `base`.
+// Other keys are ignored (the scenario format belongs to the CLI); a known
+// key with the wrong type is an error.
+absl::StatusOr<Workload> WorkloadFromScenarioJson(absl::string_view json_text, Workload base);
+
+// One writer analogue: the socket-call pattern libceph's writers produce.
+enum class Variant : uint8_t {
+  kV1Legacy,     // per-page send(MSG_MORE), last page MSG_EOR without MORE (pre-5.0 v1)
+  kPerPageMore,  // per-page send(MSG_MORE) on every page (v1 on 6.x: MSG_SPLICE_PAGES|MORE)
+  kCork,         // TCP_CORK around each message, plain sends inside (v1-cork, msgr2)
+  kSendmsgAll,   // one sendmsg with prefix, all pages and footer
+  kSendfile,     // prefix MORE, sendfile of the data, footer
+  kSplice,       // prefix MORE, data spliced from a pipe in 64 KiB chunks, footer
+};
+absl::string_view VariantName(Variant v);
+absl::StatusOr<Variant> ParseVariant(absl::string_view name);
+std::vector<Variant> AllVariants();
+
+// How the sender waits for send-buffer space.
+enum class IoMode : uint8_t {
+  kBlocking,     // the call sleeps in sk_stream_wait_memory
+  kNonBlocking,  // MSG_DONTWAIT; on EAGAIN/short count poll(POLLOUT) and resume (libceph)
+};
+absl::string_view IoModeName(IoMode m);
+absl::StatusOr<IoMode> ParseIoMode(absl::string_view name);
+
+// Which CPU runs receive softirq processing (RPS) for both veth ends: the
+// sender's CPU (ACKs processed, and data ACKed, on the sending CPU) or the
+// receiver's.
+enum class Placement : uint8_t { kSenderCpu, kReceiverCpu };
+absl::string_view PlacementName(Placement p);
+absl::StatusOr<Placement> ParsePlacement(absl::string_view name);
+
+// Parses a comma-separated list with `parse`; "all" gives `all`.
+template <typename T, typename ParseFn>
+absl::StatusOr<std::vector<T>> ParseList(absl::string_view text, ParseFn parse,
+                                         const std::vector<T>& all);
+
+}  // namespace sendsim::kernelcmp
+
+#include "tools/kernelcmp/workload_inl.h"
+
+#endif  // SENDSIM_TOOLS_KERNELCMP_WORKLOAD_H_
