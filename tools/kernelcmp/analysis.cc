@@ -111,10 +111,11 @@ absl::StatusOr<CaptureStats> ParseTcpdumpStats(absl::string_view stderr_text) {
   bool have_captured = false, have_received = false, have_dropped = false;
   for (absl::string_view line : absl::StrSplit(stderr_text, '\n')) {
     line = absl::StripAsciiWhitespace(line);
-    std::pair<absl::string_view, absl::string_view> parts = absl::StrSplit(line, ' ');
+    const size_t space = line.find(' ');
+    if (space == absl::string_view::npos) continue;
     uint64_t n;
-    if (!absl::SimpleAtoi(parts.first, &n)) continue;
-    absl::string_view rest = parts.second;
+    if (!absl::SimpleAtoi(line.substr(0, space), &n)) continue;
+    absl::string_view rest = line.substr(space + 1);
     if (rest == "packets captured" || rest == "packet captured") {
       st.captured = n;
       have_captured = true;

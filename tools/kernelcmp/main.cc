@@ -41,6 +41,7 @@ ABSL_FLAG(std::string, placements, "rx-on-sender-cpu,rx-on-receiver-cpu",
 ABSL_FLAG(int, repeats, 3, "kernel runs per variant, io mode and placement");
 ABSL_FLAG(bool, tso, false, "TSO/GSO on the veth (captured skbs are split into MSS segments)");
 ABSL_FLAG(std::string, format, "table", "table or json");
+ABSL_FLAG(std::string, json_out, "", "also write the JSON entries to this file");
 ABSL_FLAG(int, sender_cpu, 0, "CPU the sender thread is pinned to");
 ABSL_FLAG(int, receiver_cpu, 1, "CPU the receiver thread is pinned to");
 ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
@@ -174,6 +175,12 @@ int Main() {
   const std::string out =
       format == "json" ? FormatJson(cells, *w, opts.tso) : FormatTable(cells, *w, opts.tso);
   std::fwrite(out.data(), 1, out.size(), stdout);
+  const std::string json_out = absl::GetFlag(FLAGS_json_out);
+  if (!json_out.empty()) {
+    std::ofstream f(json_out);
+    f << FormatJson(cells, *w, opts.tso);
+    if (!f) return Fail(kExitFailure, absl::InternalError("cannot write " + json_out));
+  }
   return 0;
 }
 

@@ -154,9 +154,11 @@ class Replayer {
   absl::Status WaitWritable() {
     ++would_block_;
     pollfd p = {sock_, POLLOUT, 0};
-    while (poll(&p, 1, 30'000) < 0) {
+    int r;
+    while ((r = poll(&p, 1, 30'000)) < 0) {
       if (errno != EINTR) return Errno("poll");
     }
+    if (r == 0) return absl::DeadlineExceededError("sender: socket not writable for 30 s");
     if (p.revents & (POLLERR | POLLHUP)) return absl::InternalError("socket error while sending");
     return absl::OkStatus();
   }
@@ -268,63 +270,56 @@ class Replayer {
     if (!s.ok()) return s;
     off_t off = 0;
     const off_t total = static_cast<off_t>(data_.size());
-    while (off < total) {
-      ssize_t n;
-      if (!use_splice) {
-        n = sendfile(sock_, file_.get(), &off, total - off);
-      } else {
-        s = FillPipe(&off, total);
-        if (!s.ok()) return s;
-        n = SplicePipeToSocket();
+    while (s.ok() && off < total) {
+      if (use_splice) {
+        s = SpliceChunk(&off, total);
+        continue;
       }
+      ssize_t n = sendfile(sock_, file_.get(), &off, total - off);
       if (n < 0) {
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
           s = WaitWritable();
-          if (!s.ok()) return s;
           continue;
         }
-        return Errno(use_splice ? "splice" : "sendfile");
+        return Errno("sendfile");
       }
       sent_ += n;
-      if (use_splice) in_pipe_ -= n;
     }
-    while (use_splice && in_pipe_ > 0) {
-      ssize_t n = SplicePipeToSocket();
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          s = WaitWritable();
-          if (!s.ok()) return s;
-          continue;
-        }
-        return Errno("splice");
-      }
-      sent_ += n;
-      in_pipe_ -= n;
-    }
+    if (!s.ok()) return s;
     return SendPiece(footer_.data(), footer_.size(), MSG_EOR);
   }
 
-  // Tops the pipe up to one 64 KiB chunk from the data file.
-  absl::Status FillPipe(off_t* off, off_t total) {
-    while (in_pipe_ < kSpliceChunkBytes && *off < total) {
-      const size_t want = std::min<off_t>(kSpliceChunkBytes - in_pipe_, total - *off);
-      ssize_t n = splice(file_.get(), off, pipe_w_.get(), nullptr, want, 0);
+  // One 64 KiB chunk: file -> empty pipe (16 page slots), then pipe -> socket
+  // until the pipe is empty again, as splice(2) from a file would move it.
+  // The footer follows, so every chunk goes with SPLICE_F_MORE (MSG_MORE).
+  absl::Status SpliceChunk(off_t* off, off_t total) {
+    const size_t want = std::min<off_t>(kSpliceChunkBytes, total - *off);
+    size_t in_pipe = 0;
+    while (in_pipe < want) {
+      // NONBLOCK: the pipe is empty and the chunk fits, so a full pipe is a bug, not a wait.
+      ssize_t n = splice(file_.get(), off, pipe_w_.get(), nullptr, want - in_pipe,
+                         SPLICE_F_NONBLOCK);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return Errno("splice into pipe");
+      in_pipe += n;
+    }
+    while (in_pipe > 0) {
+      ssize_t n = splice(pipe_r_.get(), nullptr, sock_, nullptr, in_pipe, SPLICE_F_MORE);
       if (n < 0) {
         if (errno == EINTR) continue;
-        return Errno("splice into pipe");
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+          absl::Status s = WaitWritable();
+          if (!s.ok()) return s;
+          continue;
+        }
+        return Errno("splice to socket");
       }
-      if (n == 0) return absl::InternalError("splice into pipe made no progress");
-      in_pipe_ += n;
+      if (n == 0) return absl::InternalError("splice to socket made no progress");
+      sent_ += n;
+      in_pipe -= n;
     }
     return absl::OkStatus();
-  }
-
-  // The footer follows, so every data chunk goes with SPLICE_F_MORE (MSG_MORE).
-  ssize_t SplicePipeToSocket() {
-    if (in_pipe_ == 0) return 0;
-    return splice(pipe_r_.get(), nullptr, sock_, nullptr, in_pipe_, SPLICE_F_MORE);
   }
 
   int sock_;
@@ -332,7 +327,6 @@ class Replayer {
   IoMode io_;
   std::vector<uint8_t> prefix_, footer_, data_;
   Fd file_, pipe_r_, pipe_w_;
-  size_t in_pipe_ = 0;
   uint64_t sent_ = 0;
   uint64_t would_block_ = 0;
 };
@@ -390,6 +384,7 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
       int pr = poll(&rp, 1, 30'000);
       if (pr == 0) {
         recv_status = absl::DeadlineExceededError("receiver: no data for 30 s");
+        shutdown(sender.get(), SHUT_RDWR);  // wake a sender blocked in a socket call
         return;
       }
       ssize_t n = recv(conn.get(), buf.data(), buf.size(), MSG_DONTWAIT);

@@ -1,0 +1,61 @@
+#include "tools/kernelcmp/workload.h"
+
+#include "gtest/gtest.h"
+
+namespace sendsim::kernelcmp {
+namespace {
+
+TEST(WorkloadFromScenarioJson, ReadsKnownKeysAndIgnoresOthers) {
+  absl::StatusOr<Workload> w = WorkloadFromScenarioJson(
+      R"({"messages": 10, "message_bytes": 4096, "prefix_bytes": 331, "profile": "linux-6.8"})",
+      Workload{});
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->messages, 10u);
+  EXPECT_EQ(w->message_bytes, 4096u);
+  EXPECT_EQ(w->prefix_bytes, 331u);
+  EXPECT_EQ(w->footer_bytes, 21u);  // default kept
+  // 331 + 4096 + 21 bytes per message on the stream.
+  EXPECT_EQ(w->StreamBytes(), 10u * 4448);
+}
+
+TEST(WorkloadFromScenarioJson, AcceptsNestedWorkloadObject) {
+  absl::StatusOr<Workload> w =
+      WorkloadFromScenarioJson(R"({"workload": {"messages": 3}})", Workload{});
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->messages, 3u);
+}
+
+TEST(WorkloadFromScenarioJson, RejectsBadInput) {
+  EXPECT_FALSE(WorkloadFromScenarioJson("{", Workload{}).ok());
+  EXPECT_FALSE(WorkloadFromScenarioJson("[1]", Workload{}).ok());
+  EXPECT_FALSE(WorkloadFromScenarioJson(R"({"messages": "ten"})", Workload{}).ok());
+  EXPECT_FALSE(WorkloadFromScenarioJson(R"({"messages": -1})", Workload{}).ok());
+  EXPECT_FALSE(WorkloadFromScenarioJson(R"({"messages": 0})", Workload{}).ok());
+  EXPECT_FALSE(WorkloadFromScenarioJson(R"({"prefix_bytes": 0})", Workload{}).ok());
+}
+
+TEST(Names, RoundTripAndRejectUnknown) {
+  for (Variant v : AllVariants()) {
+    absl::StatusOr<Variant> p = ParseVariant(VariantName(v));
+    ASSERT_TRUE(p.ok());
+    EXPECT_EQ(*p, v);
+  }
+  EXPECT_EQ(AllVariants().size(), 6u);
+  EXPECT_FALSE(ParseVariant("v3").ok());
+  EXPECT_FALSE(ParseIoMode("async").ok());
+  EXPECT_FALSE(ParsePlacement("cpu7").ok());
+  EXPECT_EQ(*ParsePlacement("receiver"), Placement::kReceiverCpu);
+}
+
+TEST(ParseList, AllDuplicatesAndErrors) {
+  auto all = ParseList<Variant>("all", ParseVariant, AllVariants());
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 6u);
+  auto two = ParseList<Variant>("cork,splice,cork", ParseVariant, AllVariants());
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(*two, (std::vector<Variant>{Variant::kCork, Variant::kSplice}));
+  EXPECT_FALSE(ParseList<Variant>("cork,", ParseVariant, AllVariants()).ok());
+}
+
+}  // namespace
+}  // namespace sendsim::kernelcmp
