@@ -43,6 +43,32 @@ absl::StatusOr<Workload> WorkloadFromScenarioJson(absl::string_view json_text, W
     return absl::OkStatus();
   };
   Workload w = base;
+  // sendsim's scenario format (cli/scenario.h): "front_len" and a "sizes" mix.
+  uint32_t front_len = 0;
+  if (src->contains("front_len")) {
+    absl::Status s = read_uint("front_len", UINT32_MAX - kV1PrefixFixedBytes, &front_len);
+    if (!s.ok()) return s;
+    w.prefix_bytes = kV1PrefixFixedBytes + front_len;
+  }
+  if (src->contains("sizes")) {
+    const nlohmann::json& sizes = (*src)["sizes"];
+    if (!sizes.is_array() || sizes.size() != 1 || !sizes[0].is_object() ||
+        !sizes[0].contains("bytes") || !sizes[0]["bytes"].is_number_unsigned()) {
+      return absl::InvalidArgumentError(
+          "scenario \"sizes\" must hold exactly one {\"bytes\": N} entry (kernelcmp replays "
+          "single-size workloads)");
+    }
+    w.message_bytes = sizes[0]["bytes"].get<uint64_t>();
+  }
+  if (src->contains("page_offset")) {
+    uint32_t page_offset = 0;
+    absl::Status s = read_uint("page_offset", UINT32_MAX, &page_offset);
+    if (!s.ok()) return s;
+    if (page_offset != 0) {
+      return absl::InvalidArgumentError(
+          "scenario \"page_offset\" must be 0 (kernelcmp sends page-aligned data)");
+    }
+  }
   for (absl::Status s : {read_uint("messages", UINT64_MAX, &w.messages),
                          read_uint("message_bytes", UINT64_MAX, &w.message_bytes),
                          read_uint("prefix_bytes", UINT32_MAX, &w.prefix_bytes),

@@ -13,13 +13,15 @@ namespace sendsim::kernelcmp {
 inline constexpr uint32_t kPageBytes = 4096;
 // msgr v1 footer (libceph-write-path.md §1.3).
 inline constexpr uint32_t kV1FooterBytes = 21;
+// Tag (1) + ceph_msg_header (53) before the front (libceph-write-path.md §1.2, §10.1).
+inline constexpr uint32_t kV1PrefixFixedBytes = 54;
 
 // What one replay sends: `messages` messages, each a P-byte prefix (tag +
 // header + front), N data bytes cut into 4 KiB pages, and a footer.
 struct Workload {
   uint64_t messages = 200;
   uint64_t message_bytes = 128 * 1024;  // N, data payload per message
-  uint32_t prefix_bytes = 246;          // P
+  uint32_t prefix_bytes = 246;          // P: tag + header + sendsim's default 192-byte front
   uint32_t footer_bytes = kV1FooterBytes;
 
   uint64_t StreamBytesPerMessage() const { return prefix_bytes + message_bytes + footer_bytes; }
@@ -28,10 +30,12 @@ struct Workload {
 
 absl::Status ValidateWorkload(const Workload& w);
 
-// Reads the keys kernelcmp understands ("messages", "message_bytes",
-// "prefix_bytes", "footer_bytes") from a JSON object, on top of `base`.
-// Other keys are ignored (the scenario format belongs to the CLI); a known
-// key with the wrong type is an error.
+// Reads the keys kernelcmp understands from a JSON object, on top of `base`:
+// sendsim scenario keys "messages", "sizes" (one entry), "front_len"
+// (P = 54 + front_len), "page_offset" (must be 0), and kernelcmp's own
+// "message_bytes", "prefix_bytes", "footer_bytes" (these win). Other keys are
+// ignored (the scenario format belongs to the CLI); a known key with the
+// wrong type is an error.
 absl::StatusOr<Workload> WorkloadFromScenarioJson(absl::string_view json_text, Workload base);
 
 // One writer analogue: the socket-call pattern libceph's writers produce.

@@ -18,6 +18,23 @@ TEST(WorkloadFromScenarioJson, ReadsKnownKeysAndIgnoresOthers) {
   EXPECT_EQ(w->StreamBytes(), 10u * 4448);
 }
 
+TEST(WorkloadFromScenarioJson, ReadsSendsimScenarioKeys) {
+  // cli scenario: 192-byte front -> P = 1 (tag) + 53 (header) + 192 = 246.
+  absl::StatusOr<Workload> w = WorkloadFromScenarioJson(
+      R"({"messages": 50, "sizes": [{"bytes": 4096, "weight": 1}], "front_len": 192,
+          "layout": "bio", "page_offset": 0})",
+      Workload{});
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_EQ(w->messages, 50u);
+  EXPECT_EQ(w->message_bytes, 4096u);
+  EXPECT_EQ(w->prefix_bytes, 246u);
+  EXPECT_FALSE(WorkloadFromScenarioJson(R"({"page_offset": 512})", Workload{}).ok());
+  EXPECT_FALSE(
+      WorkloadFromScenarioJson(R"({"sizes": [{"bytes": 4096}, {"bytes": 8192}]})", Workload{})
+          .ok());
+  EXPECT_FALSE(WorkloadFromScenarioJson(R"({"sizes": 4096})", Workload{}).ok());
+}
+
 TEST(WorkloadFromScenarioJson, AcceptsNestedWorkloadObject) {
   absl::StatusOr<Workload> w =
       WorkloadFromScenarioJson(R"({"workload": {"messages": 3}})", Workload{});
