@@ -42,6 +42,8 @@ ABSL_FLAG(int, repeats, 3, "kernel runs per variant, io mode and placement");
 ABSL_FLAG(bool, tso, false, "TSO/GSO on the veth (captured skbs are split into MSS segments)");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(std::string, json_out, "", "also write the JSON entries to this file");
+ABSL_FLAG(std::string, pcap_dir, "",
+          "keep each run's capture as DIR/<variant>-<io>-<placement>-<run>.pcap (DIR must exist)");
 ABSL_FLAG(int, sender_cpu, 0, "CPU the sender thread is pinned to");
 ABSL_FLAG(int, receiver_cpu, 1, "CPU the receiver thread is pinned to");
 ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
@@ -159,6 +161,15 @@ int Main() {
                                       .c_str()
                                 : ("invalid: " + o->invalid_reason).c_str());
           c.runs.push_back(*std::move(o));
+          const std::string pcap_dir = absl::GetFlag(FLAGS_pcap_dir);
+          if (!pcap_dir.empty()) {
+            const std::string dst = absl::StrFormat("%s/%s-%s-%s-%d.pcap", pcap_dir,
+                                                    VariantName(v), IoModeName(io),
+                                                    PlacementName(p), r + 1);
+            if (std::rename((*dir + "/run.pcap").c_str(), dst.c_str()) != 0) {
+              return Fail(kExitFailure, absl::InternalError("cannot move the capture to " + dst));
+            }
+          }
         }
         absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, p);
         if (m.ok()) {
