@@ -34,7 +34,7 @@ ABSL_FLAG(int64_t, messages, -1, "messages per run (overrides the scenario)");
 ABSL_FLAG(int64_t, message_bytes, -1, "data bytes per message (overrides the scenario)");
 ABSL_FLAG(int64_t, prefix_bytes, -1, "tag+header+front bytes per message (overrides the scenario)");
 ABSL_FLAG(std::string, variants, "all",
-          "comma list of v1-legacy,per-page-more,cork,sendmsg-all,sendfile,splice or all");
+          "comma list of v1-legacy,v1-splice,v1-cork,v2,sendmsg-all,sendfile,splice or all");
 ABSL_FLAG(std::string, io, "nonblocking,blocking", "comma list of nonblocking,blocking");
 ABSL_FLAG(std::string, placements, "rx-on-sender-cpu,rx-on-receiver-cpu",
           "comma list of rx-on-sender-cpu,rx-on-receiver-cpu");

@@ -14,7 +14,7 @@ namespace sendsim::kernelcmp {
 
 // All repeats of one (variant, io mode, placement) and the model beside them.
 struct Cell {
-  Variant variant = Variant::kPerPageMore;
+  Variant variant = Variant::kV1Splice;
   IoMode io = IoMode::kNonBlocking;
   Placement placement = Placement::kSenderCpu;
   std::vector<RunOutcome> runs;           // valid and invalid

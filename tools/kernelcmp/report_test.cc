@@ -20,7 +20,7 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   Workload w;
   w.messages = 10;
   Cell c;
-  c.variant = Variant::kCork;
+  c.variant = Variant::kV1Cork;
   c.io = IoMode::kBlocking;
   c.placement = Placement::kReceiverCpu;
   // Two valid runs: 100 packets (10 sub-MSS) and 110 packets (30 sub-MSS);
@@ -37,7 +37,7 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   ASSERT_TRUE(j.is_array());
   ASSERT_EQ(j.size(), 1u);
   const nlohmann::json& e = j[0];
-  EXPECT_EQ(e["variant"], "cork");
+  EXPECT_EQ(e["variant"], "v1-cork");
   EXPECT_EQ(e["io"], "blocking");
   EXPECT_EQ(e["placement"], "rx-on-receiver-cpu");
   EXPECT_EQ(e["valid_runs"], 2);

@@ -25,7 +25,7 @@ struct RunOutcome {
 
 struct RunSpec {
   Workload workload;
-  Variant variant = Variant::kPerPageMore;
+  Variant variant = Variant::kV1Splice;
   IoMode io = IoMode::kNonBlocking;
   Placement placement = Placement::kSenderCpu;
 };

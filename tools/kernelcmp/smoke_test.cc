@@ -21,7 +21,7 @@ std::string Backlog() {
   return ss.str();
 }
 
-TEST(KernelSmoke, PerPageMoreRunIsCompleteAndLeavesNothingBehind) {
+TEST(KernelSmoke, V1SpliceRunIsCompleteAndLeavesNothingBehind) {
   TestbedOptions opts;
   opts.name_prefix = "kcmptest";
   absl::Status can = CheckCanRun(opts);
@@ -51,7 +51,7 @@ TEST(KernelSmoke, PerPageMoreRunIsCompleteAndLeavesNothingBehind) {
     EXPECT_EQ(during->size(), before->size() + 2);
     absl::StatusOr<RunOutcome> o = RunOnce(
         **tb, &cleanup,
-        RunSpec{w, Variant::kPerPageMore, IoMode::kNonBlocking, Placement::kReceiverCpu}, dir);
+        RunSpec{w, Variant::kV1Splice, IoMode::kNonBlocking, Placement::kReceiverCpu}, dir);
     ASSERT_TRUE(o.ok()) << o.status();
     outcome = *o;
   }

@@ -96,10 +96,14 @@ class Replayer {
   Replayer(int sock, const Workload& w, IoMode io) : sock_(sock), w_(w), io_(io) {}
 
   absl::Status Init(Variant v) {
-    prefix_.assign(w_.prefix_bytes, 0);
+    const Framing f = FramingFor(w_, v);
+    prefix_.assign(f.prefix_bytes, 0);
     for (size_t i = 0; i < prefix_.size(); ++i) prefix_[i] = static_cast<uint8_t>(0x40 + i % 61);
     prefix_[0] = 7;  // CEPH_MSGR_TAG_MSG
-    footer_.assign(w_.footer_bytes, 0xf0);
+    footer_.assign(f.footer_bytes, 0xf0);
+    // msgr2 corks for a whole worker run; in non-blocking mode a run ends at
+    // EAGAIN, so the cork comes off while waiting for space.
+    session_cork_ = v == Variant::kV2 && io_ == IoMode::kNonBlocking;
     data_.resize(w_.message_bytes);
     for (size_t i = 0; i < data_.size(); ++i) data_[i] = static_cast<uint8_t>(i * 131 + 17);
     if (v == Variant::kSendfile || v == Variant::kSplice) {
@@ -130,10 +134,12 @@ class Replayer {
   absl::Status SendMessage(Variant v) {
     switch (v) {
       case Variant::kV1Legacy:
-      case Variant::kPerPageMore:
+      case Variant::kV1Splice:
         return PerPage(v == Variant::kV1Legacy);
-      case Variant::kCork:
-        return Corked();
+      case Variant::kV1Cork:
+        return V1Corked();
+      case Variant::kV2:
+        return V2Message();
       case Variant::kSendmsgAll:
         return OneSendmsg();
       case Variant::kSendfile:
@@ -141,6 +147,13 @@ class Replayer {
         return FileBacked(v == Variant::kSplice);
     }
     return absl::InternalError("unknown variant");
+  }
+
+  // After the last message: msgr2's worker finds nothing more to send and
+  // uncorks.
+  absl::Status Finish() {
+    if (session_cork_ && corked_) return SetCork(0);
+    return absl::OkStatus();
   }
 
   uint64_t bytes_sent() const { return sent_; }
@@ -153,12 +166,20 @@ class Replayer {
 
   absl::Status WaitWritable() {
     ++would_block_;
+    // ceph_con_v2_try_write: the run ends at EAGAIN with tcp_sock_set_cork(false);
+    // the write-space callback starts a new run, which corks again.
+    const bool recork = session_cork_ && corked_;
+    if (recork) {
+      absl::Status s = SetCork(0);
+      if (!s.ok()) return s;
+    }
     pollfd p = {sock_, POLLOUT, 0};
     int r;
     while ((r = poll(&p, 1, 30'000)) < 0) {
       if (errno != EINTR) return Errno("poll");
     }
     if (r == 0) return absl::DeadlineExceededError("sender: socket not writable for 30 s");
+    if (recork) return SetCork(1);
     if (p.revents & (POLLERR | POLLHUP)) return absl::InternalError("socket error while sending");
     return absl::OkStatus();
   }
@@ -178,13 +199,11 @@ class Replayer {
         }
         return Errno("send");
       }
+      // A short count is retried at once (write_partial_kvec / do_sendmsg
+      // loop); the retry normally gets EAGAIN, which waits.
       sent_ += n;
       p += n;
       len -= n;
-      if (len > 0 && io_ == IoMode::kNonBlocking) {
-        absl::Status s = WaitWritable();
-        if (!s.ok()) return s;
-      }
     }
     return absl::OkStatus();
   }
@@ -207,18 +226,32 @@ class Replayer {
     if (setsockopt(sock_, IPPROTO_TCP, TCP_CORK, &on, sizeof(on)) != 0) {
       return Errno("setsockopt(TCP_CORK)");
     }
+    corked_ = on != 0;
     return absl::OkStatus();
   }
 
-  absl::Status Corked() {
+  // v1-cork: the v1-legacy call sequence with TCP_CORK set before the prefix
+  // and cleared after the footer (clearing pushes the tail: NODELAY is set).
+  absl::Status V1Corked() {
     absl::Status s = SetCork(1);
+    if (s.ok()) s = PerPage(/*legacy=*/true);
+    if (s.ok()) s = SetCork(0);
+    return s;
+  }
+
+  // msgr2 crc mode: head + front in one sendmsg, one call per data page,
+  // the epilogue; no MORE/EOR ("socket is corked"). Non-blocking: the cork
+  // spans messages until a call would block (see WaitWritable, Finish);
+  // blocking calls never end a worker run, so the cork spans one message.
+  absl::Status V2Message() {
+    absl::Status s;
+    if (!corked_) s = SetCork(1);
     if (s.ok()) s = SendPiece(prefix_.data(), prefix_.size(), 0);
     for (uint64_t off = 0; s.ok() && off < data_.size(); off += kPageBytes) {
       s = SendPiece(data_.data() + off, std::min<uint64_t>(kPageBytes, data_.size() - off), 0);
     }
     if (s.ok()) s = SendPiece(footer_.data(), footer_.size(), 0);
-    // Uncorking pushes the tail (tcp_push_pending_frames with NODELAY set).
-    if (s.ok()) s = SetCork(0);
+    if (s.ok() && !session_cork_) s = SetCork(0);
     return s;
   }
 
@@ -256,10 +289,6 @@ class Replayer {
       if (left > 0) {
         iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + left;
         iov[first].iov_len -= left;
-      }
-      if (first < iov.size() && io_ == IoMode::kNonBlocking) {
-        absl::Status s = WaitWritable();
-        if (!s.ok()) return s;
       }
     }
     return absl::OkStatus();
@@ -327,6 +356,8 @@ class Replayer {
   IoMode io_;
   std::vector<uint8_t> prefix_, footer_, data_;
   Fd file_, pipe_r_, pipe_w_;
+  bool session_cork_ = false;
+  bool corked_ = false;
   uint64_t sent_ = 0;
   uint64_t would_block_ = 0;
 };
@@ -422,6 +453,7 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
     for (uint64_t m = 0; send_status.ok() && m < w.messages; ++m) {
       send_status = r.SendMessage(variant);
     }
+    if (send_status.ok()) send_status = r.Finish();
     result.bytes_sent = r.bytes_sent();
     result.would_block = r.would_block();
     tlen = sizeof(ti);
@@ -436,9 +468,9 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
   receiver.join();
   if (!send_status.ok()) return send_status;
   if (!recv_status.ok()) return recv_status;
-  if (result.bytes_sent != w.StreamBytes()) {
+  if (result.bytes_sent != StreamBytesFor(w, variant)) {
     return absl::InternalError(absl::StrFormat("sender sent %u bytes, workload is %u",
-                                               result.bytes_sent, w.StreamBytes()));
+                                               result.bytes_sent, StreamBytesFor(w, variant)));
   }
   return result;
 }

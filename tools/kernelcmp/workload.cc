@@ -86,9 +86,10 @@ struct VariantEntry {
   absl::string_view name;
 };
 constexpr VariantEntry kVariants[] = {
-    {Variant::kV1Legacy, "v1-legacy"},   {Variant::kPerPageMore, "per-page-more"},
-    {Variant::kCork, "cork"},            {Variant::kSendmsgAll, "sendmsg-all"},
-    {Variant::kSendfile, "sendfile"},    {Variant::kSplice, "splice"},
+    {Variant::kV1Legacy, "v1-legacy"},     {Variant::kV1Splice, "v1-splice"},
+    {Variant::kV1Cork, "v1-cork"},         {Variant::kV2, "v2"},
+    {Variant::kSendmsgAll, "sendmsg-all"}, {Variant::kSendfile, "sendfile"},
+    {Variant::kSplice, "splice"},
 };
 }  // namespace
 
@@ -100,6 +101,8 @@ absl::string_view VariantName(Variant v) {
 }
 
 absl::StatusOr<Variant> ParseVariant(absl::string_view name) {
+  if (name == "per-page-more") return Variant::kV1Splice;
+  if (name == "cork") return Variant::kV1Cork;
   for (const VariantEntry& e : kVariants) {
     if (e.name == name) return e.v;
   }
@@ -113,6 +116,19 @@ std::vector<Variant> AllVariants() {
   std::vector<Variant> out;
   for (const VariantEntry& e : kVariants) out.push_back(e.v);
   return out;
+}
+
+Framing FramingFor(const Workload& w, Variant v) {
+  if (v != Variant::kV2) return Framing{w.prefix_bytes, w.footer_bytes};
+  // Same front, msgr2 head and epilogue around it.
+  const uint32_t front =
+      w.prefix_bytes > kV1PrefixFixedBytes ? w.prefix_bytes - kV1PrefixFixedBytes : 0;
+  return Framing{kV2HeadBytes + front, kV2EpilogueBytes};
+}
+
+uint64_t StreamBytesFor(const Workload& w, Variant v) {
+  const Framing f = FramingFor(w, v);
+  return w.messages * (f.prefix_bytes + w.message_bytes + f.footer_bytes);
 }
 
 absl::string_view IoModeName(IoMode m) {

@@ -38,18 +38,34 @@ absl::Status ValidateWorkload(const Workload& w);
 // wrong type is an error.
 absl::StatusOr<Workload> WorkloadFromScenarioJson(absl::string_view json_text, Workload base);
 
-// One writer analogue: the socket-call pattern libceph's writers produce.
+// One writer analogue: the socket-call pattern a libceph writer produces,
+// named after sendsim's writer where there is one (messenger/writer_policy.h).
 enum class Variant : uint8_t {
-  kV1Legacy,     // per-page send(MSG_MORE), last page MSG_EOR without MORE (pre-5.0 v1)
-  kPerPageMore,  // per-page send(MSG_MORE) on every page (v1 on 6.x: MSG_SPLICE_PAGES|MORE)
-  kCork,         // TCP_CORK around each message, plain sends inside (v1-cork, msgr2)
-  kSendmsgAll,   // one sendmsg with prefix, all pages and footer
-  kSendfile,     // prefix MORE, sendfile of the data, footer
-  kSplice,       // prefix MORE, data spliced from a pipe in 64 KiB chunks, footer
+  kV1Legacy,    // per-page send(MSG_MORE), last page MSG_EOR without MORE (v1 before 5.0)
+  kV1Splice,    // per-page send(MSG_MORE) on every page (v1 on 6.5+: MSG_SPLICE_PAGES|MORE)
+  kV1Cork,      // v1-legacy flags inside TCP_CORK set before the prefix, cleared after the footer
+  kV2,          // msgr2 crc mode: plain sends, socket corked for a whole worker run
+  kSendmsgAll,  // one sendmsg with prefix, all pages and footer
+  kSendfile,    // prefix MORE, sendfile of the data, footer EOR
+  kSplice,      // prefix MORE, data spliced from a pipe in 64 KiB chunks (MORE), footer EOR
 };
 absl::string_view VariantName(Variant v);
+// Also accepts the aliases "per-page-more" (v1-splice) and "cork" (v1-cork).
 absl::StatusOr<Variant> ParseVariant(absl::string_view name);
 std::vector<Variant> AllVariants();
+
+// Bytes around each message's data on the stream for a variant: msgr v1
+// (prefix P, 21-byte footer) or, for kV2, msgr2 crc-mode framing: a 77-byte
+// head (preamble 32 + header 41 + crc 4) instead of tag + header (54), and a
+// 13-byte epilogue (libceph-write-path.md §12.2).
+struct Framing {
+  uint32_t prefix_bytes = 0;
+  uint32_t footer_bytes = 0;
+};
+inline constexpr uint32_t kV2HeadBytes = 77;
+inline constexpr uint32_t kV2EpilogueBytes = 13;
+Framing FramingFor(const Workload& w, Variant v);
+uint64_t StreamBytesFor(const Workload& w, Variant v);
 
 // How the sender waits for send-buffer space.
 enum class IoMode : uint8_t {

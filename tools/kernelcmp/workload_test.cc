@@ -57,7 +57,8 @@ TEST(Names, RoundTripAndRejectUnknown) {
     ASSERT_TRUE(p.ok());
     EXPECT_EQ(*p, v);
   }
-  EXPECT_EQ(AllVariants().size(), 6u);
+  EXPECT_EQ(AllVariants().size(), 7u);
+  EXPECT_EQ(*ParseVariant("per-page-more"), Variant::kV1Splice);
   EXPECT_FALSE(ParseVariant("v3").ok());
   EXPECT_FALSE(ParseIoMode("async").ok());
   EXPECT_FALSE(ParsePlacement("cpu7").ok());
@@ -67,11 +68,31 @@ TEST(Names, RoundTripAndRejectUnknown) {
 TEST(ParseList, AllDuplicatesAndErrors) {
   auto all = ParseList<Variant>("all", ParseVariant, AllVariants());
   ASSERT_TRUE(all.ok());
-  EXPECT_EQ(all->size(), 6u);
+  EXPECT_EQ(all->size(), 7u);
   auto two = ParseList<Variant>("cork,splice,cork", ParseVariant, AllVariants());
   ASSERT_TRUE(two.ok());
-  EXPECT_EQ(*two, (std::vector<Variant>{Variant::kCork, Variant::kSplice}));
+  EXPECT_EQ(*two, (std::vector<Variant>{Variant::kV1Cork, Variant::kSplice}));
   EXPECT_FALSE(ParseList<Variant>("cork,", ParseVariant, AllVariants()).ok());
+}
+
+}  // namespace
+}  // namespace sendsim::kernelcmp
+
+namespace sendsim::kernelcmp {
+namespace {
+
+TEST(FramingFor, V2SwapsTheV1HeadAndFooterForMsgr2Framing) {
+  Workload w;
+  w.messages = 2;
+  w.message_bytes = 4096;
+  w.prefix_bytes = 246;  // 54 + 192-byte front
+  // v1: 246 + 4096 + 21 = 4363 per message.
+  EXPECT_EQ(StreamBytesFor(w, Variant::kV1Splice), 2u * 4363);
+  // v2: head 77 + front 192 = 269, epilogue 13: 269 + 4096 + 13 = 4378.
+  const Framing f = FramingFor(w, Variant::kV2);
+  EXPECT_EQ(f.prefix_bytes, 269u);
+  EXPECT_EQ(f.footer_bytes, 13u);
+  EXPECT_EQ(StreamBytesFor(w, Variant::kV2), 2u * 4378);
 }
 
 }  // namespace
