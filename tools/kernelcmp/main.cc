@@ -46,6 +46,13 @@ ABSL_FLAG(std::string, pcap_dir, "",
           "keep each run's capture as DIR/<variant>-<io>-<placement>-<run>.pcap (DIR must exist)");
 ABSL_FLAG(int, sender_cpu, 0, "CPU the sender thread is pinned to");
 ABSL_FLAG(int, receiver_cpu, 1, "CPU the receiver thread is pinned to");
+ABSL_FLAG(bool, model_only, false, "skip the kernel runs (no root needed); print the model side");
+ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
+ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
+ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
+ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
+ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
+          "model calibration: >= 0 turns on peer batching with this flush gap");
 ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
 
 namespace sendsim::kernelcmp {
@@ -94,6 +101,19 @@ absl::StatusOr<Workload> WorkloadFromFlags() {
   return w;
 }
 
+ModelSettings SettingsFor(Placement p) {
+  ModelSettings s = DefaultModelSettings(p);
+  if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
+  if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
+    s.gro_batch = true;
+    s.gro_flush_ns = v;
+  }
+  return s;
+}
+
 absl::StatusOr<std::string> MakeWorkDir(CleanupStack* cleanup) {
   char tmpl[] = "/tmp/kernelcmp.XXXXXX";
   if (mkdtemp(tmpl) == nullptr) return absl::InternalError("mkdtemp failed");
@@ -133,8 +153,11 @@ int Main() {
   opts.sender_cpu = absl::GetFlag(FLAGS_sender_cpu);
   opts.receiver_cpu = absl::GetFlag(FLAGS_receiver_cpu);
   opts.netdev_max_backlog = static_cast<uint32_t>(backlog);
-  absl::Status can = CheckCanRun(opts);
-  if (!can.ok()) return Fail(kExitCannotRun, can);
+  const bool model_only = absl::GetFlag(FLAGS_model_only);
+  if (!model_only) {
+    absl::Status can = CheckCanRun(opts);
+    if (!can.ok()) return Fail(kExitCannotRun, can);
+  }
 
   // Declared before the guard so it outlives it: the guard's thread may run it.
   CleanupStack cleanup;
@@ -142,7 +165,8 @@ int Main() {
   signal(SIGPIPE, SIG_IGN);
   absl::StatusOr<std::string> dir = MakeWorkDir(&cleanup);
   if (!dir.ok()) return Fail(kExitFailure, dir.status());
-  absl::StatusOr<std::unique_ptr<Testbed>> tb = Testbed::Create(opts, &cleanup);
+  absl::StatusOr<std::unique_ptr<Testbed>> tb = std::unique_ptr<Testbed>();
+  if (!model_only) tb = Testbed::Create(opts, &cleanup);
   if (!tb.ok()) return Fail(kExitFailure, tb.status());
 
   std::vector<Cell> cells;
@@ -150,7 +174,7 @@ int Main() {
     for (IoMode io : *ios) {
       for (Placement p : *placements) {
         Cell c{v, io, p, {}, std::nullopt, ""};
-        for (int r = 0; r < repeats; ++r) {
+        for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
           absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, RunSpec{*w, v, io, p}, *dir);
           if (!o.ok()) return Fail(kExitFailure, o.status());
           std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n",
@@ -171,7 +195,7 @@ int Main() {
             }
           }
         }
-        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, p);
+        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, SettingsFor(p));
         if (m.ok()) {
           c.model = *m;
         } else {
@@ -186,6 +210,12 @@ int Main() {
   const std::string out =
       format == "json" ? FormatJson(cells, *w, opts.tso) : FormatTable(cells, *w, opts.tso);
   std::fwrite(out.data(), 1, out.size(), stdout);
+  if (format == "table") {
+    for (Placement p : *placements) {
+      absl::PrintF("model settings %s: %s\n", PlacementName(p),
+                   DescribeModelSettings(SettingsFor(p)));
+    }
+  }
   const std::string json_out = absl::GetFlag(FLAGS_json_out);
   if (!json_out.empty()) {
     std::ofstream f(json_out);

@@ -2,6 +2,7 @@
 #define SENDSIM_TOOLS_KERNELCMP_MODEL_FIGURES_H_
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "tools/kernelcmp/analysis.h"
@@ -11,16 +12,32 @@ namespace sendsim::kernelcmp {
 
 // The model's linux-6.8 figures for the workload a kernel run replays.
 struct ModelFigures {
-  uint64_t packets = 0;         // data packets on the wire
+  uint64_t packets = 0;         // first-transmission data packets on the wire
   double sub_mss_per_msg = 0;   // payload < MSS packets / messages
   SizeHistogram sizes;          // payload size -> packets
+  uint64_t retransmitted = 0;   // retransmissions, TLPs (excluded above)
 };
 
-// Runs sendsim (profile linux-6.8, MSS 1448, cubic, TCP_NODELAY, autocorking)
-// with the writer that matches `variant` and the ACK behaviour of
-// `placement`. Unimplemented until the model and messenger land on main: the
-// report then shows the kernel side only.
-absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, Placement placement);
+// The veth testbed as the model sees it: calibration parameters, not kernel
+// rules. Defaults per placement come from DefaultModelSettings; flags of
+// kernelcmp override them.
+struct ModelSettings {
+  uint64_t link_bps = 0;         // effective per-packet cost of the software path
+  int64_t one_way_delay_ns = 0;
+  int64_t call_cost_ns = 0;      // one socket call holds the socket this long
+  int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
+  bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
+  int64_t gro_flush_ns = 0;
+};
+ModelSettings DefaultModelSettings(Placement placement);
+std::string DescribeModelSettings(const ModelSettings& s);
+
+// Runs sendsim (profile linux-6.8, MSS 1448, cubic, TCP_NODELAY, autocorking,
+// software GSO) with the messenger writer that matches `variant` on the
+// network described by `settings`. Unimplemented for variants no libceph
+// writer produces (sendmsg-all, sendfile, splice).
+absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
+                                         const ModelSettings& settings);
 
 }  // namespace sendsim::kernelcmp
 

@@ -1,5 +1,7 @@
 #include "tools/kernelcmp/report.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_format.h"
@@ -76,8 +78,11 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
       }
     }
   }
-  if (!cells.empty() && !cells.front().model) {
-    absl::StrAppendFormat(&out, "model: %s\n", cells.front().model_error);
+  std::vector<std::string> errors;
+  for (const Cell& c : cells) {
+    if (c.model || std::find(errors.begin(), errors.end(), c.model_error) != errors.end()) continue;
+    errors.push_back(c.model_error);
+    absl::StrAppendFormat(&out, "model: %s\n", c.model_error);
   }
   return out;
 }
