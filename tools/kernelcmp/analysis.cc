@@ -79,6 +79,8 @@ absl::StatusOr<RunFigures> AnalyzeFlow(const std::vector<TcpSegment>& segments, 
     const int64_t ext_signed = static_cast<int64_t>(last_ext) + delta;
     if (ext_signed < 0) return absl::InvalidArgumentError("segment before the stream start");
     const uint64_t ext = static_cast<uint64_t>(ext_signed);
+    if (fig.packets + fig.retransmitted_packets == 0) fig.first_data_ns = s.time_ns;
+    fig.last_data_ns = std::max(fig.last_data_ns, s.time_ns);
     last_ext = ext;
     if (seen.Add(ext, ext + s.payload_len)) {
       ++fig.retransmitted_packets;

@@ -30,6 +30,13 @@ struct RunFigures {
   uint64_t retransmitted_packets = 0;  // data packets overlapping bytes seen before (not counted above)
   uint64_t oversized_skbs = 0;       // captured packets > MSS (TSO on: split before counting)
   SizeHistogram sizes;               // first transmissions only
+  int64_t first_data_ns = 0;         // capture times of the first and last data packet
+  int64_t last_data_ns = 0;
+  // Payload bytes per second between the first and last data packet (0 if undefined).
+  double BytesPerSecond() const {
+    const int64_t d = last_data_ns - first_data_ns;
+    return d > 0 ? unique_payload_bytes * 1e9 / d : 0;
+  }
 };
 
 // Counts the data direction of `flow` in a capture. The flow's SYN must be in

@@ -35,6 +35,17 @@ TEST(AnalyzeFlow, CountsPacketsSubMssAndSizes) {
   EXPECT_EQ(f->sizes, (SizeHistogram{{21, 1}, {1200, 1}, {1448, 1}}));
 }
 
+TEST(AnalyzeFlow, ThroughputSpansFirstToLastDataPacket) {
+  std::vector<TcpSegment> segs = {Seg(0, 0, 0x02), Seg(1, 1000), Seg(1001, 1000)};
+  segs[0].time_ns = 0;
+  segs[1].time_ns = 5'000'000;  // the SYN's time does not count
+  segs[2].time_ns = 7'000'000;
+  absl::StatusOr<RunFigures> f = AnalyzeFlow(segs, kFlow, kMss, false);
+  ASSERT_TRUE(f.ok()) << f.status();
+  // 2000 bytes over 2 ms = 1e6 bytes/s.
+  EXPECT_DOUBLE_EQ(f->BytesPerSecond(), 1e6);
+}
+
 TEST(AnalyzeFlow, IgnoresOtherFlowsAndPureAcks) {
   TcpSegment other = Seg(5000, 700);
   other.src_port = 1;

@@ -53,6 +53,9 @@ ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost"
 ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
 ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
           "model calibration: >= 0 turns on peer batching with this flush gap");
+ABSL_FLAG(int64_t, model_read_mbps, -1,
+          "model calibration: receiving application's read rate in Mbit/s (default: the kernel "
+          "run's measured data rate; instant with --model_only)");
 ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
 
 namespace sendsim::kernelcmp {
@@ -107,6 +110,9 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
+    s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
+  }
   if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
     s.gro_batch = true;
     s.gro_flush_ns = v;
@@ -173,7 +179,7 @@ int Main() {
   for (Variant v : *variants) {
     for (IoMode io : *ios) {
       for (Placement p : *placements) {
-        Cell c{v, io, p, {}, std::nullopt, ""};
+        Cell c{v, io, p, {}, std::nullopt, "", ""};
         for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
           absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, RunSpec{*w, v, io, p}, *dir);
           if (!o.ok()) return Fail(kExitFailure, o.status());
@@ -195,7 +201,20 @@ int Main() {
             }
           }
         }
-        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, SettingsFor(p));
+        ModelSettings settings = SettingsFor(p);
+        if (absl::GetFlag(FLAGS_model_read_mbps) < 0) {
+          // The receiving application reads no faster than the kernel run's
+          // measured data rate: its reads (tcp_cleanup_rbuf, window updates)
+          // pace the ACKs, which decide how often ACK-driven pushes flush
+          // held tails between page calls.
+          const CellSummary ks = SummarizeCell(c, *w);
+          if (ks.mbytes_per_sec.n > 0) {
+            settings.app_read_bytes_per_sec =
+                static_cast<uint64_t>(ks.mbytes_per_sec.mean * 1e6);
+          }
+        }
+        c.model_settings = DescribeModelSettings(settings);
+        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, settings);
         if (m.ok()) {
           c.model = *m;
         } else {

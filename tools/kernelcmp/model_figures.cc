@@ -38,6 +38,7 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.gro_flush_ns = s.gro_flush_ns;
   c.peer.delayed_ack = true;
   c.peer.ack_proc_ns = s.ack_proc_ns;
+  c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
   return c;
 }
 
@@ -95,9 +96,12 @@ ModelSettings DefaultModelSettings(Placement placement) {
 std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
       "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns, call cost %d ns, "
-      "ack_proc %d ns, peer batching %s (flush gap %d ns), delayed ACK, no replies",
+      "ack_proc %d ns, peer batching %s (flush gap %d ns), reader %s, delayed ACK, no replies",
       kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns,
-      s.gro_batch ? "on" : "off", s.gro_flush_ns);
+      s.gro_batch ? "on" : "off", s.gro_flush_ns,
+      s.app_read_bytes_per_sec == 0
+          ? std::string("instant")
+          : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6));
 }
 
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,

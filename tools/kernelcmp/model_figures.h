@@ -28,6 +28,7 @@ struct ModelSettings {
   int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
   bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
   int64_t gro_flush_ns = 0;
+  uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
 };
 ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);

@@ -68,6 +68,7 @@ absl::StatusOr<PcapContents> ParsePcap(absl::string_view bytes) {
   uint32_t magic_le = uint32_t{u[0]} | (uint32_t{u[1]} << 8) | (uint32_t{u[2]} << 16) |
                       (uint32_t{u[3]} << 24);
   bool swapped;
+  const bool nanos = magic_le == 0xa1b23c4d || magic_le == 0x4d3cb2a1;
   if (magic_le == 0xa1b2c3d4 || magic_le == 0xa1b23c4d) {
     swapped = false;
   } else if (magic_le == 0xd4c3b2a1 || magic_le == 0x4d3cb2a1) {
@@ -90,6 +91,8 @@ absl::StatusOr<PcapContents> ParsePcap(absl::string_view bytes) {
       return absl::InvalidArgumentError(
           absl::StrFormat("pcap: truncated record header at offset %u", off));
     }
+    const int64_t time_ns = int64_t{r.U32(off)} * 1'000'000'000 +
+                            int64_t{r.U32(off + 4)} * (nanos ? 1 : 1000);
     uint32_t caplen = r.U32(off + 8);
     uint32_t origlen = r.U32(off + 12);
     off += 16;
@@ -135,6 +138,7 @@ absl::StatusOr<PcapContents> ParsePcap(absl::string_view bytes) {
     s.ack = Be32(th + 8);
     s.flags = th[13];
     s.payload_len = total - ihl - doff;
+    s.time_ns = time_ns;
     out.segments.push_back(s);
   }
   return out;

@@ -20,6 +20,7 @@ struct TcpSegment {
   uint32_t ack = 0;
   uint8_t flags = 0;  // TCP header flag byte (FIN 0x01, SYN 0x02, ..., PSH 0x08)
   uint32_t payload_len = 0;
+  int64_t time_ns = 0;  // capture timestamp
 };
 
 struct PcapContents {

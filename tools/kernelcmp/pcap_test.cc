@@ -108,6 +108,8 @@ TEST(ParsePcap, ReadsTcpFieldsAndPayloadLengthFromIpHeader) {
   EXPECT_EQ(p->segments[1].seq, 1001u);
   EXPECT_EQ(p->segments[1].ack, 7u);
   EXPECT_EQ(p->segments[1].payload_len, 1448u);
+  // Records are stamped 1 s + 2 µs by the builder.
+  EXPECT_EQ(p->segments[1].time_ns, 1'000'002'000);
 }
 
 TEST(ParsePcap, ReadsBigEndianFiles) {

@@ -20,6 +20,7 @@ struct Cell {
   std::vector<RunOutcome> runs;           // valid and invalid
   std::optional<ModelFigures> model;      // absent: model unavailable
   std::string model_error;                // why it is absent
+  std::string model_settings;             // what the model ran with
 };
 
 // Figures over the valid runs of a cell.
@@ -33,6 +34,7 @@ struct CellSummary {
   std::vector<std::pair<uint32_t, uint64_t>> top_sizes;  // top 3 of `sizes`
   std::optional<double> tvd;              // vs the model
   std::optional<double> packet_ratio;     // model packets / kernel mean packets
+  Summary mbytes_per_sec;                 // kernel data rate (capture first..last data packet)
 };
 CellSummary SummarizeCell(const Cell& c, const Workload& w);
 
