@@ -231,8 +231,11 @@ int Main() {
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (format == "table") {
     for (Placement p : *placements) {
-      absl::PrintF("model settings %s: %s\n", PlacementName(p),
-                   DescribeModelSettings(SettingsFor(p)));
+      absl::PrintF("model settings %s: %s%s\n", PlacementName(p),
+                   DescribeModelSettings(SettingsFor(p)),
+                   absl::GetFlag(FLAGS_model_read_mbps) < 0 && !model_only
+                       ? " (reader: each cell's measured kernel rate, MB/s column)"
+                       : "");
     }
   }
   const std::string json_out = absl::GetFlag(FLAGS_json_out);

@@ -10,6 +10,7 @@
 #include "model/config.h"
 #include "model/connection.h"
 #include "model/profile.h"
+#include "tools/kernelcmp/model_replay.h"
 
 namespace sendsim::kernelcmp {
 namespace {
@@ -61,25 +62,6 @@ absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {
       absl::StrFormat("no libceph writer makes %s's calls", VariantName(v)));
 }
 
-// Counts what a sender-side capture would show: data packets, first
-// transmissions only (as AnalyzeFlow does for the kernel).
-class WireCounter : public model::Observer {
- public:
-  void OnWirePacket(const model::WirePacket& p) override {
-    if (p.dir != model::Direction::kData || p.len == 0) return;
-    if (p.reason == model::PushReason::kRetransmit || p.reason == model::PushReason::kTlp ||
-        p.reason == model::PushReason::kRto) {
-      ++fig.retransmitted;
-      return;
-    }
-    ++fig.packets;
-    if (p.len < kMss) ++sub_mss;
-    ++fig.sizes[p.len];
-  }
-  ModelFigures fig;
-  uint64_t sub_mss = 0;
-};
-
 }  // namespace
 
 ModelSettings DefaultModelSettings(Placement placement) {
@@ -106,6 +88,10 @@ std::string DescribeModelSettings(const ModelSettings& s) {
 
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
                                          const ModelSettings& settings) {
+  if (variant == Variant::kSendmsgAll || variant == Variant::kSendfile ||
+      variant == Variant::kSplice) {
+    return ReplayCallsOnModel(w, variant, ConfigFor(settings));
+  }
   absl::StatusOr<messenger::WriterKind> writer = WriterFor(variant);
   if (!writer.ok()) return writer.status();
   if (w.footer_bytes != kV1FooterBytes) {
@@ -119,7 +105,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
   const model::ConnectionConfig cfg = ConfigFor(settings);
 
   model::EventLoop loop;
-  WireCounter counter;
+  CaptureCounter counter(cfg.mss);
   messenger::DriverOptions dopt;
   dopt.seed = 1;
   // The kernel replay has no OSD replies, so no acks ride along.
@@ -160,8 +146,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
         "model delivered %u of %u bytes (%u written)", driver.delivered_bytes(), expected,
         driver.connection().bytes_written()));
   }
-  counter.fig.sub_mss_per_msg = static_cast<double>(counter.sub_mss) / w.messages;
-  return counter.fig;
+  return counter.Figures(w.messages);
 }
 
 }  // namespace sendsim::kernelcmp

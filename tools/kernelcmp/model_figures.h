@@ -34,9 +34,9 @@ ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);
 
 // Runs sendsim (profile linux-6.8, MSS 1448, cubic, TCP_NODELAY, autocorking,
-// software GSO) with the messenger writer that matches `variant` on the
-// network described by `settings`. Unimplemented for variants no libceph
-// writer produces (sendmsg-all, sendfile, splice).
+// software GSO) on the network described by `settings`: libceph writer
+// variants through the messenger's writer; sendmsg-all, sendfile and splice
+// by issuing kernelcmp's own calls on the model socket (model_replay.h).
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
                                          const ModelSettings& settings);
 
