@@ -131,10 +131,9 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
   if (!s.ok()) return s;
   driver.Start();
   loop.Run();
-  // Not driver.Finish(): its per-message bookkeeping learns a message's seq
-  // only on the worker's unit after the footer, which at veth speed can come
-  // after the peer decoded the message ("decoded seq N that was never
-  // written"; reported to the messenger). The stream itself is checked here.
+  // Every message delivered, decoder clean, no connection error.
+  s = driver.Finish();
+  if (!s.ok()) return s;
   if (!driver.connection().error().ok()) return driver.connection().error();
   if (!driver.decoder().status().ok()) return driver.decoder().status();
   if (!driver.decoder().at_boundary()) {
