@@ -1,0 +1,262 @@
+// kernelcmp: replays a sendsim workload through this machine's real TCP stack
+// (two private network namespaces joined by a veth pair), captures the data
+// direction and prints the packet figures beside the model's linux-6.8 ones.
+//
+//   bazel run //tools:kernelcmp -- --scenario=FILE [--variants=all] [--repeats=3]
+//
+// Exit status: 0 done, 1 failure, 2 bad flags/scenario, 77 cannot run here
+// (not root, no network namespaces, missing tools).
+
+#include <stdlib.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_format.h"
+#include "tools/kernelcmp/cleanup.h"
+#include "tools/kernelcmp/model_figures.h"
+#include "tools/kernelcmp/report.h"
+#include "tools/kernelcmp/runner.h"
+#include "tools/kernelcmp/testbed.h"
+#include "tools/kernelcmp/workload.h"
+
+ABSL_FLAG(std::string, scenario, "",
+          "JSON scenario file; kernelcmp reads messages, message_bytes, prefix_bytes, footer_bytes");
+ABSL_FLAG(int64_t, messages, -1, "messages per run (overrides the scenario)");
+ABSL_FLAG(int64_t, message_bytes, -1, "data bytes per message (overrides the scenario)");
+ABSL_FLAG(int64_t, prefix_bytes, -1, "tag+header+front bytes per message (overrides the scenario)");
+ABSL_FLAG(std::string, variants, "all",
+          "comma list of v1-legacy,v1-splice,v1-cork,v2,sendmsg-all,sendfile,splice or all");
+ABSL_FLAG(std::string, io, "nonblocking,blocking", "comma list of nonblocking,blocking");
+ABSL_FLAG(std::string, placements, "rx-on-sender-cpu,rx-on-receiver-cpu",
+          "comma list of rx-on-sender-cpu,rx-on-receiver-cpu");
+ABSL_FLAG(int, repeats, 3, "kernel runs per variant, io mode and placement");
+ABSL_FLAG(bool, tso, false, "TSO/GSO on the veth (captured skbs are split into MSS segments)");
+ABSL_FLAG(std::string, format, "table", "table or json");
+ABSL_FLAG(std::string, json_out, "", "also write the JSON entries to this file");
+ABSL_FLAG(std::string, pcap_dir, "",
+          "keep each run's capture as DIR/<variant>-<io>-<placement>-<run>.pcap (DIR must exist)");
+ABSL_FLAG(int, sender_cpu, 0, "CPU the sender thread is pinned to");
+ABSL_FLAG(int, receiver_cpu, 1, "CPU the receiver thread is pinned to");
+ABSL_FLAG(bool, model_only, false, "skip the kernel runs (no root needed); print the model side");
+ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
+ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
+ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
+ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
+ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
+          "model calibration: >= 0 turns on peer batching with this flush gap");
+ABSL_FLAG(int64_t, model_read_mbps, -1,
+          "model calibration: receiving application's read rate in Mbit/s (default: the kernel "
+          "run's measured data rate; instant with --model_only)");
+ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
+
+namespace sendsim::kernelcmp {
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitCannotRun = 77;
+
+int Fail(int code, const absl::Status& s) {
+  std::fprintf(stderr, "kernelcmp: %s\n", std::string(s.message()).c_str());
+  return code;
+}
+
+absl::StatusOr<Workload> WorkloadFromFlags() {
+  Workload w;
+  const std::string path = absl::GetFlag(FLAGS_scenario);
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) return absl::InvalidArgumentError(absl::StrFormat("cannot read scenario %s", path));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    absl::StatusOr<Workload> sw = WorkloadFromScenarioJson(ss.str(), w);
+    if (!sw.ok()) {
+      return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, sw.status().message()));
+    }
+    w = *sw;
+  }
+  struct Override {
+    const char* name;
+    int64_t value;
+  };
+  for (const Override& o : {Override{"messages", absl::GetFlag(FLAGS_messages)},
+                            Override{"message_bytes", absl::GetFlag(FLAGS_message_bytes)},
+                            Override{"prefix_bytes", absl::GetFlag(FLAGS_prefix_bytes)}}) {
+    if (o.value == -1) continue;
+    if (o.value < 0 || o.value > (int64_t{1} << 32)) {
+      return absl::InvalidArgumentError(absl::StrFormat("--%s out of range", o.name));
+    }
+    if (absl::string_view(o.name) == "messages") w.messages = o.value;
+    if (absl::string_view(o.name) == "message_bytes") w.message_bytes = o.value;
+    if (absl::string_view(o.name) == "prefix_bytes") w.prefix_bytes = static_cast<uint32_t>(o.value);
+  }
+  absl::Status v = ValidateWorkload(w);
+  if (!v.ok()) return v;
+  return w;
+}
+
+ModelSettings SettingsFor(Placement p) {
+  ModelSettings s = DefaultModelSettings(p);
+  if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
+  if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
+    s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
+  }
+  if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
+    s.gro_batch = true;
+    s.gro_flush_ns = v;
+  }
+  return s;
+}
+
+absl::StatusOr<std::string> MakeWorkDir(CleanupStack* cleanup) {
+  char tmpl[] = "/tmp/kernelcmp.XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) return absl::InternalError("mkdtemp failed");
+  std::string dir = tmpl;
+  cleanup->Push("remove " + dir, [dir] {
+    unlink((dir + "/run.pcap").c_str());
+    rmdir(dir.c_str());
+  });
+  return dir;
+}
+
+int Main() {
+  absl::StatusOr<Workload> w = WorkloadFromFlags();
+  if (!w.ok()) return Fail(kExitUsage, w.status());
+  auto variants = ParseList<Variant>(absl::GetFlag(FLAGS_variants), ParseVariant, AllVariants());
+  if (!variants.ok()) return Fail(kExitUsage, variants.status());
+  auto ios = ParseList<IoMode>(absl::GetFlag(FLAGS_io), ParseIoMode,
+                               {IoMode::kNonBlocking, IoMode::kBlocking});
+  if (!ios.ok()) return Fail(kExitUsage, ios.status());
+  auto placements = ParseList<Placement>(absl::GetFlag(FLAGS_placements), ParsePlacement,
+                                         {Placement::kSenderCpu, Placement::kReceiverCpu});
+  if (!placements.ok()) return Fail(kExitUsage, placements.status());
+  const int repeats = absl::GetFlag(FLAGS_repeats);
+  if (repeats < 1 || repeats > 100) {
+    return Fail(kExitUsage, absl::InvalidArgumentError("--repeats must be in 1..100"));
+  }
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format != "table" && format != "json") {
+    return Fail(kExitUsage, absl::InvalidArgumentError("--format must be table or json"));
+  }
+  const int backlog = absl::GetFlag(FLAGS_netdev_max_backlog);
+  if (backlog < 1000 || backlog > 10'000'000) {
+    return Fail(kExitUsage, absl::InvalidArgumentError("--netdev_max_backlog out of range"));
+  }
+  TestbedOptions opts;
+  opts.tso = absl::GetFlag(FLAGS_tso);
+  opts.sender_cpu = absl::GetFlag(FLAGS_sender_cpu);
+  opts.receiver_cpu = absl::GetFlag(FLAGS_receiver_cpu);
+  opts.netdev_max_backlog = static_cast<uint32_t>(backlog);
+  const bool model_only = absl::GetFlag(FLAGS_model_only);
+  if (!model_only) {
+    absl::Status can = CheckCanRun(opts);
+    if (!can.ok()) return Fail(kExitCannotRun, can);
+  }
+
+  // Declared before the guard so it outlives it: the guard's thread may run it.
+  CleanupStack cleanup;
+  SignalGuard guard(&cleanup);
+  signal(SIGPIPE, SIG_IGN);
+  absl::StatusOr<std::string> dir = MakeWorkDir(&cleanup);
+  if (!dir.ok()) return Fail(kExitFailure, dir.status());
+  absl::StatusOr<std::unique_ptr<Testbed>> tb = std::unique_ptr<Testbed>();
+  if (!model_only) tb = Testbed::Create(opts, &cleanup);
+  if (!tb.ok()) return Fail(kExitFailure, tb.status());
+
+  std::vector<Cell> cells;
+  for (Variant v : *variants) {
+    for (IoMode io : *ios) {
+      for (Placement p : *placements) {
+        Cell c{v, io, p, {}, std::nullopt, "", ""};
+        for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
+          absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, RunSpec{*w, v, io, p}, *dir);
+          if (!o.ok()) return Fail(kExitFailure, o.status());
+          std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n",
+                       std::string(VariantName(v)).c_str(), std::string(IoModeName(io)).c_str(),
+                       std::string(PlacementName(p)).c_str(), r + 1,
+                       o->valid ? absl::StrFormat("%u packets, %u sub-MSS", o->figures.packets,
+                                                  o->figures.sub_mss_packets)
+                                      .c_str()
+                                : ("invalid: " + o->invalid_reason).c_str());
+          c.runs.push_back(*std::move(o));
+          const std::string pcap_dir = absl::GetFlag(FLAGS_pcap_dir);
+          if (!pcap_dir.empty()) {
+            const std::string dst = absl::StrFormat("%s/%s-%s-%s-%d.pcap", pcap_dir,
+                                                    VariantName(v), IoModeName(io),
+                                                    PlacementName(p), r + 1);
+            if (std::rename((*dir + "/run.pcap").c_str(), dst.c_str()) != 0) {
+              return Fail(kExitFailure, absl::InternalError("cannot move the capture to " + dst));
+            }
+          }
+        }
+        ModelSettings settings = SettingsFor(p);
+        if (absl::GetFlag(FLAGS_model_read_mbps) < 0) {
+          // The receiving application reads no faster than the kernel run's
+          // measured data rate: its reads (tcp_cleanup_rbuf, window updates)
+          // pace the ACKs, which decide how often ACK-driven pushes flush
+          // held tails between page calls.
+          const CellSummary ks = SummarizeCell(c, *w);
+          if (ks.mbytes_per_sec.n > 0) {
+            settings.app_read_bytes_per_sec =
+                static_cast<uint64_t>(ks.mbytes_per_sec.mean * 1e6);
+          }
+        }
+        c.model_settings = DescribeModelSettings(settings);
+        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, settings);
+        if (m.ok()) {
+          c.model = *m;
+        } else {
+          c.model_error = std::string(m.status().message());
+        }
+        cells.push_back(std::move(c));
+      }
+    }
+  }
+  tb->reset();  // namespaces gone before we print
+  cleanup.RunAll();
+  const std::string out =
+      format == "json" ? FormatJson(cells, *w, opts.tso) : FormatTable(cells, *w, opts.tso);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (format == "table") {
+    for (Placement p : *placements) {
+      absl::PrintF("model settings %s: %s%s\n", PlacementName(p),
+                   DescribeModelSettings(SettingsFor(p)),
+                   absl::GetFlag(FLAGS_model_read_mbps) < 0 && !model_only
+                       ? " (reader: each cell's measured kernel rate, MB/s column)"
+                       : "");
+    }
+  }
+  const std::string json_out = absl::GetFlag(FLAGS_json_out);
+  if (!json_out.empty()) {
+    std::ofstream f(json_out);
+    f << FormatJson(cells, *w, opts.tso);
+    if (!f) return Fail(kExitFailure, absl::InternalError("cannot write " + json_out));
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace sendsim::kernelcmp
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "compare sendsim's linux-6.8 figures with this machine's kernel (needs root)");
+  std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (rest.size() > 1) {
+    std::fprintf(stderr, "kernelcmp: unexpected argument %s\n", rest[1]);
+    return 2;
+  }
+  return sendsim::kernelcmp::Main();
+}

@@ -1,0 +1,151 @@
+#include "tools/kernelcmp/model_figures.h"
+
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "messenger/workload.h"
+#include "messenger/workload_driver.h"
+#include "messenger/writer_policy.h"
+#include "model/config.h"
+#include "model/connection.h"
+#include "model/profile.h"
+#include "tools/kernelcmp/model_replay.h"
+
+namespace sendsim::kernelcmp {
+namespace {
+
+constexpr uint32_t kMss = 1448;
+
+// veth moves a packet by a function call and orphans the skb in veth_xmit,
+// so TX completion (tcp_wfree) is immediate; GSO/TSO/GRO are off as on the
+// testbed (software segmentation). The rest is calibration (README).
+model::ConnectionConfig ConfigFor(const ModelSettings& s) {
+  model::ConnectionConfig c;
+  c.mss = kMss;
+  c.mtu = 1500;
+  c.timestamps = true;
+  c.tso = false;
+  c.nodelay = true;
+  c.autocorking = true;
+  c.cc = model::CongestionControl::kCubic;
+  c.link_bps = s.link_bps;
+  c.one_way_delay_ns = s.one_way_delay_ns;
+  c.tx_completion_ns = 0;
+  c.call_cost_ns = s.call_cost_ns;
+  c.track_payload = true;
+  c.full_trace = true;
+  c.peer.gro = s.gro_batch ? model::GroMode::kBatch : model::GroMode::kOff;
+  c.peer.gro_flush_ns = s.gro_flush_ns;
+  c.peer.delayed_ack = true;
+  c.peer.ack_proc_ns = s.ack_proc_ns;
+  c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
+  return c;
+}
+
+absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {
+  switch (v) {
+    case Variant::kV1Legacy:
+      return messenger::WriterKind::kV1Legacy;
+    case Variant::kV1Splice:
+      return messenger::WriterKind::kV1Splice;
+    case Variant::kV1Cork:
+      return messenger::WriterKind::kV1Cork;
+    case Variant::kV2:
+      return messenger::WriterKind::kV2;
+    case Variant::kSendmsgAll:
+    case Variant::kSendfile:
+    case Variant::kSplice:
+      break;
+  }
+  return absl::UnimplementedError(
+      absl::StrFormat("no libceph writer makes %s's calls", VariantName(v)));
+}
+
+}  // namespace
+
+ModelSettings DefaultModelSettings(Placement placement) {
+  ModelSettings s;
+  s.link_bps = 100'000'000'000;
+  s.one_way_delay_ns = 5 * model::kNsPerUs;
+  s.call_cost_ns = 1 * model::kNsPerUs;
+  s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
+  s.gro_batch = false;
+  s.gro_flush_ns = 0;
+  return s;
+}
+
+std::string DescribeModelSettings(const ModelSettings& s) {
+  return absl::StrFormat(
+      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns, call cost %d ns, "
+      "ack_proc %d ns, peer batching %s (flush gap %d ns), reader %s, delayed ACK, no replies",
+      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns,
+      s.gro_batch ? "on" : "off", s.gro_flush_ns,
+      s.app_read_bytes_per_sec == 0
+          ? std::string("instant")
+          : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6));
+}
+
+absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
+                                         const ModelSettings& settings) {
+  if (variant == Variant::kSendmsgAll || variant == Variant::kSendfile ||
+      variant == Variant::kSplice) {
+    return ReplayCallsOnModel(w, variant, ConfigFor(settings));
+  }
+  absl::StatusOr<messenger::WriterKind> writer = WriterFor(variant);
+  if (!writer.ok()) return writer.status();
+  if (w.footer_bytes != kV1FooterBytes) {
+    return absl::UnimplementedError("the messenger always writes the 21-byte v1 footer");
+  }
+  if (w.prefix_bytes < kV1PrefixFixedBytes) {
+    return absl::InvalidArgumentError("prefix shorter than tag + header");
+  }
+  absl::StatusOr<model::Profile> profile = model::ProfileByName("linux-6.8");
+  if (!profile.ok()) return profile.status();
+  const model::ConnectionConfig cfg = ConfigFor(settings);
+
+  model::EventLoop loop;
+  CaptureCounter counter(cfg.mss);
+  messenger::DriverOptions dopt;
+  dopt.seed = 1;
+  // The kernel replay has no OSD replies, so no acks ride along.
+  dopt.replies = false;
+  dopt.ack_arrival_delay_ns = cfg.one_way_delay_ns;
+  dopt.verify_payload = false;
+  // All messages queued at t = 0: the replayer writes back to back.
+  std::vector<messenger::MessageSpec> specs = messenger::KrbdWrites(
+      w.messages, w.message_bytes, w.prefix_bytes - kV1PrefixFixedBytes, 0);
+  messenger::WorkloadDriver driver(&loop, std::move(specs), dopt, &counter);
+  absl::StatusOr<std::unique_ptr<model::Connection>> conn =
+      model::Connection::Create(&loop, cfg, *profile, &driver);
+  if (!conn.ok()) return conn.status();
+  messenger::ConnectionOptions copt;
+  copt.policy = messenger::MakeWriterPolicy(*writer);
+  copt.has_sendpage = profile->has_sendpage;
+  // The replayer computes no crcs between calls.
+  copt.costs.crc_ns_per_4k = 0;
+  copt.costs.per_call_ns = 0;
+  copt.costs.prepare_message_ns = 0;
+  copt.costs.call_cost_ns = cfg.call_cost_ns;
+  absl::Status s = driver.Attach(&(*conn)->socket(), copt);
+  if (!s.ok()) return s;
+  driver.Start();
+  loop.Run();
+  // Every message delivered, decoder clean, no connection error.
+  s = driver.Finish();
+  if (!s.ok()) return s;
+  if (!driver.connection().error().ok()) return driver.connection().error();
+  if (!driver.decoder().status().ok()) return driver.decoder().status();
+  if (!driver.decoder().at_boundary()) {
+    return absl::DataLossError("model: stream ends inside a message");
+  }
+  const uint64_t expected = StreamBytesFor(w, variant);
+  if (driver.delivered_bytes() != expected || driver.connection().bytes_written() != expected) {
+    return absl::DataLossError(absl::StrFormat(
+        "model delivered %u of %u bytes (%u written)", driver.delivered_bytes(), expected,
+        driver.connection().bytes_written()));
+  }
+  return counter.Figures(w.messages);
+}
+
+}  // namespace sendsim::kernelcmp

@@ -1,0 +1,45 @@
+#ifndef SENDSIM_TOOLS_KERNELCMP_MODEL_FIGURES_H_
+#define SENDSIM_TOOLS_KERNELCMP_MODEL_FIGURES_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tools/kernelcmp/analysis.h"
+#include "tools/kernelcmp/workload.h"
+
+namespace sendsim::kernelcmp {
+
+// The model's linux-6.8 figures for the workload a kernel run replays.
+struct ModelFigures {
+  uint64_t packets = 0;         // first-transmission data packets on the wire
+  double sub_mss_per_msg = 0;   // payload < MSS packets / messages
+  SizeHistogram sizes;          // payload size -> packets
+  uint64_t retransmitted = 0;   // retransmissions, TLPs (excluded above)
+};
+
+// The veth testbed as the model sees it: calibration parameters, not kernel
+// rules. Defaults per placement come from DefaultModelSettings; flags of
+// kernelcmp override them.
+struct ModelSettings {
+  uint64_t link_bps = 0;         // effective per-packet cost of the software path
+  int64_t one_way_delay_ns = 0;
+  int64_t call_cost_ns = 0;      // one socket call holds the socket this long
+  int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
+  bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
+  int64_t gro_flush_ns = 0;
+  uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
+};
+ModelSettings DefaultModelSettings(Placement placement);
+std::string DescribeModelSettings(const ModelSettings& s);
+
+// Runs sendsim (profile linux-6.8, MSS 1448, cubic, TCP_NODELAY, autocorking,
+// software GSO) on the network described by `settings`: libceph writer
+// variants through the messenger's writer; sendmsg-all, sendfile and splice
+// by issuing kernelcmp's own calls on the model socket (model_replay.h).
+absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
+                                         const ModelSettings& settings);
+
+}  // namespace sendsim::kernelcmp
+
+#endif  // SENDSIM_TOOLS_KERNELCMP_MODEL_FIGURES_H_

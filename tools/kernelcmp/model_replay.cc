@@ -1,0 +1,203 @@
+#include "tools/kernelcmp/model_replay.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "model/connection.h"
+#include "model/constants.h"
+#include "model/event_loop.h"
+#include "model/profile.h"
+#include "model/socket.h"
+#include "model/types.h"
+#include "tools/kernelcmp/traffic.h"
+
+namespace sendsim::kernelcmp {
+
+void CaptureCounter::OnWirePacket(const model::WirePacket& p) {
+  if (p.dir != model::Direction::kData || p.len == 0) return;
+  if (p.reason == model::PushReason::kRetransmit || p.reason == model::PushReason::kTlp ||
+      p.reason == model::PushReason::kRto) {
+    ++fig_.retransmitted;
+    return;
+  }
+  ++fig_.packets;
+  if (p.len < mss_) ++sub_mss_;
+  ++fig_.sizes[p.len];
+}
+
+void CaptureCounter::OnDeliver(model::TimeNs, uint32_t, const uint8_t*, uint32_t len) {
+  delivered_ += len;
+}
+
+ModelFigures CaptureCounter::Figures(uint64_t messages) const {
+  ModelFigures f = fig_;
+  f.sub_mss_per_msg = static_cast<double>(sub_mss_) / messages;
+  return f;
+}
+
+namespace {
+
+// One socket call of the replay.
+struct Call {
+  bool bvec = false;          // sendmsg_bvec with MSG_SPLICE_PAGES, else kvec copy
+  std::vector<uint32_t> lens; // piece lengths (pages for bvec)
+  int flags = 0;
+};
+
+std::vector<Call> MessageCalls(const Workload& w, Variant v) {
+  const Framing f = FramingFor(w, v);
+  std::vector<Call> calls;
+  if (v == Variant::kSendmsgAll) {
+    Call c;
+    c.lens.push_back(f.prefix_bytes);
+    for (uint64_t off = 0; off < w.message_bytes; off += kPageBytes) {
+      c.lens.push_back(static_cast<uint32_t>(std::min<uint64_t>(kPageBytes, w.message_bytes - off)));
+    }
+    c.lens.push_back(f.footer_bytes);
+    calls.push_back(c);
+    return calls;
+  }
+  calls.push_back(Call{false, {f.prefix_bytes}, model::kMsgMore});
+  for (uint64_t off = 0; off < w.message_bytes; off += kSpliceChunkBytes) {
+    const uint64_t chunk = std::min<uint64_t>(kSpliceChunkBytes, w.message_bytes - off);
+    Call c;
+    c.bvec = true;
+    for (uint64_t p = 0; p < chunk; p += kPageBytes) {
+      c.lens.push_back(static_cast<uint32_t>(std::min<uint64_t>(kPageBytes, chunk - p)));
+    }
+    const bool last = off + chunk == w.message_bytes;
+    c.flags = model::kMsgSplicePages | (v == Variant::kSendfile && last ? 0 : model::kMsgMore);
+    calls.push_back(c);
+  }
+  calls.push_back(Call{false, {f.footer_bytes}, model::kMsgEor});
+  return calls;
+}
+
+class Replay {
+ public:
+  Replay(model::EventLoop* loop, model::Socket* sock, std::vector<Call> per_message,
+         uint64_t messages, model::TimeNs call_cost)
+      : loop_(loop), sock_(sock), calls_(std::move(per_message)), messages_(messages),
+        call_cost_(call_cost), buf_(std::max<size_t>(64 * 1024, 1 << 20), 0x5a) {
+    sock_->set_write_space_callback([this] {
+      if (waiting_) {
+        waiting_ = false;
+        Step();
+      }
+    });
+  }
+
+  void Start() { Step(); }
+  bool done() const { return msg_ == messages_; }
+  int64_t error() const { return error_; }
+
+ private:
+  void Step() {
+    while (!done() && error_ == 0) {
+      if (sock_->owned()) {
+        loop_->ScheduleAfter(std::max<model::TimeNs>(1, call_cost_), [this] { Step(); });
+        return;
+      }
+      const int64_t r = IssueCall();
+      if (r == -EAGAIN) {
+        waiting_ = true;
+        return;
+      }
+      if (r < 0) {
+        error_ = r;
+        return;
+      }
+      Advance(static_cast<uint64_t>(r));
+      if (call_cost_ > 0) {
+        loop_->ScheduleAfter(call_cost_, [this] { Step(); });
+        return;
+      }
+    }
+  }
+
+  int64_t IssueCall() {
+    const Call& c = calls_[call_];
+    const int flags = c.flags | model::kMsgDontwait | model::kMsgNosignal;
+    uint64_t skip = done_in_call_;
+    if (c.bvec) {
+      std::vector<model::BioVec> bv;
+      uint64_t page_id = 1 + call_ * 64;  // same pages every message, like a page-cache file
+      for (uint32_t len : c.lens) {
+        const uint32_t take = skip >= len ? 0 : len - static_cast<uint32_t>(skip);
+        if (take > 0) {
+          bv.push_back(model::BioVec{model::Page{page_id, nullptr}, len - take, take});
+        }
+        skip = skip >= len ? skip - len : 0;
+        ++page_id;
+      }
+      return sock_->sendmsg_bvec(bv, flags);
+    }
+    std::vector<model::Iovec> iov;
+    for (uint32_t len : c.lens) {
+      const uint32_t take = skip >= len ? 0 : len - static_cast<uint32_t>(skip);
+      if (take > 0) iov.push_back(model::Iovec{buf_.data(), take});
+      skip = skip >= len ? skip - len : 0;
+    }
+    return sock_->sendmsg(iov, flags);
+  }
+
+  void Advance(uint64_t n) {
+    done_in_call_ += n;
+    uint64_t total = 0;
+    for (uint32_t len : calls_[call_].lens) total += len;
+    if (done_in_call_ < total) return;  // short count: retried at once
+    done_in_call_ = 0;
+    if (++call_ == calls_.size()) {
+      call_ = 0;
+      ++msg_;
+    }
+  }
+
+  model::EventLoop* loop_;
+  model::Socket* sock_;
+  std::vector<Call> calls_;
+  uint64_t messages_;
+  model::TimeNs call_cost_;
+  std::vector<uint8_t> buf_;
+  uint64_t msg_ = 0;
+  size_t call_ = 0;
+  uint64_t done_in_call_ = 0;
+  bool waiting_ = false;
+  int64_t error_ = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
+                                                const model::ConnectionConfig& cfg_in) {
+  if (variant != Variant::kSendmsgAll && variant != Variant::kSendfile &&
+      variant != Variant::kSplice) {
+    return absl::InvalidArgumentError("ReplayCallsOnModel takes sendmsg-all, sendfile, splice");
+  }
+  absl::StatusOr<model::Profile> profile = model::ProfileByName("linux-6.8");
+  if (!profile.ok()) return profile.status();
+  model::ConnectionConfig cfg = cfg_in;
+  cfg.track_payload = false;  // sizes only; no decoder on this path
+  model::EventLoop loop;
+  CaptureCounter counter(cfg.mss);
+  absl::StatusOr<std::unique_ptr<model::Connection>> conn =
+      model::Connection::Create(&loop, cfg, *profile, &counter);
+  if (!conn.ok()) return conn.status();
+  Replay replay(&loop, &(*conn)->socket(), MessageCalls(w, variant), w.messages, cfg.call_cost_ns);
+  replay.Start();
+  loop.Run();
+  if (replay.error() != 0) {
+    return absl::InternalError(absl::StrFormat("model socket call failed: %d", replay.error()));
+  }
+  const uint64_t expected = StreamBytesFor(w, variant);
+  if (!replay.done() || counter.delivered_bytes() != expected) {
+    return absl::DataLossError(absl::StrFormat("model delivered %u of %u bytes",
+                                               counter.delivered_bytes(), expected));
+  }
+  return counter.Figures(w.messages);
+}
+
+}  // namespace sendsim::kernelcmp

@@ -1,0 +1,44 @@
+#ifndef SENDSIM_TOOLS_KERNELCMP_MODEL_REPLAY_H_
+#define SENDSIM_TOOLS_KERNELCMP_MODEL_REPLAY_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "model/config.h"
+#include "model/observer.h"
+#include "tools/kernelcmp/model_figures.h"
+#include "tools/kernelcmp/workload.h"
+
+namespace sendsim::kernelcmp {
+
+// Counts what a sender-side capture shows: data packets, first transmissions
+// only (as AnalyzeFlow does for the kernel), and the bytes delivered.
+class CaptureCounter : public model::Observer {
+ public:
+  explicit CaptureCounter(uint32_t mss) : mss_(mss) {}
+  void OnWirePacket(const model::WirePacket& p) override;
+  void OnDeliver(model::TimeNs t, uint32_t seq, const uint8_t* data, uint32_t len) override;
+
+  ModelFigures Figures(uint64_t messages) const;
+  uint64_t delivered_bytes() const { return delivered_; }
+
+ private:
+  uint32_t mss_;
+  ModelFigures fig_;
+  uint64_t sub_mss_ = 0;
+  uint64_t delivered_ = 0;
+};
+
+// Issues kernelcmp's own call sequence for `variant` (sendmsg-all, sendfile,
+// splice: calls no libceph writer makes) on the model's socket, non-blocking
+// like the kernel replay: a short count is retried at once, -EAGAIN waits for
+// the write-space callback, each call holds the socket call_cost_ns.
+// sendfile/splice move 64 KiB per sendmsg(bvec, MSG_SPLICE_PAGES), as
+// splice_to_socket does with a 16-slot pipe; sendfile's last chunk goes
+// without MORE (splice_direct_to_actor), splice's with SPLICE_F_MORE.
+absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
+                                                const model::ConnectionConfig& cfg);
+
+}  // namespace sendsim::kernelcmp
+
+#endif  // SENDSIM_TOOLS_KERNELCMP_MODEL_REPLAY_H_

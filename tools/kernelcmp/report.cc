@@ -1,0 +1,141 @@
+#include "tools/kernelcmp/report.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sendsim::kernelcmp {
+
+CellSummary SummarizeCell(const Cell& c, const Workload& w) {
+  CellSummary s;
+  std::vector<double> packets, sub, rate;
+  for (const RunOutcome& r : c.runs) {
+    if (!r.valid) {
+      ++s.invalid_runs;
+      continue;
+    }
+    ++s.valid_runs;
+    packets.push_back(static_cast<double>(r.figures.packets));
+    sub.push_back(static_cast<double>(r.figures.sub_mss_packets) / w.messages);
+    rate.push_back(r.figures.BytesPerSecond() / 1e6);
+    s.retransmitted += r.figures.retransmitted_packets;
+    for (const auto& [size, n] : r.figures.sizes) s.sizes[size] += n;
+  }
+  s.packets = Summarize(packets);
+  s.sub_mss_per_msg = Summarize(sub);
+  s.mbytes_per_sec = Summarize(rate);
+  s.top_sizes = TopSizes(s.sizes, 3);
+  if (c.model.has_value() && s.valid_runs > 0) {
+    s.tvd = TotalVariationDistance(s.sizes, c.model->sizes);
+    if (s.packets.mean > 0) s.packet_ratio = c.model->packets / s.packets.mean;
+  }
+  return s;
+}
+
+namespace {
+
+std::string Range(const Summary& s, const char* fmt) {
+  if (s.n == 0) return "-";
+  return absl::StrFormat("%s [%s-%s]", absl::StrFormat(fmt, s.mean), absl::StrFormat(fmt, s.min),
+                         absl::StrFormat(fmt, s.max));
+}
+
+std::string Top(const std::vector<std::pair<uint32_t, uint64_t>>& top) {
+  std::vector<std::string> parts;
+  for (const auto& [size, n] : top) parts.push_back(absl::StrFormat("%u", size));
+  return parts.empty() ? "-" : absl::StrJoin(parts, ",");
+}
+
+}  // namespace
+
+std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool tso) {
+  std::string out = absl::StrFormat(
+      "workload: %u messages x (prefix %u + data %u + footer %u) bytes; TSO %s; "
+      "mean [min-max] over valid runs\n",
+      w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes, tso ? "on (split)" : "off");
+  absl::StrAppendFormat(&out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %8s %8s %-15s %6s %6s\n",
+                        "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg",
+                        "top sizes", "rtx", "MB/s", "model pk", "model sm", "model top", "tvd",
+                        "ratio");
+  for (const Cell& c : cells) {
+    CellSummary s = SummarizeCell(c, w);
+    std::string runs = absl::StrFormat("%u/%u", s.valid_runs, s.valid_runs + s.invalid_runs);
+    absl::StrAppendFormat(
+        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %8s %8s %-15s %6s %6s\n",
+        VariantName(c.variant), IoModeName(c.io), PlacementName(c.placement), runs,
+        Range(s.packets, "%.0f"), Range(s.sub_mss_per_msg, "%.2f"), Top(s.top_sizes),
+        s.retransmitted, s.mbytes_per_sec.n ? absl::StrFormat("%.0f", s.mbytes_per_sec.mean) : "-",
+        c.model ? absl::StrFormat("%u", c.model->packets) : "n/a",
+        c.model ? absl::StrFormat("%.2f", c.model->sub_mss_per_msg) : "n/a",
+        c.model ? Top(TopSizes(c.model->sizes, 3)) : "n/a",
+        s.tvd ? absl::StrFormat("%.3f", *s.tvd) : "n/a",
+        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a");
+  }
+  for (const Cell& c : cells) {
+    for (size_t i = 0; i < c.runs.size(); ++i) {
+      if (!c.runs[i].valid) {
+        absl::StrAppendFormat(&out, "invalid: %s %s %s run %u: %s\n", VariantName(c.variant),
+                              IoModeName(c.io), PlacementName(c.placement), i + 1,
+                              c.runs[i].invalid_reason);
+      }
+    }
+  }
+  std::vector<std::string> errors;
+  for (const Cell& c : cells) {
+    if (c.model || std::find(errors.begin(), errors.end(), c.model_error) != errors.end()) continue;
+    errors.push_back(c.model_error);
+    absl::StrAppendFormat(&out, "model: %s\n", c.model_error);
+  }
+  return out;
+}
+
+std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const Cell& c : cells) {
+    CellSummary s = SummarizeCell(c, w);
+    auto range = [](const Summary& x) -> nlohmann::json {
+      if (x.n == 0) return nullptr;
+      return {{"mean", x.mean}, {"min", x.min}, {"max", x.max}};
+    };
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& [size, n] : s.top_sizes) top.push_back({{"size", size}, {"packets", n}});
+    nlohmann::json invalid = nlohmann::json::array();
+    for (const RunOutcome& r : c.runs) {
+      if (!r.valid) invalid.push_back(r.invalid_reason);
+    }
+    nlohmann::json e = {
+        {"variant", std::string(VariantName(c.variant))},
+        {"io", std::string(IoModeName(c.io))},
+        {"placement", std::string(PlacementName(c.placement))},
+        {"valid_runs", s.valid_runs},
+        {"invalid_runs", invalid},
+        {"kernel_packets", s.packets.n ? nlohmann::json(s.packets.mean) : nlohmann::json()},
+        {"kernel_packets_range", range(s.packets)},
+        {"kernel_sub_mss_per_msg", range(s.sub_mss_per_msg)},
+        {"kernel_top_sizes", top},
+        {"kernel_retransmitted", s.retransmitted},
+        {"kernel_mbytes_per_sec", range(s.mbytes_per_sec)},
+        {"model_settings", c.model_settings},
+        {"model_packets", c.model ? nlohmann::json(c.model->packets) : nlohmann::json()},
+        {"model_sub_mss_per_msg",
+         c.model ? nlohmann::json(c.model->sub_mss_per_msg) : nlohmann::json()},
+        {"model_top_sizes", c.model ? [&] {
+           nlohmann::json t = nlohmann::json::array();
+           for (const auto& [size, n] : TopSizes(c.model->sizes, 3)) {
+             t.push_back({{"size", size}, {"packets", n}});
+           }
+           return t;
+         }() : nlohmann::json()},
+        {"tvd", s.tvd ? nlohmann::json(*s.tvd) : nlohmann::json()},
+        {"packet_ratio", s.packet_ratio ? nlohmann::json(*s.packet_ratio) : nlohmann::json()},
+    };
+    entries.push_back(e);
+  }
+  (void)tso;
+  return entries.dump(2) + "\n";
+}
+
+}  // namespace sendsim::kernelcmp

@@ -1,0 +1,43 @@
+#ifndef SENDSIM_TOOLS_KERNELCMP_RUNNER_H_
+#define SENDSIM_TOOLS_KERNELCMP_RUNNER_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tools/kernelcmp/analysis.h"
+#include "tools/kernelcmp/cleanup.h"
+#include "tools/kernelcmp/testbed.h"
+#include "tools/kernelcmp/traffic.h"
+#include "tools/kernelcmp/workload.h"
+
+namespace sendsim::kernelcmp {
+
+// One captured kernel run. `valid` is false when the capture cannot be
+// trusted (tcpdump dropped or missed packets, or the payload it saw differs
+// from what the receiver read); such runs are reported, never counted.
+struct RunOutcome {
+  bool valid = false;
+  std::string invalid_reason;
+  TrafficResult traffic;
+  CaptureStats capture;
+  RunFigures figures;
+};
+
+struct RunSpec {
+  Workload workload;
+  Variant variant = Variant::kV1Splice;
+  IoMode io = IoMode::kNonBlocking;
+  Placement placement = Placement::kSenderCpu;
+};
+
+// Steers RPS for the placement, starts tcpdump in the sender namespace on the
+// sender's veth (data direction only), replays the workload, stops tcpdump
+// once the capture file is quiet, then parses and checks it. Errors are
+// infrastructure failures (the whole tool stops); capture problems give an
+// invalid outcome.
+absl::StatusOr<RunOutcome> RunOnce(Testbed& tb, CleanupStack* cleanup, const RunSpec& spec,
+                                   const std::string& work_dir);
+
+}  // namespace sendsim::kernelcmp
+
+#endif  // SENDSIM_TOOLS_KERNELCMP_RUNNER_H_

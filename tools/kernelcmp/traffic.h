@@ -1,0 +1,35 @@
+#ifndef SENDSIM_TOOLS_KERNELCMP_TRAFFIC_H_
+#define SENDSIM_TOOLS_KERNELCMP_TRAFFIC_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "tools/kernelcmp/testbed.h"
+#include "tools/kernelcmp/workload.h"
+
+namespace sendsim::kernelcmp {
+
+inline constexpr uint16_t kReceiverPort = 6800;  // ceph OSD's first port; private to the netns
+// The kernel's default pipe holds 16 pages, so splice moves at most 64 KiB per call.
+inline constexpr uint32_t kSpliceChunkBytes = 64 * 1024;
+
+struct TrafficResult {
+  uint64_t bytes_sent = 0;
+  uint64_t bytes_received = 0;
+  uint32_t mss = 0;            // tcpi_snd_mss after the handshake
+  uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
+  uint64_t would_block = 0;    // EAGAIN or short counts the non-blocking sender waited on
+  uint32_t total_retrans = 0;  // tcpi_total_retrans at the end
+};
+
+// Connects a sender socket in the sender namespace to a receiver in the
+// receiver namespace (cubic per socket via TCP_CONGESTION, TCP_NODELAY on the
+// sender as libceph sets it), replays `w` with the call pattern of `variant`
+// from a thread pinned to the sender CPU while a thread pinned to the
+// receiver CPU reads everything, and returns when the receiver saw EOF.
+absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, Variant variant,
+                                         IoMode io);
+
+}  // namespace sendsim::kernelcmp
+
+#endif  // SENDSIM_TOOLS_KERNELCMP_TRAFFIC_H_
