@@ -1,0 +1,71 @@
+#include "props/registry.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sendsim::props {
+namespace {
+
+CaseLimits SendpageOnly(CaseLimits l) {
+  l.profiles = {"linux-4.19", "linux-5.0"};
+  return l;
+}
+
+}  // namespace
+
+std::vector<PropertySpec> AllProperties() {
+  std::vector<PropertySpec> v;
+  CaseLimits any;
+  v.push_back({"integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
+               any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }});
+  v.push_back({"liveness", "real writers complete within the simulated horizon", any,
+               [](const Case& c, const Runner& r) { return Liveness_RealWriter_BoundedTime(c, r); }});
+  {
+    CaseLimits l = SendpageOnly(any);
+    l.writers = {Writer::kV1Notlast};
+    l.config.quiescent = true;
+    v.push_back({"lower_bound_quiescent", "v1-notlast, quiescent network: each flush run of L bytes in ceil(L/MSS) segments",
+                 l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }});
+  }
+  {
+    CaseLimits l = SendpageOnly(any);
+    l.writers = {Writer::kV1Notlast};
+    l.layout.max_pieces = 7;
+    l.layout.min_pieces = 2;
+    l.layout.max_messages = 1;
+    l.layout.allow_revoke = false;
+    v.push_back({"optimality", "v1-notlast flags vs every assignment (<= 7 pieces, exhaustive): no more sub-MSS, no more packets",
+                 l, [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r); }});
+    l.layout.min_pieces = 8;
+    l.layout.max_pieces = 64;
+    l.layout.max_messages = 2;
+    v.push_back({"optimality_sampled", "v1-notlast flags vs sampled assignments (8..64 pieces)", l,
+                 [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r, {16, 0, 0}); }});
+  }
+  {
+    CaseLimits l = SendpageOnly(any);
+    l.writers = {Writer::kV1Notlast};
+    v.push_back({"dominance_notlast_legacy", "sub-MSS and packets: v1-notlast <= v1-legacy, same profile", l,
+                 [](const Case& c, const Runner& r) { return Dominance_NotlastOverLegacy_SameProfile(c, r); }});
+    v.push_back({"dominance_cork_notlast", "sub-MSS and packets: v1-cork <= v1-notlast, same profile", l,
+                 [](const Case& c, const Runner& r) { return Dominance_CorkOverNotlast_SameProfile(c, r); }});
+    v.push_back({"dominance_splice68_notlast50", "sub-MSS and packets: v1-splice@6.8 <= v1-notlast@5.0", l,
+                 [](const Case& c, const Runner& r) { return Dominance_Splice68OverNotlast50(c, r); }});
+  }
+  v.push_back({"determinism_invariants", "same case twice: identical trace; model and wire invariants hold", any,
+               [](const Case& c, const Runner& r) { return Determinism_AndInvariants_Any(c, r); }});
+  return v;
+}
+
+absl::StatusOr<PropertySpec> PropertyByName(absl::string_view name) {
+  std::vector<std::string> names;
+  for (PropertySpec& p : AllProperties()) {
+    if (p.name == name) return std::move(p);
+    names.push_back(p.name);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrFormat("unknown property '%s' (known: %s)", name, absl::StrJoin(names, ", ")));
+}
+
+}  // namespace sendsim::props

@@ -1,0 +1,27 @@
+#ifndef SENDSIM_PROPS_RUN_CASE_H_
+#define SENDSIM_PROPS_RUN_CASE_H_
+
+#include <functional>
+
+#include "absl/status/statusor.h"
+#include "props/case.h"
+#include "props/outcome.h"
+
+namespace sendsim::props {
+
+// Runs one case on the model with the messenger's writer and decoder, on a
+// fresh event loop, until every message is acknowledged, the loop runs dry
+// or the simulated horizon (kLivenessHorizonNs) passes. Errors: the case is
+// malformed or the writer does not exist on the profile
+// (FailedPrecondition).
+absl::StatusOr<Outcome> RunCase(const Case& c);
+
+// Properties call the runner through this type so that their logic can be
+// tested on hand-built outcomes.
+using Runner = std::function<absl::StatusOr<Outcome>(const Case&)>;
+
+inline constexpr int64_t kLivenessHorizonNs = 30'000'000'000;  // 30 s simulated
+
+}  // namespace sendsim::props
+
+#endif  // SENDSIM_PROPS_RUN_CASE_H_
