@@ -42,6 +42,38 @@ inline constexpr int kTcpMinTsoSegs = 2;          // sysctl_tcp_min_tso_segs
 inline constexpr int kTcpTsoWinDivisor = 3;       // sysctl_tcp_tso_win_divisor
 inline constexpr int kSkPacingShift = 10;         // sk_pacing_shift default
 
+// Truesize of an skb allocated by sk_stream_alloc_skb(sk, 0) (sendpage,
+// tso_fragment, v6.x sendmsg): fclone sk_buff + 1 KiB head incl. shinfo.
+// UNVERIFIED estimate, see the reference section 10.1.
+inline constexpr uint32_t kSkbTruesizeHeadOnly = 1280;
+// sendmsg's "first skb" (both queues empty, <= v5.x): linear area and truesize.
+inline constexpr uint32_t kFirstSkbLinear = 1424;        // SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)
+inline constexpr uint32_t kSkbTruesizeFirstLinear = 2304;  // UNVERIFIED estimate
+// sk_page_frag refill size (32 KiB compound page, SKB_FRAG_PAGE_ORDER).
+inline constexpr uint32_t kPageFragSize = 32768;
+// tcp_sndbuf_expand per-MSS cost: roundup_pow_of_two(mss_clamp + MAX_TCP_HEADER
+// + aligned shinfo) + aligned sizeof(sk_buff); 1460+304+320 -> 4096, + 256.
+inline constexpr uint32_t kSkbSharedInfoSize = 320;       // SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+inline constexpr uint32_t kSkBuffSize = 256;              // SKB_DATA_ALIGN(sizeof(struct sk_buff))
+inline constexpr uint32_t kTcpWmemDefault = 16384;        // tcp_wmem[1]
+inline constexpr uint32_t kTcpWmemMax = 4 * 1024 * 1024;  // tcp_wmem[2]
+inline constexpr uint32_t kWmemMax = 212992;              // net.core.wmem_max (SO_SNDBUF cap)
+inline constexpr uint32_t kSockMinSndbuf = 4608;          // SOCK_MIN_SNDBUF = 2 * (2048 + 256)
+inline constexpr uint32_t kTcpReorderingDefault = 3;      // sysctl_tcp_reordering
+inline constexpr uint32_t kTcpMinMss = 88;                // TCP_MIN_MSS
+inline constexpr uint32_t kMaxTcpWindow = 32767;          // MAX_TCP_WINDOW (TCP_MAXSEG upper bound)
+inline constexpr uint32_t kTcpHeaderLen = 32;             // tcp_header_len with timestamps (20 + 12)
+
+// Timers (jiffy-based in the kernel; here in ns).
+inline constexpr int64_t kTcpRtoMinNs = 200'000'000;      // TCP_RTO_MIN (HZ/5)
+inline constexpr int64_t kTcpRtoMaxNs = 120'000'000'000;  // TCP_RTO_MAX (120 s)
+inline constexpr int64_t kTcpTimeoutInitNs = 1'000'000'000;  // TCP_TIMEOUT_INIT (1 s)
+inline constexpr int kTcpTimeoutMinJiffies = 2;           // TCP_TIMEOUT_MIN (2 jiffies), TLP slack
+
+// tcp_update_pacing_rate ratios (percent).
+inline constexpr uint64_t kTcpPacingSsRatio = 200;        // sysctl_tcp_pacing_ss_ratio
+inline constexpr uint64_t kTcpPacingCaRatio = 120;        // sysctl_tcp_pacing_ca_ratio
+
 }  // namespace sendsim::model
 
 #endif  // SENDSIM_MODEL_CONSTANTS_H_

@@ -3,8 +3,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <queue>
-#include <unordered_set>
 #include <vector>
 
 namespace sendsim::model {
@@ -19,11 +17,17 @@ inline constexpr TimeNs kNsPerSec = 1000 * kNsPerMs;
 // The one clock of a simulation: a priority queue of callbacks ordered by
 // (time, insertion sequence). Ties run in insertion order, so a run is a pure
 // function of its inputs. Nothing else in sendsim keeps time.
+//
+// Callbacks live in recycled slots; the heap holds only small POD entries, so
+// sifting never moves a std::function. An EventId names (slot, generation):
+// cancelling an id whose event already ran, was cancelled, or never existed
+// is a harmless no-op.
 class EventLoop {
  public:
   using Callback = std::function<void()>;
 
   // Identifies a scheduled event so that it can be cancelled (timers).
+  // 0 is never a valid id.
   using EventId = uint64_t;
 
   TimeNs now() const { return now_; }
@@ -32,8 +36,10 @@ class EventLoop {
   EventId ScheduleAt(TimeNs at, Callback cb);
   EventId ScheduleAfter(TimeNs delay, Callback cb) { return ScheduleAt(now_ + delay, std::move(cb)); }
 
-  // Cancelled events are skipped when they reach the head of the queue.
+  // Cancels a pending event; no-op for ids that are not pending.
   void Cancel(EventId id);
+  // True while `id` is scheduled and has neither run nor been cancelled.
+  bool IsPending(EventId id) const;
 
   // Runs the next event; false when the queue is empty.
   bool RunOne();
@@ -44,28 +50,35 @@ class EventLoop {
   // number of events run.
   uint64_t Run(uint64_t max_events = UINT64_MAX);
 
-  bool empty() const { return queue_.size() == cancelled_.size(); }
+  bool empty() const { return live_ == 0; }
   uint64_t events_run() const { return events_run_; }
 
+  // Called after every event (debug invariant checks). Null disables.
+  void set_post_event_hook(Callback hook) { post_event_hook_ = std::move(hook); }
+
  private:
-  struct Event {
+  struct Entry {
     TimeNs at;
-    EventId id;
+    uint64_t seq;
+    uint32_t slot;
+    uint32_t gen;
+  };
+  struct Slot {
     Callback cb;
+    uint32_t gen = 0;
+    bool live = false;
   };
-  struct Later {
-    bool operator()(const Event& a, const Event& b) const {
-      return a.at != b.at ? a.at > b.at : a.id > b.id;
-    }
-  };
+  static bool Later(const Entry& a, const Entry& b) { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
+  void PopTop();
 
   TimeNs now_ = 0;
-  EventId next_id_ = 1;
+  uint64_t next_seq_ = 0;
   uint64_t events_run_ = 0;
-  std::priority_queue<Event, std::vector<Event>, Later> queue_;
-  // Ids of cancelled events still in the queue. Only looked up, never
-  // iterated, so its hash order cannot leak into results.
-  std::unordered_set<EventId> cancelled_;
+  uint64_t live_ = 0;
+  std::vector<Entry> heap_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+  Callback post_event_hook_;
 };
 
 }  // namespace sendsim::model

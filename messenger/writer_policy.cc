@@ -1,0 +1,111 @@
+#include "messenger/writer_policy.h"
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "model/constants.h"
+
+namespace sendsim::messenger {
+namespace {
+
+using model::kMsgEor;
+using model::kMsgMore;
+using model::kMsgSendpageNotlast;
+
+constexpr WriterKind kNamed[] = {WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1Cork,
+                                 WriterKind::kV1Splice, WriterKind::kV2};
+
+// ceph_tcp_sendmsg: MORE when con->out_more, else EOR (all v1 versions).
+int KvecFlags(const CallContext& c) { return c.out_more ? kMsgMore : kMsgEor; }
+
+}  // namespace
+
+absl::StatusOr<WriterKind> ParseWriterKind(std::string_view name) {
+  for (WriterKind k : kNamed) {
+    if (WriterKindName(k) == name) return k;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrFormat("unknown writer '%s' (expected one of: %s)", name, absl::StrJoin(WriterNames(), ", ")));
+}
+
+std::string_view WriterKindName(WriterKind kind) {
+  switch (kind) {
+    case WriterKind::kV1Legacy:
+      return "v1-legacy";
+    case WriterKind::kV1Notlast:
+      return "v1-notlast";
+    case WriterKind::kV1Cork:
+      return "v1-cork";
+    case WriterKind::kV1Splice:
+      return "v1-splice";
+    case WriterKind::kV2:
+      return "v2";
+    case WriterKind::kHook:
+      return "hook";
+  }
+  return "?";
+}
+
+std::vector<std::string> WriterNames() {
+  std::vector<std::string> out;
+  for (WriterKind k : kNamed) out.emplace_back(WriterKindName(k));
+  return out;
+}
+
+std::string_view CallPartName(CallPart part) {
+  switch (part) {
+    case CallPart::kPrefix:
+      return "prefix";
+    case CallPart::kData:
+      return "data";
+    case CallPart::kFooter:
+      return "footer";
+    case CallPart::kAck:
+      return "ack";
+    case CallPart::kKeepalive:
+      return "keepalive";
+    case CallPart::kSkip:
+      return "skip";
+  }
+  return "?";
+}
+
+WriterPolicy MakeWriterPolicy(WriterKind kind) { return WriterPolicy{kind, nullptr}; }
+
+WriterPolicy MakeHookPolicy(FlagHook hook) { return WriterPolicy{WriterKind::kHook, std::move(hook)}; }
+
+int PolicyFlags(const WriterPolicy& policy, const CallContext& c) {
+  if (policy.kind == WriterKind::kHook) return policy.hook(c);
+  // messenger_v2.c: the socket is corked, every call carries only
+  // DONTWAIT|NOSIGNAL (CEPH_MSG_FLAGS).
+  if (policy.kind == WriterKind::kV2) return 0;
+  switch (c.part) {
+    case CallPart::kPrefix:
+    case CallPart::kFooter:
+    case CallPart::kAck:
+    case CallPart::kKeepalive:
+      return KvecFlags(c);
+    case CallPart::kData:
+      switch (policy.kind) {
+        case WriterKind::kV1Legacy:
+        case WriterKind::kV1Cork:
+          // v4.19 write_partial_message_data: more = !last_piece, and
+          // ceph_tcp_sendpage turns more=false into MSG_EOR.
+          return c.last_piece_of_item ? kMsgEor : kMsgMore;
+        case WriterKind::kV1Notlast:
+          // v5.0: MORE|NOTLAST until the piece that ends the whole payload.
+          return c.last_of_payload ? kMsgMore : (kMsgMore | kMsgSendpageNotlast);
+        case WriterKind::kV1Splice:
+          return kMsgMore;  // v6.5+: MORE on every piece, the last included
+        default:
+          return 0;
+      }
+    case CallPart::kSkip:
+      if (policy.kind == WriterKind::kV1Notlast) {
+        return c.last_of_payload ? kMsgMore : (kMsgMore | kMsgSendpageNotlast);
+      }
+      return kMsgMore;  // v4.19 and v6.5+ write_partial_skip
+  }
+  return 0;
+}
+
+}  // namespace sendsim::messenger

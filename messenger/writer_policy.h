@@ -1,0 +1,77 @@
+#ifndef SENDSIM_MESSENGER_WRITER_POLICY_H_
+#define SENDSIM_MESSENGER_WRITER_POLICY_H_
+
+// Which flags (and which socket call) each libceph version uses for each
+// write of the try_write skeleton: the flag matrix of
+// libceph-write-path.md §9, one policy per writer.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace sendsim::messenger {
+
+enum class WriterKind : uint8_t {
+  kV1Legacy,   // v4.19/v4.20 messenger.c: MORE on pages, EOR on the last piece of each item
+  kV1Notlast,  // v5.0..v6.4: MORE|NOTLAST, MORE on the last piece of the payload
+  kV1Cork,     // v4.19 flags + TCP_CORK from before the header to after the footer (never shipped)
+  kV1Splice,   // v6.5+ messenger_v1.c: sendmsg(bvec, MORE|SPLICE_PAGES) per piece
+  kV2,         // messenger_v2.c crc mode: socket corked around the write loop, no MORE
+  kHook,       // v1 skeleton with caller-chosen flags on every call (property tests)
+};
+
+// Names as accepted on command lines: "v1-legacy", "v1-notlast", "v1-cork",
+// "v1-splice", "v2". The hook writer has no name (it needs code).
+absl::StatusOr<WriterKind> ParseWriterKind(std::string_view name);
+std::string_view WriterKindName(WriterKind kind);
+std::vector<std::string> WriterNames();
+
+// What a socket call carries.
+enum class CallPart : uint8_t {
+  kPrefix,     // [ack] + tag + header + front [+ middle] [+ footer when no data]; v2: head + front + middle [+ epilogue]
+  kData,       // one cursor piece (or its remainder after a short send)
+  kFooter,     // footer kvec (v1) / epilogue (v2)
+  kAck,        // standalone ack (v1 tag+seq, v2 ACK frame)
+  kKeepalive,  // keepalive2 (v1 tag+timestamp, v2 frame)
+  kSkip,       // zero fill after ceph_msg_revoke
+};
+std::string_view CallPartName(CallPart part);
+
+// Everything a flag choice may depend on.
+struct CallContext {
+  CallPart part = CallPart::kPrefix;
+  uint64_t msg_index = 0;
+  uint32_t piece_index = 0;        // data piece number within the message
+  bool last_piece_of_item = false;  // cursor->last_piece
+  bool last_of_payload = false;     // piece length == cursor->total_resid (or skip chunk == out_skip)
+  bool out_more = false;            // con->out_more, for kvec calls
+  bool sendpage_ok = true;
+};
+
+// Returns the MSG_MORE / MSG_EOR / MSG_SENDPAGE_NOTLAST bits for a call;
+// MSG_DONTWAIT|MSG_NOSIGNAL are always added by the connection.
+using FlagHook = std::function<int(const CallContext&)>;
+
+struct WriterPolicy {
+  WriterKind kind = WriterKind::kV1Legacy;
+  FlagHook hook;  // kHook only
+
+  bool v2() const { return kind == WriterKind::kV2; }
+  bool cork_per_message() const { return kind == WriterKind::kV1Cork; }
+  // Data pages go through sendmsg + MSG_SPLICE_PAGES (v6.5+ ceph_tcp_sendpage).
+  bool splice_pages() const { return kind == WriterKind::kV1Splice; }
+};
+
+WriterPolicy MakeWriterPolicy(WriterKind kind);
+WriterPolicy MakeHookPolicy(FlagHook hook);
+
+// The flag bits (without DONTWAIT|NOSIGNAL) the policy passes for `ctx`.
+int PolicyFlags(const WriterPolicy& policy, const CallContext& ctx);
+
+}  // namespace sendsim::messenger
+
+#endif  // SENDSIM_MESSENGER_WRITER_POLICY_H_

@@ -1,0 +1,422 @@
+#include "model/ack.h"
+
+#include <algorithm>
+
+#include "model/tcp_sock.h"
+
+namespace sendsim::model {
+namespace {
+
+// FLAG_* bits of tcp_ack that the model uses.
+constexpr int kFlagDataAcked = 0x04;
+constexpr int kFlagWinUpdate = 0x02;
+
+// tcp_cubic.c parameters (module defaults).
+constexpr uint32_t kBetaScale = 1024;   // BICTCP_BETA_SCALE
+constexpr uint32_t kBeta = 717;         // beta
+constexpr uint32_t kBicScale = 41;      // bic_scale
+constexpr int kBictcpHz = 10;           // BICTCP_HZ
+constexpr uint64_t kCubeRttScale = kBicScale * 10;
+constexpr uint32_t kBetaScaleFriendly = 8 * (kBetaScale + kBeta) / 3 / (kBetaScale - kBeta);  // beta_scale
+
+uint32_t RoundupPow2(uint32_t x) {
+  uint32_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+}  // namespace
+
+uint32_t SndbufPerMss(uint32_t mss_clamp) {
+  return RoundupPow2(mss_clamp + kMaxTcpHeader + kSkbSharedInfoSize) + kSkBuffSize;
+}
+
+uint32_t CubicRoot(uint64_t a) {
+  // Exact floor cube root; the kernel's table + Newton step can differ by one
+  // (deliberate simplification).
+  uint64_t lo = 0, hi = 2097152;  // 2^21 > cbrt(2^64)
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi + 1) / 2;
+    if (mid * mid * mid <= a) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return static_cast<uint32_t>(lo);
+}
+
+void TcpSock::OnAckSegment(const Segment& seg) {
+  if (owned_) {
+    backlog_.push_back(seg);
+    ++counters_.backlog_acks;
+    return;
+  }
+  TcpRcvEstablished(seg, PushReason::kAck);
+}
+
+// tcp_rcv_established for a pure ACK: tcp_ack, then tcp_data_snd_check
+// (tcp_push_pending_frames + tcp_check_space).
+void TcpSock::TcpRcvEstablished(const Segment& seg, PushReason reason) {
+  TcpAck(seg);
+  TcpPushPendingFrames(reason);
+  CheckSpace();
+}
+
+// tcp_ack (no SACK scoreboard: loss recovery is RTO-based, see README).
+void TcpSock::TcpAck(const Segment& seg) {
+  const int64_t delta = static_cast<int32_t>(seg.ack - static_cast<uint32_t>(snd_una_));
+  if (delta < 0) return;  // old ACK
+  const uint64_t ack = snd_una_ + static_cast<uint64_t>(delta);
+  if (ack > snd_nxt_) return;  // acks data never sent
+  const uint32_t prior_packets = packets_out_;
+  int flag = 0;
+  // tcp_ack_update_window: the peer sends no data, so its seq stays at
+  // snd_wl1; the window updates when the ACK advances or the window grows.
+  if (ack > snd_una_ || seg.win > snd_wnd_) {
+    flag |= kFlagWinUpdate;
+    snd_wnd_ = seg.win;
+    if (seg.win > max_window_) max_window_ = seg.win;
+  }
+  snd_una_ = ack;
+  if (prior_packets == 0) {
+    // no_queue: tcp_ack_probe.
+    if (!write_queue_.empty()) {
+      if (write_queue_.front().end_seq <= snd_una_ + snd_wnd_) {
+        backoff_ = 0;
+        ClearXmitTimer();
+      } else {
+        const uint64_t when = std::min<uint64_t>(static_cast<uint64_t>(std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs))) << backoff_,
+                                                 NsToJiffiesCeil(kTcpRtoMaxNs));
+        ResetXmitTimer(XmitTimer::kProbe0, static_cast<uint32_t>(when));
+      }
+    }
+    return;
+  }
+  TimeNs first_ackt = -1;
+  uint32_t acked = 0;
+  CleanRtxQueue(&flag, &first_ackt, &acked);
+  if (first_ackt >= 0) {
+    RttEstimator(static_cast<uint64_t>((loop_->now() - first_ackt) / kNsPerUs));
+    SetRto();
+    backoff_ = 0;
+  }
+  ReleaseCopyStore();
+  if (tlp_high_seq_ != 0 && ack >= tlp_high_seq_) tlp_high_seq_ = 0;  // tcp_process_tlp_ack (simplified)
+  if (acked > 0) SetXmitTimer();  // FLAG_SET_XMIT_TIMER
+  if (in_loss_ && snd_una_ >= high_seq_) in_loss_ = false;  // back to TCP_CA_Open
+  // tcp_cong_control: tcp_may_raise_cwnd requires FLAG_DATA_ACKED.
+  if (flag & kFlagDataAcked) CongAvoid(acked);
+  UpdatePacingRate();
+  if (in_loss_) XmitRetransmitQueue();  // tcp_xmit_recovery
+}
+
+// tcp_clean_rtx_queue: free fully acked skbs, trim a partially acked TSO skb
+// (tcp_tso_acked), count acked segments, take the RTT of the oldest
+// never-retransmitted skb acked.
+void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total) {
+  while (!rtx_queue_.empty()) {
+    Skb& skb = rtx_queue_.front();
+    uint32_t acked_pcount;
+    bool fully_acked = true;
+    if (skb.end_seq > snd_una_) {
+      if (skb.pcount == 1 || snd_una_ <= skb.seq) break;
+      // tcp_trim_head: frag bytes eaten give back truesize.
+      const uint32_t eat = static_cast<uint32_t>(snd_una_ - skb.seq);
+      uint32_t linear_eat = std::min(eat, skb.linear_len);
+      const uint32_t frag_eat = eat - linear_eat;
+      skb.linear_len -= linear_eat;
+      uint8_t drop = 0;
+      while (drop < skb.nr_frags && skb.frag_end[drop] <= eat) ++drop;
+      for (uint8_t i = drop; i < skb.nr_frags; ++i) skb.frag_end[i - drop] = skb.frag_end[i] - eat;
+      skb.nr_frags -= drop;
+      if (!skb.payload.empty()) {
+        uint32_t left = eat;
+        size_t i = 0;
+        while (i < skb.payload.size() && skb.payload[i].len <= left) left -= skb.payload[i++].len;
+        skb.payload.erase(skb.payload.begin(), skb.payload.begin() + static_cast<std::ptrdiff_t>(i));
+        if (left > 0 && !skb.payload.empty()) {
+          if (skb.payload[0].data != nullptr) skb.payload[0].data += left;
+          skb.payload[0].len -= left;
+        }
+      }
+      skb.seq = snd_una_;
+      if (frag_eat > 0) {
+        skb.truesize -= frag_eat;
+        wmem_queued_ -= frag_eat;
+        queue_shrunk_ = true;
+      }
+      const uint32_t old = skb.pcount;
+      const uint32_t mss = skb.gso_size != 0 ? skb.gso_size : mss_cache_;
+      skb.pcount = TsoSegsForLen(skb.len(), mss);
+      skb.gso_size = skb.pcount > 1 ? mss : 0;
+      acked_pcount = old - skb.pcount;
+      if (acked_pcount == 0) break;
+      fully_acked = false;
+    } else {
+      acked_pcount = skb.pcount;
+    }
+    if (skb.retrans) retrans_out_ -= std::min(retrans_out_, acked_pcount);
+    if (skb.lost) lost_out_ -= std::min(lost_out_, acked_pcount);
+    if (!skb.ever_retrans && *first_ackt < 0) *first_ackt = skb.sent_ns;
+    packets_out_ -= acked_pcount;
+    *acked_total += acked_pcount;
+    *flag |= kFlagDataAcked;
+    if (!fully_acked) break;
+    wmem_queued_ -= skb.truesize;
+    queue_shrunk_ = true;
+    rtx_queue_.pop_front();
+  }
+}
+
+// tcp_rtt_estimator (Jacobson/Karels with Linux's mdev_max tracking).
+void TcpSock::RttEstimator(uint64_t mrtt_us) {
+  int64_t m = static_cast<int64_t>(mrtt_us);
+  int64_t srtt = srtt_us_;
+  const uint32_t rto_min_us = static_cast<uint32_t>(kTcpRtoMinNs / kNsPerUs);
+  if (srtt != 0) {
+    m -= (srtt >> 3);
+    srtt += m;
+    if (m < 0) {
+      m = -m;
+      m -= (mdev_us_ >> 2);
+      if (m > 0) m >>= 3;
+    } else {
+      m -= (mdev_us_ >> 2);
+    }
+    mdev_us_ = static_cast<uint32_t>(static_cast<int64_t>(mdev_us_) + m);
+    if (mdev_us_ > mdev_max_us_) {
+      mdev_max_us_ = mdev_us_;
+      if (mdev_max_us_ > rttvar_us_) rttvar_us_ = mdev_max_us_;
+    }
+    if (snd_una_ > rtt_seq_) {
+      if (mdev_max_us_ < rttvar_us_) rttvar_us_ -= (rttvar_us_ - mdev_max_us_) >> 2;
+      rtt_seq_ = snd_nxt_;
+      mdev_max_us_ = rto_min_us;
+    }
+  } else {
+    srtt = m << 3;
+    mdev_us_ = static_cast<uint32_t>(m << 1);
+    rttvar_us_ = std::max(mdev_us_, rto_min_us);
+    mdev_max_us_ = rttvar_us_;
+    rtt_seq_ = snd_nxt_;
+  }
+  srtt_us_ = std::max<uint32_t>(1, static_cast<uint32_t>(srtt));
+  // Simplification: min_rtt is the all-time minimum, not a windowed filter.
+  min_rtt_us_ = std::min<uint32_t>(min_rtt_us_, static_cast<uint32_t>(mrtt_us));
+  // bictcp_acked: delay_min in us << 3.
+  const uint32_t delay = std::max<uint32_t>(1, static_cast<uint32_t>(mrtt_us << 3));
+  if (cubic_.delay_min == 0 || cubic_.delay_min > delay) cubic_.delay_min = delay;
+}
+
+// tcp_set_rto: srtt + rttvar, rounded up to jiffies, bounded by TCP_RTO_MAX.
+void TcpSock::SetRto() {
+  rto_jiffies_ = UsToJiffies((srtt_us_ >> 3) + rttvar_us_);
+  rto_jiffies_ = std::min(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMaxNs));
+}
+
+void TcpSock::CongAvoid(uint32_t acked) {
+  if (!IsCwndLimited()) return;
+  if (config_.cc == CongestionControl::kReno) {
+    RenoCongAvoid(acked);
+  } else {
+    CubicCongAvoid(acked);
+  }
+}
+
+uint32_t TcpSock::SlowStart(uint32_t acked) {
+  const uint32_t cwnd = SlowStartRule(snd_cwnd_, snd_ssthresh_, &acked);
+  snd_cwnd_ = std::min(cwnd, snd_cwnd_clamp_);
+  return acked;
+}
+
+// tcp_cong_avoid_ai: +1 per w segments acked.
+void TcpSock::CongAvoidAi(uint32_t w, uint32_t acked) {
+  if (snd_cwnd_cnt_ >= w) {
+    snd_cwnd_cnt_ = 0;
+    ++snd_cwnd_;
+  }
+  snd_cwnd_cnt_ += acked;
+  if (snd_cwnd_cnt_ >= w) {
+    const uint32_t d = snd_cwnd_cnt_ / w;
+    snd_cwnd_cnt_ -= d * w;
+    snd_cwnd_ += d;
+  }
+  snd_cwnd_ = std::min(snd_cwnd_, snd_cwnd_clamp_);
+}
+
+// tcp_reno_cong_avoid.
+void TcpSock::RenoCongAvoid(uint32_t acked) {
+  if (snd_cwnd_ < snd_ssthresh_) {
+    acked = SlowStart(acked);
+    if (acked == 0) return;
+  }
+  CongAvoidAi(snd_cwnd_, acked);
+}
+
+// bictcp_cong_avoid + bictcp_update (HyStart not modelled).
+void TcpSock::CubicCongAvoid(uint32_t acked) {
+  if (snd_cwnd_ < snd_ssthresh_) {
+    acked = SlowStart(acked);
+    if (acked == 0) return;
+  }
+  Cubic& ca = cubic_;
+  const uint32_t cwnd = snd_cwnd_;
+  const uint32_t now = Jiffies();
+  const uint32_t hz = static_cast<uint32_t>(config_.hz);
+  ca.ack_cnt += acked;
+  bool recompute = true;
+  if (ca.last_cwnd == cwnd && static_cast<int32_t>(now - ca.last_time) <= static_cast<int32_t>(hz / 32)) {
+    CongAvoidAi(std::max<uint32_t>(ca.cnt, 2), acked);
+    return;
+  }
+  if (ca.epoch_start != 0 && now == ca.last_time) recompute = false;
+  if (recompute) {
+    ca.last_cwnd = cwnd;
+    ca.last_time = now;
+    if (ca.epoch_start == 0) {
+      ca.epoch_start = now == 0 ? 1 : now;  // 0 means "no epoch"
+      ca.ack_cnt = acked;
+      ca.tcp_cwnd = cwnd;
+      if (ca.last_max_cwnd <= cwnd) {
+        ca.bic_k = 0;
+        ca.bic_origin_point = cwnd;
+      } else {
+        const uint64_t cube_factor = (1ULL << (10 + 3 * kBictcpHz)) / kCubeRttScale;
+        ca.bic_k = CubicRoot(cube_factor * (ca.last_max_cwnd - cwnd));
+        ca.bic_origin_point = ca.last_max_cwnd;
+      }
+    }
+    uint64_t t = static_cast<uint32_t>(now - ca.epoch_start);
+    t += ((ca.delay_min >> 3) * hz + 999) / 1000;  // msecs_to_jiffies(delay_min >> 3) with us
+    t = (t << kBictcpHz) / hz;
+    const uint64_t offs = t < ca.bic_k ? ca.bic_k - t : t - ca.bic_k;
+    const uint64_t delta = (kCubeRttScale * offs * offs * offs) >> (10 + 3 * kBictcpHz);
+    const uint64_t target = t < ca.bic_k ? ca.bic_origin_point - delta : ca.bic_origin_point + delta;
+    if (target > cwnd) {
+      ca.cnt = static_cast<uint32_t>(cwnd / (target - cwnd));
+    } else {
+      ca.cnt = 100 * cwnd;
+    }
+    if (ca.last_max_cwnd == 0 && ca.cnt > 20) ca.cnt = 20;
+  }
+  // TCP friendliness.
+  const uint32_t d = (cwnd * kBetaScaleFriendly) >> 3;
+  while (d > 0 && ca.ack_cnt > d) {
+    ca.ack_cnt -= d;
+    ++ca.tcp_cwnd;
+  }
+  if (ca.tcp_cwnd > cwnd) {
+    const uint32_t max_cnt = cwnd / (ca.tcp_cwnd - cwnd);
+    if (ca.cnt > max_cnt) ca.cnt = max_cnt;
+  }
+  ca.cnt = std::max<uint32_t>(ca.cnt, 2);
+  CongAvoidAi(ca.cnt, acked);
+}
+
+// ca_ops->ssthresh on loss: Reno halves; CUBIC keeps beta = 717/1024 and
+// records W_max (fast convergence).
+uint32_t TcpSock::RecalcSsthresh() const {
+  if (config_.cc == CongestionControl::kReno) return std::max(snd_cwnd_ >> 1, 2U);
+  return std::max((snd_cwnd_ * kBeta) / kBetaScale, 2U);
+}
+
+// tcp_current_ssthresh (Open state).
+uint32_t TcpSock::CurrentSsthresh() const {
+  return std::max(snd_ssthresh_, (snd_cwnd_ >> 1) + (snd_cwnd_ >> 2));
+}
+
+// tcp_update_pacing_rate: factor x mss x max(cwnd, packets_out) / srtt.
+void TcpSock::UpdatePacingRate() {
+  uint64_t rate = static_cast<uint64_t>(mss_cache_) * ((1000000 / 100) << 3);
+  rate *= snd_cwnd_ < snd_ssthresh_ / 2 ? kTcpPacingSsRatio : kTcpPacingCaRatio;
+  rate *= std::max(snd_cwnd_, packets_out_);
+  if (srtt_us_ != 0) rate /= srtt_us_;
+  pacing_rate_ = rate;
+}
+
+// tcp_check_space.
+void TcpSock::CheckSpace() {
+  if (!queue_shrunk_) return;
+  queue_shrunk_ = false;
+  if (sock_nospace_) NewSpace();
+}
+
+// tcp_new_space: maybe grow sndbuf, then sk_write_space.
+void TcpSock::NewSpace() {
+  // tcp_should_expand_sndbuf (no memory pressure modelled).
+  if (!sndbuf_locked_ && PacketsInFlight() < snd_cwnd_) {
+    SndbufExpand();
+    snd_cwnd_stamp_ = Jiffies();
+  }
+  WriteSpace();
+}
+
+// tcp_sndbuf_expand.
+void TcpSock::SndbufExpand() {
+  const uint32_t per_mss = SndbufPerMss(std::max(config_.mtu - 40, mss_cache_));
+  uint32_t nr_segs = std::max<uint32_t>(kTcpInitCwnd, snd_cwnd_);
+  nr_segs = std::max<uint32_t>(nr_segs, kTcpReorderingDefault + 1);
+  const uint64_t sndmem = 2ULL * nr_segs * per_mss;
+  if (sndbuf_ < sndmem) sndbuf_ = static_cast<uint32_t>(std::min<uint64_t>(sndmem, kTcpWmemMax));
+}
+
+// sk_stream_write_space / ceph_sock_write_space: wake only when the free
+// space is at least half of what is queued and the stream is memory-free.
+void TcpSock::WriteSpace() {
+  if (!StreamWriteableRule(sndbuf_, wmem_queued_) || !StreamMemoryFree(1)) return;
+  sock_nospace_ = false;
+  ++counters_.write_space_calls;
+  if (pending_call_ && !pending_call_->resume_scheduled) {
+    pending_call_->resume_scheduled = true;
+    loop_->ScheduleAfter(0, [this] { ResumeBlockedCall(); });
+  }
+  if (write_space_) write_space_();
+}
+
+// tcp_slow_start_after_idle_check -> tcp_cwnd_restart (RFC 2861).
+void TcpSock::SlowStartAfterIdleCheck() {
+  if (!config_.slow_start_after_idle || packets_out_ != 0) return;
+  int32_t delta = static_cast<int32_t>(Jiffies() - lsndtime_);
+  if (delta <= static_cast<int32_t>(rto_jiffies_)) return;
+  const uint32_t restart_cwnd0 = config_.initcwnd;
+  uint32_t cwnd = snd_cwnd_;
+  snd_ssthresh_ = CurrentSsthresh();
+  const uint32_t restart_cwnd = std::min(restart_cwnd0, cwnd);
+  while ((delta -= static_cast<int32_t>(rto_jiffies_)) > 0 && cwnd > restart_cwnd) cwnd >>= 1;
+  snd_cwnd_ = std::max(cwnd, restart_cwnd);
+  snd_cwnd_stamp_ = Jiffies();
+  snd_cwnd_used_ = 0;
+}
+
+// tcp_cwnd_application_limited.
+void TcpSock::CwndApplicationLimited() {
+  if (!in_loss_ && !sock_nospace_) {
+    const uint32_t win_used = std::max(snd_cwnd_used_, config_.initcwnd);
+    if (win_used < snd_cwnd_) {
+      snd_ssthresh_ = CurrentSsthresh();
+      snd_cwnd_ = (snd_cwnd_ + win_used) >> 1;
+    }
+    snd_cwnd_used_ = 0;
+  }
+  snd_cwnd_stamp_ = Jiffies();
+}
+
+// tcp_xmit_retransmit_queue (Loss state only): lost skbs in order, within cwnd.
+void TcpSock::XmitRetransmitQueue() {
+  for (size_t i = 0; i < rtx_queue_.size(); ++i) {
+    if (!rtx_queue_[i].lost || rtx_queue_[i].retrans) continue;
+    const uint32_t in_flight = PacketsInFlight();
+    if (in_flight >= snd_cwnd_) return;
+    const uint32_t segs = snd_cwnd_ - in_flight;
+    const uint32_t len = segs * mss_cache_;
+    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);
+    Skb& skb = rtx_queue_[i];
+    skb.retrans = true;
+    skb.ever_retrans = true;
+    retrans_out_ += skb.pcount;
+    TransmitSkb(skb, PushReason::kRto, true);
+  }
+}
+
+}  // namespace sendsim::model

@@ -1,0 +1,103 @@
+#include "model/link.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace sendsim::model {
+
+LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir) {
+  LinkOptions o;
+  o.timestamps = cfg.timestamps;
+  if (dir == Direction::kData) o.drop_data_segments = cfg.drop_data_segments;
+  return o;
+}
+
+Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSinkFn deliver, Observer* obs,
+           LinkOptions opts)
+    : loop_(loop),
+      bps_(bps == 0 ? 1 : bps),
+      delay_(delay),
+      dir_(dir),
+      deliver_(std::move(deliver)),
+      obs_(obs),
+      opts_(std::move(opts)) {
+  std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
+  opts_.drop_data_segments.erase(std::unique(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end()),
+                                 opts_.drop_data_segments.end());
+}
+
+uint32_t Link::WireBytes(const Segment& seg) const {
+  uint32_t ip = kIpTcpHeaderBytes + seg.len;
+  if (opts_.timestamps) ip += kTcpTimestampOptionBytes;
+  if (!seg.sack.empty()) {
+    ip += kTcpSackBaseBytes + kTcpSackPerBlockBytes * static_cast<uint32_t>(seg.sack.size());
+  }
+  if (!opts_.ethernet_framing) return ip;
+  return std::max(ip, kEthMinPayloadBytes) + kEthHeaderFcsBytes + kEthPreambleIfgBytes;
+}
+
+TimeNs Link::SendAt(TimeNs ready, Segment seg) {
+  if (ready < loop_->now()) ready = loop_->now();
+  // Start = max(ready, exact end of the previous frame).
+  TimeNs start_ns = busy_ns_;
+  uint64_t start_rem = busy_rem_;
+  if (ready > busy_ns_ || (ready == busy_ns_ && busy_rem_ == 0)) {
+    start_ns = ready;
+    start_rem = 0;
+  }
+  const uint64_t bits = static_cast<uint64_t>(WireBytes(seg)) * 8;
+  const uint64_t total = start_rem + bits * static_cast<uint64_t>(kNsPerSec);
+  busy_ns_ = start_ns + static_cast<TimeNs>(total / bps_);
+  busy_rem_ = total % bps_;
+  const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
+  const TimeNs last_bit = busy_ns_ + (busy_rem_ != 0 ? 1 : 0);
+  const TimeNs arrival = last_bit + delay_;
+  seg.sent_at = first_bit;
+
+  ++packets_;
+  payload_bytes_ += seg.len;
+  bool drop = false;
+  if (dir_ == Direction::kData && seg.len > 0) {
+    const uint64_t idx = data_segments_++;
+    const auto& d = opts_.drop_data_segments;
+    if (next_drop_ < d.size() && d[next_drop_] == idx) {
+      drop = true;
+      ++next_drop_;
+      ++dropped_;
+    }
+  }
+
+  if (obs_ != nullptr) {
+    WirePacket p;
+    p.time = first_bit;
+    p.dir = dir_;
+    p.seq = seg.seq;
+    p.ack = seg.ack;
+    p.len = seg.len;
+    p.flags = seg.flags;
+    p.win = seg.win;
+    p.reason = seg.reason;
+    p.tag = seg.tag;
+    obs_->OnWirePacket(p);
+  }
+  if (drop) return last_bit;
+
+  if (lookahead_) {
+    lookahead_(arrival, seg);
+    return last_bit;
+  }
+  in_flight_.push_back(InFlight{arrival, std::move(seg)});
+  // Arrivals are non-decreasing (FIFO, constant delay) and ties run in
+  // insertion order, so the event that fires k-th always finds the k-th
+  // segment at the head of in_flight_.
+  loop_->ScheduleAt(arrival, [this] { DeliverHead(); });
+  return last_bit;
+}
+
+void Link::DeliverHead() {
+  InFlight f = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  if (deliver_) deliver_(f.seg);
+}
+
+}  // namespace sendsim::model

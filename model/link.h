@@ -1,0 +1,129 @@
+#ifndef SENDSIM_MODEL_LINK_H_
+#define SENDSIM_MODEL_LINK_H_
+
+// One direction of the wire: a work-conserving FIFO that serializes frames at
+// a fixed bit rate, followed by a constant propagation delay.
+//
+// Framing (what one TCP segment costs on the wire), modelled by default:
+//   IP+TCP headers 40 + TCP options (12 with timestamps, + 4 + 8*n for n SACK
+//   blocks) + payload, padded to the 46-byte Ethernet minimum, + Ethernet
+//   header 14 + FCS 4 + preamble/SFD 8 + inter-frame gap 12.
+// A full 1448-byte segment with timestamps is 1538 byte times: 1230.4 ns at
+// 10 Gb/s, 12304 ns at 1 Gb/s. Time is kept exactly (integer ns plus a
+// remainder in 1/bps units); reported times are rounded up to the next ns
+// (an event never happens before the instant it models).
+//
+// Delivery modes:
+//  - event mode (default): `deliver` runs at the arrival time (last bit +
+//    delay) from an EventLoop event, with loop->now() == arrival. One event
+//    per segment; the callback captures only `this`, segments wait in a FIFO
+//    (no heap allocation per packet when payload/SACK vectors are empty).
+//  - lookahead mode (set_lookahead_sink): the sink runs synchronously inside
+//    Send() and gets the arrival time explicitly. Only valid for a sink whose
+//    state nobody else touches and whose outputs leave through another Link
+//    (the Peer): then processing early gives exactly the state evolution of
+//    per-segment events, because every segment with arrival <= T was sent
+//    (and so processed) before loop time T (arrival > send time). See
+//    Peer::OnSegmentAt for the peer side of that argument.
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "model/config.h"
+#include "model/event_loop.h"
+#include "model/observer.h"
+#include "model/types.h"
+#include "model/wire.h"
+
+namespace sendsim::model {
+
+// Per-frame byte costs (IEEE 802.3 + IPv4/TCP without IP options).
+inline constexpr uint32_t kIpTcpHeaderBytes = 40;
+inline constexpr uint32_t kTcpTimestampOptionBytes = 12;  // TCPOLEN_TSTAMP_ALIGNED
+inline constexpr uint32_t kTcpSackBaseBytes = 4;          // TCPOLEN_SACK_BASE_ALIGNED
+inline constexpr uint32_t kTcpSackPerBlockBytes = 8;      // TCPOLEN_SACK_PERBLOCK
+inline constexpr uint32_t kEthMinPayloadBytes = 46;       // 64-byte minimum frame
+inline constexpr uint32_t kEthHeaderFcsBytes = 14 + 4;
+inline constexpr uint32_t kEthPreambleIfgBytes = 8 + 12;
+
+struct LinkOptions {
+  bool timestamps = true;         // 12 option bytes per segment
+  bool ethernet_framing = true;   // false: only IP bytes are serialized
+  // 0-based indices (among data segments, len > 0, retransmissions included)
+  // of segments lost after leaving the sender: serialized and reported to the
+  // observer (a sender-side capture sees them) but never delivered.
+  std::vector<uint64_t> drop_data_segments;
+};
+
+// Options for the direction `dir` of a connection.
+LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir);
+
+class Link {
+ public:
+  using LookaheadSinkFn = std::function<void(TimeNs arrival, const Segment& seg)>;
+
+  // `loop` and `obs` (may be null) must outlive the link. `deliver` may be
+  // empty when a lookahead sink is installed.
+  Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSinkFn deliver, Observer* obs,
+       LinkOptions opts = {});
+
+  Link(const Link&) = delete;
+  Link& operator=(const Link&) = delete;
+
+  // Delivers synchronously inside Send() instead of via events (see above).
+  void set_lookahead_sink(LookaheadSinkFn sink) { lookahead_ = std::move(sink); }
+
+  // Queues `seg` behind the frames already on the link, ready at now().
+  // Sets seg.sent_at (first bit), reports it to the observer, delivers it at
+  // arrival. Returns the time its last bit leaves (rounded up).
+  TimeNs Send(Segment seg) { return SendAt(loop_->now(), std::move(seg)); }
+  // Same, for a frame that becomes ready at `ready` >= now() (the peer's ACK
+  // processing latency). Calls must come in non-decreasing `ready` order.
+  TimeNs SendAt(TimeNs ready, Segment seg);
+
+  // Wire bytes (byte times) one segment occupies.
+  uint32_t WireBytes(const Segment& seg) const;
+
+  uint64_t bps() const { return bps_; }
+  TimeNs delay() const { return delay_; }
+  uint64_t packets() const { return packets_; }
+  uint64_t payload_bytes() const { return payload_bytes_; }
+  uint64_t data_segments() const { return data_segments_; }
+  uint64_t dropped() const { return dropped_; }
+  // Time the link becomes idle (last bit of the last queued frame, rounded up).
+  TimeNs busy_until() const { return busy_ns_ + (busy_rem_ != 0 ? 1 : 0); }
+
+ private:
+  struct InFlight {
+    TimeNs arrival;
+    Segment seg;
+  };
+  void DeliverHead();
+
+  EventLoop* loop_;
+  uint64_t bps_;
+  TimeNs delay_;
+  Direction dir_;
+  SegmentSinkFn deliver_;
+  LookaheadSinkFn lookahead_;
+  Observer* obs_;
+  LinkOptions opts_;
+  size_t next_drop_ = 0;  // index into opts_.drop_data_segments (sorted)
+
+  // Exact end of the last frame: busy_ns_ + busy_rem_ / bps_.
+  TimeNs busy_ns_ = 0;
+  uint64_t busy_rem_ = 0;
+
+  std::deque<InFlight> in_flight_;  // event mode: segments not yet delivered
+
+  uint64_t packets_ = 0;
+  uint64_t payload_bytes_ = 0;
+  uint64_t data_segments_ = 0;
+  uint64_t dropped_ = 0;
+};
+
+}  // namespace sendsim::model
+
+#endif  // SENDSIM_MODEL_LINK_H_

@@ -1,0 +1,83 @@
+#include "model/nic.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace sendsim::model {
+
+Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionFn on_complete)
+    : loop_(loop),
+      tso_(cfg.tso),
+      tx_completion_ns_(cfg.tx_completion_ns),
+      link_(link),
+      on_complete_(std::move(on_complete)) {}
+
+void Nic::Transmit(XmitSkb skb) {
+  ++skbs_;
+  pending_truesize_ += skb.truesize;
+  const uint32_t mss = (skb.gso_size == 0 || skb.len <= skb.gso_size) ? skb.len : skb.gso_size;
+  const uint32_t nsegs = (skb.len == 0 || mss == 0) ? 1 : (skb.len + mss - 1) / mss;
+  const bool track = !skb.payload.empty();
+
+  size_t piece = 0;     // payload cursor: current piece and offset in it
+  uint32_t piece_off = 0;
+  uint32_t offset = 0;  // bytes of the skb already cut
+  uint32_t truesize_given = 0;
+  for (uint32_t i = 0; i < nsegs; ++i) {
+    const bool last = i + 1 == nsegs;
+    const uint32_t len = last ? skb.len - offset : mss;
+    Segment seg;
+    seg.seq = skb.seq + offset;
+    seg.len = len;
+    // tcp_gso_segment: PSH/FIN (and CWR) only on the last segment.
+    seg.flags = last ? skb.tcp_flags : static_cast<uint8_t>(skb.tcp_flags & ~(kTcpPsh | kTcpFin));
+    seg.ack = skb.ack;
+    seg.win = skb.win;
+    seg.reason = skb.reason;
+    seg.tag = skb.tag;
+    seg.retransmit = skb.retransmit;
+    if (track) {
+      uint32_t need = len;
+      while (need > 0 && piece < skb.payload.size()) {
+        const PayloadPiece& p = skb.payload[piece];
+        const uint32_t take = std::min(need, p.len - piece_off);
+        seg.payload.push_back(PayloadPiece{p.data == nullptr ? nullptr : p.data + piece_off, take});
+        need -= take;
+        piece_off += take;
+        if (piece_off == p.len) {
+          ++piece;
+          piece_off = 0;
+        }
+      }
+    }
+    offset += len;
+    ++segments_;
+    const TimeNs last_bit = link_->Send(std::move(seg));
+    if (!tso_) {
+      // Software GSO: proportional truesize share; the running floor makes
+      // the shares sum to skb.truesize exactly.
+      const uint32_t upto = skb.len == 0
+                                ? skb.truesize
+                                : static_cast<uint32_t>(static_cast<uint64_t>(skb.truesize) * offset / skb.len);
+      const uint32_t share = last ? skb.truesize - truesize_given : upto - truesize_given;
+      truesize_given += share;
+      completions_.push_back(Completion{last_bit + tx_completion_ns_, share});
+      loop_->ScheduleAt(last_bit + tx_completion_ns_, [this] { Complete(); });
+    } else if (last) {
+      completions_.push_back(Completion{last_bit + tx_completion_ns_, skb.truesize});
+      loop_->ScheduleAt(last_bit + tx_completion_ns_, [this] { Complete(); });
+    }
+  }
+}
+
+void Nic::Complete() {
+  // Completion times are non-decreasing in transmission order (FIFO link,
+  // constant completion delay) and equal times run in insertion order, so the
+  // k-th event finds the k-th completion at the head.
+  const Completion c = completions_.front();
+  completions_.pop_front();
+  pending_truesize_ -= c.truesize;
+  if (on_complete_) on_complete_(c.truesize);
+}
+
+}  // namespace sendsim::model

@@ -1,0 +1,563 @@
+#include "model/peer.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "model/constants.h"
+
+namespace sendsim::model {
+namespace {
+
+// icsk_ack.pending bits (include/net/inet_connection_sock.h).
+constexpr uint8_t kAckSched = 1;    // ICSK_ACK_SCHED
+constexpr uint8_t kAckTimer = 2;    // ICSK_ACK_TIMER
+constexpr uint8_t kAckPushed = 4;   // ICSK_ACK_PUSHED
+constexpr uint8_t kAckPushed2 = 8;  // ICSK_ACK_PUSHED2
+constexpr uint8_t kAckNow = 16;     // ICSK_ACK_NOW
+
+constexpr uint32_t kTcpHeaderBase = 20;
+constexpr uint32_t kTcpNumSacks = 4;        // TCP_NUM_SACKS
+constexpr uint32_t kMaxTcpOptionSpace = 40;  // MAX_TCP_OPTION_SPACE
+constexpr uint32_t kTcpRemnant = kTcpFin | kTcpSyn | kTcpPsh;  // TCP_REMNANT (URG not modelled)
+
+uint32_t WinFromSpace(uint64_t space) {
+  // tcp_win_from_space with tcp_adv_win_scale = 1.
+  return static_cast<uint32_t>(space - (space >> 1));
+}
+
+uint64_t AlignUp(uint64_t x, uint32_t a) { return (x + a - 1) / a * a; }
+
+}  // namespace
+
+Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer* obs, uint32_t initial_rcv_nxt)
+    : loop_(loop),
+      reverse_(reverse),
+      obs_(obs),
+      pcfg_(cfg.peer),
+      sack_(cfg.sack),
+      timestamps_(cfg.timestamps) {
+  const int hz = cfg.hz > 0 ? cfg.hz : 250;
+  jiffy_ns_ = kNsPerSec / hz;
+  ato_min_ = static_cast<uint32_t>(std::max(1, hz / kTcpAtoMinHzDivisor));
+  delack_max_ = static_cast<uint32_t>(std::max(1, hz / kTcpDelackMaxHzDivisor));
+  // The receiver has no RTT samples of its own data: icsk_rto stays at its
+  // post-handshake value, modelled as TCP_RTO_MIN (deliberate simplification).
+  rto_jiffies_ = delack_max_;
+  // srtt from the handshake (tcp_synack_rtt_meas): one round trip, rounded up
+  // to jiffies as usecs_to_jiffies does.
+  const TimeNs rtt = 2 * cfg.one_way_delay_ns;
+  srtt_jiffies_ = static_cast<uint32_t>((rtt + jiffy_ns_ - 1) / jiffy_ns_);
+  const uint32_t ts = timestamps_ ? kTcpTimestampOptionBytes : 0;
+  advmss_ = cfg.mss + ts;  // advertised MSS excludes options
+  tcp_header_len_ = kTcpHeaderBase + ts;
+
+  wscale_ = std::min<uint8_t>(pcfg_.wscale, 14);
+  // Receive memory is counted as payload with truesize = 2 * payload, so the
+  // window available from a buffer is exactly tcp_win_from_space(rcvbuf)
+  // minus the queued payload. The buffer is fixed (a receiver with SO_RCVBUF
+  // set: no autotuning) -- deliberate simplification.
+  full_space_ = WinFromSpace(pcfg_.rcvbuf);
+  window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
+
+  // tcp_select_initial_window: space rounded down to a multiple of the MSS
+  // (advmss minus timestamps), capped at init_rcv_wnd * mss.
+  const uint32_t mss = cfg.mss;
+  uint32_t space = window_clamp_;
+  if (space > mss) space = space / mss * mss;
+  uint32_t wnd = space;
+  if (pcfg_.init_rcv_wnd_segs > 0) {
+    wnd = static_cast<uint32_t>(std::min<uint64_t>(wnd, uint64_t{pcfg_.init_rcv_wnd_segs} * mss));
+  }
+  if (wscale_ == 0) wnd = std::min<uint32_t>(wnd, 65535);
+  rcv_wnd_ = wnd;
+  rcv_ssthresh_ = wnd;
+  initial_window_ = std::min<uint32_t>(wnd, 65535);  // SYN-ACK windows are never scaled
+  rcv_wnd_ = initial_window_;
+
+  // tcp_initialize_rcv_mss: min(advmss, mss_cache, rcv_wnd/2, TCP_MSS_DEFAULT), >= TCP_MIN_MSS.
+  uint32_t hint = std::min(advmss_, cfg.mss);
+  hint = std::min(hint, rcv_wnd_ / 2);
+  hint = std::min(hint, kTcpMssDefaultRcv);
+  rcv_mss_ = std::max(hint, kTcpMinRcvMss);
+
+  rcv_nxt_ = initial_rcv_nxt;
+  rcv_wup_ = rcv_nxt_;
+  copied_seq_ = rcv_nxt_;
+  now_ = loop_->now();
+}
+
+void Peer::AttachLookahead(Link* data_link) {
+  data_link->set_lookahead_sink([this](TimeNs arrival, const Segment& seg) { OnSegmentAt(arrival, seg); });
+}
+
+uint64_t Peer::Unwrap(uint32_t seq) const {
+  const int32_t diff = static_cast<int32_t>(seq - static_cast<uint32_t>(rcv_nxt_));
+  return static_cast<uint64_t>(static_cast<int64_t>(rcv_nxt_) + diff);
+}
+
+// ---------------------------------------------------------------------------
+// Clock and deadlines
+
+TimeNs Peer::NextDeadline() const {
+  TimeNs d = -1;
+  auto consider = [&d](TimeNs t) {
+    if (d < 0 || t < d) d = t;
+  };
+  if (gro_open_) consider(gro_last_ + pcfg_.gro_flush_ns);
+  if (pending_ & kAckTimer) consider(JiffyTime(delack_timeout_));
+  if (reading_) consider(read_done_);
+  return d;
+}
+
+void Peer::RunDeadlines(TimeNs t) {
+  for (;;) {
+    const TimeNs d = NextDeadline();
+    if (d < 0 || d > t) return;
+    now_ = std::max(now_, d);
+    // Ties: data first (GRO flush), then the delayed-ACK timer, then the reader.
+    if (gro_open_ && gro_last_ + pcfg_.gro_flush_ns == d) {
+      GroFlush();
+    } else if ((pending_ & kAckTimer) && JiffyTime(delack_timeout_) == d) {
+      DelackTimer();
+    } else {
+      reading_ = false;
+      AppRead(read_chunk_);
+      StartReadChunk();
+    }
+  }
+}
+
+void Peer::ArmWakeup() {
+  const TimeNs d = NextDeadline();
+  if (d < 0) return;
+  if (armed_at_ >= 0 && armed_at_ <= d) return;
+  armed_at_ = d;
+  loop_->ScheduleAt(d, [this] { Wakeup(); });
+}
+
+void Peer::Wakeup() {
+  const TimeNs t = loop_->now();
+  if (armed_at_ >= 0 && t >= armed_at_) armed_at_ = -1;
+  // In lookahead mode now_ may already be past t; every deadline <= t was
+  // then processed before the later input (see OnSegmentAt).
+  RunDeadlines(t);
+  ArmWakeup();
+}
+
+// ---------------------------------------------------------------------------
+// Input
+
+void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
+  RunDeadlines(arrival);
+  now_ = std::max(now_, arrival);
+  ++stats_.segments;
+
+  if (pcfg_.gro != GroMode::kBatch || seg.len == 0) {
+    if (gro_open_) GroFlush();
+    RxSkb skb;
+    skb.seq = Unwrap(seg.seq);
+    skb.len = seg.len;
+    skb.flags = seg.flags;
+    skb.payload = seg.payload;
+    ProcessSkb(skb);
+    ArmWakeup();
+    return;
+  }
+
+  // tcp_gro_receive: a segment joins the held aggregate if it is contiguous,
+  // not larger than the aggregate's gso_size and keeps it below 64 KB (IP and
+  // TCP headers of the first segment included); arrival within gro_flush_ns
+  // of the previous segment stands for "same NAPI poll".
+  const uint64_t seq = Unwrap(seg.seq);
+  const uint32_t hdr = tcp_header_len_ + 20;
+  const bool can_merge = gro_open_ && seq == gro_.seq + gro_.len && seg.len <= gro_.gso_size &&
+                         hdr + gro_.len + seg.len < kGroMaxBytes;
+  if (gro_open_ && !can_merge) GroFlush();
+  if (can_merge) {
+    gro_.len += seg.len;
+    gro_.flags |= static_cast<uint8_t>(seg.flags & (kTcpPsh | kTcpFin));
+    gro_.payload.insert(gro_.payload.end(), seg.payload.begin(), seg.payload.end());
+    ++gro_segs_;
+  } else {
+    gro_open_ = true;
+    gro_.seq = seq;
+    gro_.len = seg.len;
+    gro_.gso_size = seg.len;
+    gro_.flags = seg.flags;
+    gro_.payload = seg.payload;
+    gro_segs_ = 1;
+  }
+  gro_last_ = arrival;
+  // A segment shorter than gso_size, or one with PSH/FIN/SYN/RST, is merged
+  // and then flushes the aggregate (out_check_final).
+  if (seg.len < gro_.gso_size || (seg.flags & (kTcpPsh | kTcpFin | kTcpSyn | kTcpRst))) GroFlush();
+  ArmWakeup();
+}
+
+void Peer::GroFlush() {
+  if (!gro_open_) return;
+  gro_open_ = false;
+  if (gro_segs_ == 1) gro_.gso_size = 0;  // a lone segment is not a GSO skb
+  RxSkb skb = std::move(gro_);
+  gro_ = RxSkb{};
+  ProcessSkb(skb);
+}
+
+void Peer::ProcessSkb(const RxSkb& skb) {
+  ++stats_.batches;
+  const uint64_t end = skb.seq + skb.len;
+  if (skb.len == 0) {
+    // A zero-length segment below rcv_nxt (zero-window probe) gets a dup ACK
+    // (tcp_sequence failure -> tcp_send_dupack); a pure ACK needs nothing.
+    if (skb.seq < rcv_nxt_) SendAck();
+    return;
+  }
+  if (end <= rcv_nxt_) {
+    // tcp_data_queue: a retransmit below rcv_nxt forces an immediate ACK via
+    // quick-ACK mode (tcp_enter_quickack_mode). D-SACK not modelled.
+    ++stats_.dup_segments;
+    IncrQuickack(static_cast<uint32_t>(kTcpMaxQuickacks));
+    ato_ = ato_min_;
+    pending_ |= kAckSched;
+    AckSndCheck();
+    return;
+  }
+  if (skb.seq <= rcv_nxt_) {
+    // In sequence (possibly with an already received head): queue_and_out.
+    Deliver(rcv_nxt_, static_cast<uint32_t>(end - rcv_nxt_), skb.payload, skb.seq);
+    EventDataRecv(skb);
+    if (!ofo_.empty()) {
+      OfoQueue();
+      // RFC 5681 4.2: ACK at once when the gap is filled.
+      if (ofo_.empty()) pending_ |= kAckNow;
+    }
+  } else {
+    // tcp_data_queue_ofo.
+    ++stats_.ofo_segments;
+    pending_ |= kAckSched;
+    auto it = ofo_.find(skb.seq);
+    if (it == ofo_.end() || it->second.len < skb.len) {
+      if (it != ofo_.end()) {
+        ofo_bytes_ -= it->second.len;
+        ofo_.erase(it);
+      }
+      ofo_.emplace(skb.seq, skb);
+      ofo_bytes_ += skb.len;
+    }
+    if (sack_) {
+      // tcp_sack_new_ofo_skb: extend/merge a block (moved to the front) or
+      // add a new block at the front, dropping the oldest beyond 4.
+      uint64_t s = skb.seq, e = end;
+      std::vector<std::pair<uint64_t, uint64_t>> rest;
+      for (const auto& b : sack_blocks_) {
+        if (s <= b.second && e >= b.first) {
+          s = std::min(s, b.first);
+          e = std::max(e, b.second);
+        } else {
+          rest.push_back(b);
+        }
+      }
+      sack_blocks_.clear();
+      sack_blocks_.push_back({s, e});
+      for (const auto& b : rest) {
+        if (sack_blocks_.size() >= kTcpNumSacks) break;
+        sack_blocks_.push_back(b);
+      }
+    }
+    if (skb.len >= 128) GrowWindow(skb);
+  }
+  AckSndCheck();
+  if (pcfg_.app_read_bytes_per_sec == 0) {
+    if (unread_ > 0) AppRead(unread_);
+  } else {
+    StartReadChunk();
+  }
+}
+
+void Peer::Deliver(uint64_t seq, uint32_t len, const std::vector<PayloadPiece>& payload, uint64_t payload_seq) {
+  if (obs_ != nullptr) {
+    if (payload.empty()) {
+      obs_->OnDeliver(now_, static_cast<uint32_t>(seq), nullptr, len);
+    } else {
+      uint64_t pos = payload_seq;
+      uint32_t left = len;
+      for (const PayloadPiece& p : payload) {
+        if (left == 0) break;
+        const uint64_t pend = pos + p.len;
+        if (pend > seq) {
+          const uint32_t skip = pos < seq ? static_cast<uint32_t>(seq - pos) : 0;
+          const uint32_t take = std::min(p.len - skip, left);
+          const uint64_t at = pos + skip;
+          obs_->OnDeliver(now_, static_cast<uint32_t>(at), p.data == nullptr ? nullptr : p.data + skip, take);
+          left -= take;
+        }
+        pos = pend;
+      }
+    }
+  }
+  rcv_nxt_ = seq + len;
+  unread_ += len;
+  // tcp_sack_remove: blocks now covered by rcv_nxt go away.
+  sack_blocks_.erase(std::remove_if(sack_blocks_.begin(), sack_blocks_.end(),
+                                    [this](const auto& b) { return b.first <= rcv_nxt_; }),
+                     sack_blocks_.end());
+}
+
+void Peer::OfoQueue() {
+  while (!ofo_.empty() && ofo_.begin()->first <= rcv_nxt_) {
+    auto node = ofo_.extract(ofo_.begin());
+    const RxSkb& s = node.mapped();
+    ofo_bytes_ -= s.len;
+    const uint64_t end = s.seq + s.len;
+    if (end > rcv_nxt_) Deliver(rcv_nxt_, static_cast<uint32_t>(end - rcv_nxt_), s.payload, s.seq);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Delayed-ACK engine
+
+void Peer::EventDataRecv(const RxSkb& skb) {
+  pending_ |= kAckSched;  // inet_csk_schedule_ack
+  MeasureRcvMss(skb);
+  const uint64_t now_j = Jiffies(now_);
+  if (ato_ == 0) {
+    // First data segment: start in quick-ACK mode.
+    IncrQuickack(static_cast<uint32_t>(kTcpMaxQuickacks));
+    ato_ = ato_min_;
+  } else {
+    const uint64_t m = now_j - lrcvtime_;
+    if (m <= ato_min_ / 2) {
+      ato_ = (ato_ >> 1) + ato_min_ / 2;
+    } else if (m < ato_) {
+      ato_ = (ato_ >> 1) + static_cast<uint32_t>(m);
+      if (ato_ > rto_jiffies_) ato_ = rto_jiffies_;
+    } else if (m > rto_jiffies_) {
+      IncrQuickack(static_cast<uint32_t>(kTcpMaxQuickacks));
+    }
+  }
+  lrcvtime_ = now_j;
+  if (skb.len >= 128) GrowWindow(skb);
+}
+
+void Peer::MeasureRcvMss(const RxSkb& skb) {
+  const uint32_t lss = last_seg_size_;
+  last_seg_size_ = 0;
+  uint32_t len = skb.gso_size != 0 ? skb.gso_size : skb.len;
+  if (len >= rcv_mss_) {
+    rcv_mss_ = std::min(len, advmss_);
+    return;
+  }
+  // Sub-rcv_mss segment: two equal-sized ones in a row that are not PSH
+  // remnants (or are large) become the new rcv_mss; otherwise it counts as a
+  // pushed short segment.
+  len += tcp_header_len_;
+  if (len >= kTcpMssDefaultRcv + kTcpHeaderBase ||
+      (len >= kTcpMinRcvMss + kTcpHeaderBase && !(skb.flags & kTcpRemnant))) {
+    len -= tcp_header_len_;
+    last_seg_size_ = len;
+    if (len == lss) {
+      rcv_mss_ = len;
+      return;
+    }
+  }
+  if (pending_ & kAckPushed) pending_ |= kAckPushed2;
+  pending_ |= kAckPushed;
+}
+
+void Peer::IncrQuickack(uint32_t max_quickacks) {
+  uint32_t q = rcv_wnd_ / (2 * rcv_mss_);
+  if (q == 0) q = 2;
+  q = std::min(q, max_quickacks);
+  if (q > quick_) quick_ = q;
+}
+
+void Peer::GrowWindow(const RxSkb& skb) {
+  // tcp_grow_window. With truesize = 2 * payload, check #2 always passes
+  // (tcp_win_from_space(truesize) <= len), so incr = 2 * advmss.
+  if (rcv_ssthresh_ < window_clamp_ && rcv_ssthresh_ < FreeSpace()) {
+    const uint32_t incr = std::max(2 * advmss_, 2 * skb.len);
+    rcv_ssthresh_ = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{rcv_ssthresh_} + incr, window_clamp_));
+    quick_ |= 1;  // get the larger window to the sender soon
+  }
+}
+
+bool Peer::AckThresholdReached() const {
+  const uint32_t n = std::max<uint32_t>(pcfg_.ack_every_segs, 1);
+  return rcv_nxt_ - rcv_wup_ > uint64_t{n - 1} * rcv_mss_;
+}
+
+void Peer::AckSndCheck() {
+  if (!(pending_ & kAckSched)) return;  // tcp_ack_snd_check
+  // __tcp_ack_snd_check. The peer never sends data, so it is never in
+  // ping-pong mode; SO_RCVLOWAT is 1.
+  const bool full_frames = AckThresholdReached() && (rcv_nxt_ - copied_seq_ < 1 || SelectWindowRaw() >= rcv_wnd_);
+  if (!pcfg_.delayed_ack || full_frames || quick_ > 0 || (pending_ & kAckNow)) {
+    if (quick_ > 0 && !full_frames) ++stats_.quick_acks;
+    SendAck();
+    return;
+  }
+  if (ofo_.empty()) {
+    SendDelayedAck();
+    return;
+  }
+  // Out-of-order data present: v4.19 may compress SACKs (hrtimer, <= 1 ms);
+  // not modelled, the dup ACK leaves at once.
+  SendAck();
+}
+
+void Peer::SendDelayedAck() {
+  uint32_t ato = ato_;
+  if (ato > ato_min_) {
+    uint32_t max_ato = static_cast<uint32_t>(kNsPerSec / 2 / jiffy_ns_);  // HZ/2
+    if (pending_ & kAckPushed) max_ato = delack_max_;
+    const uint32_t rtt = std::max(srtt_jiffies_, ato_min_);
+    if (rtt < max_ato) max_ato = rtt;
+    ato = std::min(ato, max_ato);
+  }
+  const uint64_t now_j = Jiffies(now_);
+  uint64_t timeout = now_j + ato;
+  if (pending_ & kAckTimer) {
+    // An older timer that is due within ato/4 means: ACK now.
+    if (delack_timeout_ <= now_j + (ato >> 2)) {
+      SendAck();
+      return;
+    }
+    if (timeout >= delack_timeout_) timeout = delack_timeout_;
+  }
+  pending_ |= kAckSched | kAckTimer;
+  delack_timeout_ = timeout;
+}
+
+void Peer::DelackTimer() {
+  pending_ &= static_cast<uint8_t>(~kAckTimer);
+  if (pending_ & kAckSched) {
+    // Delayed ACK missed: inflate ATO (not in ping-pong mode).
+    ato_ = std::min(ato_ << 1, rto_jiffies_);
+    ++stats_.delayed_acks;
+    SendAck();
+  }
+}
+
+void Peer::SendAck() {
+  Segment ack;
+  ack.seq = 0;
+  ack.len = 0;
+  ack.flags = kTcpAck;
+  ack.ack = static_cast<uint32_t>(rcv_nxt_);
+  ack.win = SelectWindow();
+  ack.reason = PushReason::kControl;
+  if (sack_ && !sack_blocks_.empty()) {
+    const uint32_t room = (kMaxTcpOptionSpace - (timestamps_ ? kTcpTimestampOptionBytes : 0) - kTcpSackBaseBytes) /
+                          kTcpSackPerBlockBytes;
+    const size_t n = std::min<size_t>(room, sack_blocks_.size());
+    for (size_t i = 0; i < n; ++i) {
+      ack.sack.emplace_back(static_cast<uint32_t>(sack_blocks_[i].first), static_cast<uint32_t>(sack_blocks_[i].second));
+    }
+  }
+  // tcp_event_ack_sent: one ACK skb (pcount 1) leaves quick-ACK mode by one;
+  // the delayed-ACK state is cleared.
+  if (quick_ > 0) {
+    if (quick_ <= 1) {
+      quick_ = 0;
+      ato_ = ato_min_;
+    } else {
+      --quick_;
+    }
+  }
+  pending_ = 0;
+  ++stats_.acks;
+  reverse_->SendAt(now_ + pcfg_.ack_proc_ns, std::move(ack));
+}
+
+// ---------------------------------------------------------------------------
+// Receive window
+
+uint32_t Peer::FreeSpace() const {
+  const uint64_t used = unread_ + ofo_bytes_;
+  return used >= full_space_ ? 0 : static_cast<uint32_t>(full_space_ - used);
+}
+
+uint32_t Peer::ReceiveWindow() const {
+  const int64_t w = static_cast<int64_t>(rcv_wup_ + rcv_wnd_) - static_cast<int64_t>(rcv_nxt_);
+  return w < 0 ? 0 : static_cast<uint32_t>(w);
+}
+
+uint32_t Peer::SelectWindowRaw() {
+  int64_t mss = rcv_mss_;
+  int64_t free_space = FreeSpace();
+  const int64_t allowed_space = full_space_;
+  const int64_t full_space = std::min<int64_t>(window_clamp_, allowed_space);
+  if (mss > full_space) {
+    mss = full_space;
+    if (mss <= 0) return 0;
+  }
+  const uint32_t unit = 1u << wscale_;
+  if (free_space < (full_space >> 1)) {
+    quick_ = 0;
+    free_space = free_space / unit * unit;
+    if (free_space < (allowed_space >> 4) || free_space < mss) return 0;
+  }
+  if (free_space > rcv_ssthresh_) free_space = rcv_ssthresh_;
+  int64_t window;
+  if (wscale_ != 0) {
+    window = static_cast<int64_t>(AlignUp(static_cast<uint64_t>(free_space), unit));
+  } else {
+    window = rcv_wnd_;
+    if (window <= free_space - mss || window > free_space) {
+      window = free_space / mss * mss;
+    } else if (mss == full_space && free_space > window + (full_space >> 1)) {
+      window = free_space;
+    }
+  }
+  return static_cast<uint32_t>(window);
+}
+
+uint32_t Peer::SelectWindow() {
+  const uint32_t cur_win = ReceiveWindow();
+  uint64_t new_win = SelectWindowRaw();
+  const uint32_t unit = 1u << wscale_;
+  if (new_win < cur_win) new_win = AlignUp(cur_win, unit);  // never shrink the offered window
+  rcv_wnd_ = static_cast<uint32_t>(new_win);
+  rcv_wup_ = rcv_nxt_;
+  new_win = std::min<uint64_t>(new_win, uint64_t{65535} << wscale_);
+  return static_cast<uint32_t>((new_win >> wscale_) << wscale_);
+}
+
+// ---------------------------------------------------------------------------
+// Application reads
+
+void Peer::AppRead(uint64_t copied) {
+  copied = std::min(copied, unread_);
+  unread_ -= copied;
+  copied_seq_ += copied;
+  // tcp_cleanup_rbuf.
+  bool time_to_ack = false;
+  if (pending_ & kAckSched) {
+    if (AckThresholdReached() ||
+        (copied > 0 && (pending_ & (kAckPushed | kAckPushed2)) && unread_ + ofo_bytes_ == 0)) {
+      time_to_ack = true;
+    }
+  }
+  if (copied > 0 && !time_to_ack) {
+    const uint32_t now_win = ReceiveWindow();
+    if (uint64_t{2} * now_win <= window_clamp_) {
+      const uint32_t new_win = SelectWindowRaw();
+      if (new_win != 0 && new_win >= uint64_t{2} * now_win) time_to_ack = true;
+    }
+  }
+  if (time_to_ack) {
+    ++stats_.read_acks;
+    SendAck();
+  }
+}
+
+void Peer::StartReadChunk() {
+  if (reading_ || unread_ == 0 || pcfg_.app_read_bytes_per_sec == 0) return;
+  read_chunk_ = std::min<uint64_t>(unread_, kAppReadChunk);
+  const uint64_t rate = pcfg_.app_read_bytes_per_sec;
+  const TimeNs dur = static_cast<TimeNs>((read_chunk_ * static_cast<uint64_t>(kNsPerSec) + rate - 1) / rate);
+  read_done_ = now_ + std::max<TimeNs>(dur, 1);
+  reading_ = true;
+}
+
+}  // namespace sendsim::model

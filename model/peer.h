@@ -1,0 +1,186 @@
+#ifndef SENDSIM_MODEL_PEER_H_
+#define SENDSIM_MODEL_PEER_H_
+
+// The receiving Linux TCP (v4.19 tcp_input.c receive side): in-order
+// reassembly with an out-of-order queue and SACK blocks, cumulative ACKs with
+// the delayed-ACK rules (__tcp_ack_snd_check, tcp_send_delayed_ack,
+// tcp_delack_timer, tcp_event_data_recv's ato, quick-ack mode), the receive
+// window (tcp_select_initial_window, tcp_grow_window, __tcp_select_window,
+// tcp_select_window), optional GRO batching and an application reading at a
+// given rate (tcp_cleanup_rbuf after each read).
+//
+// Time: the peer keeps its own clock (peer_now(), the time of the last input
+// it processed). Inputs are segments (OnSegment / OnSegmentAt) and its own
+// deadlines (delayed-ACK timer, GRO flush, application read). Before an input
+// at time t, every deadline <= t is processed first, so the peer's state
+// evolves in time order whether segments come from events at their arrival
+// time or early from a Link in lookahead mode. Deadlines nobody overtakes are
+// run by a wakeup event on the loop. ACKs leave on `reverse` at
+// (decision time + cfg.peer.ack_proc_ns).
+//
+// Sequence numbers on the wire are 32-bit and wrap; internally the peer keeps
+// 64-bit unwrapped sequence numbers.
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "model/config.h"
+#include "model/event_loop.h"
+#include "model/link.h"
+#include "model/observer.h"
+#include "model/wire.h"
+
+namespace sendsim::model {
+
+// Timer and window constants of the receive side (include/net/tcp.h).
+inline constexpr int kTcpAtoMinHzDivisor = 25;     // TCP_ATO_MIN = TCP_DELACK_MIN = HZ/25
+inline constexpr int kTcpDelackMaxHzDivisor = 5;   // TCP_DELACK_MAX = HZ/5
+inline constexpr uint32_t kTcpMinRcvMss = 88;      // TCP_MIN_MSS
+inline constexpr uint32_t kTcpMssDefaultRcv = 536; // TCP_MSS_DEFAULT
+inline constexpr uint32_t kGroMaxBytes = 65536;    // skb_gro_receive: aggregate + next < 64 KB
+inline constexpr uint32_t kAppReadChunk = 65536;   // bytes one recvmsg of the rate-limited reader copies
+
+class Peer {
+ public:
+  // `loop`, `reverse` and `obs` (may be null) must outlive the peer.
+  // `initial_rcv_nxt` is the sequence number of the first data byte.
+  Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer* obs, uint32_t initial_rcv_nxt = 0);
+
+  Peer(const Peer&) = delete;
+  Peer& operator=(const Peer&) = delete;
+
+  // A segment arriving now (loop->now()).
+  void OnSegment(const Segment& seg) { OnSegmentAt(loop_->now(), seg); }
+  // A segment arriving at `arrival` >= peer_now(); may be called before the
+  // loop reaches `arrival` (Link lookahead mode).
+  void OnSegmentAt(TimeNs arrival, const Segment& seg);
+  // Makes `data_link` deliver to this peer in lookahead mode.
+  void AttachLookahead(Link* data_link);
+
+  // Next expected sequence number (tp->rcv_nxt), wire form.
+  uint32_t rcv_nxt() const { return static_cast<uint32_t>(rcv_nxt_); }
+  // Window offered in the SYN-ACK (unscaled bytes): tcp_select_initial_window.
+  uint32_t initial_window() const { return initial_window_; }
+  // Window scale the peer uses for its advertisements (rcv_wscale).
+  uint8_t wscale() const { return wscale_; }
+  // Advertised window of the last ACK (bytes), tp->rcv_wnd.
+  uint32_t rcv_wnd() const { return rcv_wnd_; }
+  uint32_t rcv_ssthresh() const { return rcv_ssthresh_; }
+  uint32_t rcv_mss() const { return rcv_mss_; }
+  // Delayed-ACK timeout in jiffies (icsk_ack.ato) and quick-ACK credit.
+  uint32_t ato_jiffies() const { return ato_; }
+  uint32_t quick() const { return quick_; }
+  TimeNs peer_now() const { return now_; }
+  // Bytes received in order and not yet read by the application.
+  uint64_t unread() const { return unread_; }
+
+  struct Stats {
+    uint64_t segments = 0;      // data segments received
+    uint64_t batches = 0;       // skbs handed to TCP (== segments without GRO)
+    uint64_t acks = 0;          // ACKs sent
+    uint64_t delayed_acks = 0;  // ACKs sent by the delayed-ACK timer
+    uint64_t quick_acks = 0;    // ACKs sent because of quick-ACK mode
+    uint64_t read_acks = 0;     // ACKs sent by tcp_cleanup_rbuf after a read
+    uint64_t ofo_segments = 0;  // segments queued out of order
+    uint64_t dup_segments = 0;  // segments entirely below rcv_nxt
+  };
+  const Stats& stats() const { return stats_; }
+
+ private:
+  // One skb as TCP sees it (a single segment or a GRO aggregate).
+  struct RxSkb {
+    uint64_t seq = 0;
+    uint32_t len = 0;
+    uint32_t gso_size = 0;  // 0: not aggregated
+    uint8_t flags = 0;
+    std::vector<PayloadPiece> payload;
+  };
+
+  uint64_t Unwrap(uint32_t seq) const;
+  void RunDeadlines(TimeNs t);  // processes deadlines <= t, in time order
+  TimeNs NextDeadline() const;
+  void ArmWakeup();
+  void Wakeup();
+
+  void GroFlush();
+  void ProcessSkb(const RxSkb& skb);           // tcp_rcv_established + tcp_data_queue
+  void EventDataRecv(const RxSkb& skb);        // tcp_event_data_recv
+  void MeasureRcvMss(const RxSkb& skb);        // tcp_measure_rcv_mss
+  void IncrQuickack(uint32_t max_quickacks);   // tcp_incr_quickack
+  void GrowWindow(const RxSkb& skb);           // tcp_grow_window
+  void Deliver(uint64_t seq, uint32_t len, const std::vector<PayloadPiece>& payload, uint64_t payload_seq);
+  void OfoQueue();                             // tcp_ofo_queue
+  void AckSndCheck();                          // tcp_ack_snd_check / __tcp_ack_snd_check
+  void SendDelayedAck();                       // tcp_send_delayed_ack
+  void DelackTimer();                          // tcp_delack_timer_handler
+  void SendAck();                              // tcp_send_ack + tcp_event_ack_sent
+  uint32_t SelectWindowRaw();                  // __tcp_select_window (may clear quick, as the kernel does)
+  uint32_t SelectWindow();                     // tcp_select_window (updates rcv_wnd, rcv_wup)
+  uint32_t ReceiveWindow() const;              // tcp_receive_window
+  uint32_t FreeSpace() const;                  // tcp_space
+  void AppRead(uint64_t copied);               // recvmsg copied bytes -> tcp_cleanup_rbuf
+  void StartReadChunk();
+  bool AckThresholdReached() const;
+  uint64_t Jiffies(TimeNs t) const { return static_cast<uint64_t>(t) / static_cast<uint64_t>(jiffy_ns_); }
+  TimeNs JiffyTime(uint64_t j) const { return static_cast<TimeNs>(j) * jiffy_ns_; }
+
+  EventLoop* loop_;
+  Link* reverse_;
+  Observer* obs_;
+  PeerConfig pcfg_;
+  bool sack_;
+  bool timestamps_;
+  TimeNs jiffy_ns_;
+  uint32_t ato_min_;       // jiffies
+  uint32_t delack_max_;    // jiffies
+  uint32_t rto_jiffies_;   // receiver's icsk_rto (TCP_RTO_MIN: no RTT samples of its own data)
+  uint32_t srtt_jiffies_;  // receiver's srtt from the handshake (2 * one-way delay)
+  uint32_t advmss_;
+  uint32_t tcp_header_len_;
+
+  TimeNs now_ = 0;
+  uint64_t rcv_nxt_ = 0;
+  uint64_t rcv_wup_ = 0;
+  uint64_t copied_seq_ = 0;
+  uint32_t rcv_wnd_ = 0;
+  uint32_t rcv_ssthresh_ = 0;
+  uint32_t window_clamp_ = 0;
+  uint32_t full_space_ = 0;
+  uint32_t initial_window_ = 0;
+  uint8_t wscale_ = 0;
+  uint64_t unread_ = 0;     // in-order bytes not yet read (sk_rmem_alloc, payload only)
+  uint64_t ofo_bytes_ = 0;  // bytes in the out-of-order queue
+
+  // icsk_ack
+  uint32_t rcv_mss_ = kTcpMssDefaultRcv;
+  uint32_t last_seg_size_ = 0;
+  uint32_t ato_ = 0;
+  uint32_t quick_ = 0;
+  uint64_t lrcvtime_ = 0;  // jiffies
+  uint8_t pending_ = 0;    // ICSK_ACK_* bits
+  uint64_t delack_timeout_ = 0;  // jiffies
+
+  // Out-of-order queue: unwrapped start seq -> segment (payload kept for later delivery).
+  std::map<uint64_t, RxSkb> ofo_;
+  std::vector<std::pair<uint64_t, uint64_t>> sack_blocks_;  // most recent first
+
+  // GRO aggregate being built.
+  bool gro_open_ = false;
+  RxSkb gro_;
+  uint32_t gro_segs_ = 0;
+  TimeNs gro_last_ = 0;
+
+  // Rate-limited reader: a recvmsg of read_chunk_ bytes completes at read_done_.
+  bool reading_ = false;
+  uint64_t read_chunk_ = 0;
+  TimeNs read_done_ = 0;
+
+  TimeNs armed_at_ = -1;  // earliest wakeup event outstanding (-1: none known)
+  Stats stats_;
+};
+
+}  // namespace sendsim::model
+
+#endif  // SENDSIM_MODEL_PEER_H_

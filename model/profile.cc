@@ -1,0 +1,62 @@
+#include "model/profile.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sendsim::model {
+namespace {
+
+// v4.19.0: the reference's baseline; every Profile default is a v4.19 value.
+Profile Linux419() {
+  Profile p;
+  p.name = "linux-4.19";
+  return p;
+}
+
+// v5.0.1: send path byte-identical to v4.19 (reference 11.3); TSQ limit 1 MiB,
+// EDT-based "recent departure" (1 ms) and the v4.20 tso_should_defer ending
+// with eor skbs sent at once; tcp_rmem[1] 131072 (v4.20).
+Profile Linux50() {
+  Profile p;
+  p.name = "linux-5.0";
+  p.tsq_limit_output_bytes = 1024 * 1024;
+  p.tso_defer_recent_is_1ms = true;
+  p.tso_defer_v420_ending = true;
+  p.tso_defer_eor_sends = true;
+  p.tcp_rmem_default = 131072;
+  return p;
+}
+
+// v6.8.0 (reference 11.4): no sendpage, MSG_SPLICE_PAGES, no linear first skb,
+// backlog flush every 16 new skbs, autocork needs a non-eor tail, TSQ exempts
+// a single-skb rtx queue, RTT term in tcp_tso_autosize, size goal without the
+// header subtraction, tcp_check_space on new data.
+Profile Linux68() {
+  Profile p = Linux50();
+  p.name = "linux-6.8";
+  p.has_sendpage = false;
+  p.has_splice_pages = true;
+  p.size_goal_subtracts_header = false;
+  p.autocork_requires_non_eor = true;
+  p.tsq_exempt_single_skb = true;
+  p.autosize_rtt_term = true;
+  p.sendmsg_first_skb_linear = false;
+  p.sendmsg_flush_backlog_every = 16;
+  p.check_space_on_new_data = true;
+  return p;
+}
+
+}  // namespace
+
+absl::StatusOr<Profile> ProfileByName(std::string_view name) {
+  if (name == "linux-4.19") return Linux419();
+  if (name == "linux-5.0") return Linux50();
+  if (name == "linux-6.8") return Linux68();
+  return absl::InvalidArgumentError(
+      absl::StrFormat("unknown kernel profile '%s' (known: %s)", name, absl::StrJoin(ProfileNames(), ", ")));
+}
+
+std::vector<std::string> ProfileNames() { return {"linux-4.19", "linux-5.0", "linux-6.8"}; }
+
+}  // namespace sendsim::model

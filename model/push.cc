@@ -1,0 +1,50 @@
+#include "model/push.h"
+
+#include "model/tcp_sock.h"
+
+namespace sendsim::model {
+
+// tcp_mark_push.
+void TcpSock::MarkPush(Skb& skb) {
+  skb.tcp_flags |= kTcpPsh;
+  pushed_seq_ = write_seq_;
+}
+
+bool TcpSock::ForcedPush() const { return ForcedPushRule(write_seq_, pushed_seq_, max_window_); }
+
+bool TcpSock::ShouldAutocork(const Skb& skb, uint32_t size_goal) const {
+  return ShouldAutocorkRule(skb.len(), size_goal, config_.autocorking, rtx_queue_.empty(), wmem_alloc_, skb.truesize,
+                            skb.eor, profile_.autocork_requires_non_eor);
+}
+
+// tcp_push (v4.19 = v5.0 = v6.8 apart from the autocork eor test).
+void TcpSock::TcpPush(int flags, uint32_t mss_now, int nonagle, uint32_t size_goal, PushReason reason) {
+  if (write_queue_.empty()) return;  // no tcp_send_head
+  Skb& skb = write_queue_.back();
+  if (!(flags & kMsgMore) || ForcedPush()) MarkPush(skb);
+  if (ShouldAutocork(skb, size_goal)) {
+    if (!tsq_throttled_) {
+      ++counters_.autocorks;  // LINUX_MIB_TCPAUTOCORKING counts the bit being set
+      tsq_throttled_ = true;
+    }
+    // A TX completion may have run before the bit was set: re-check.
+    if (wmem_alloc_ > skb.truesize) return;
+  }
+  if (flags & kMsgMore) nonagle = kTcpNagleCork;
+  PushPendingFrames(mss_now, nonagle, reason);
+}
+
+// __tcp_push_pending_frames: a "stuck" queue (nothing in flight) arms probe0.
+void TcpSock::PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason) {
+  if (TcpWriteXmit(mss_now, nonagle, 0, reason)) CheckProbeTimer();
+}
+
+// tcp_push_pending_frames: with the socket's own Nagle mode.
+void TcpSock::TcpPushPendingFrames(PushReason reason) {
+  if (!write_queue_.empty()) PushPendingFrames(mss_cache_, nonagle_, reason);
+}
+
+// tcp_push_one: the head skb only, no TSO deferral, Nagle overridden.
+void TcpSock::TcpPushOne(uint32_t mss_now) { TcpWriteXmit(mss_now, kTcpNaglePush, 1, PushReason::kPushOne); }
+
+}  // namespace sendsim::model

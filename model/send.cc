@@ -1,0 +1,421 @@
+#include "model/send.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "model/tcp_sock.h"
+
+namespace sendsim::model {
+
+uint32_t BoundToHalfWnd(uint32_t max_window, uint32_t pktsize) {
+  const uint32_t cutoff = max_window > static_cast<uint32_t>(kTcpMssDefault) ? max_window >> 1 : max_window;
+  if (cutoff != 0 && pktsize > cutoff) return std::max<uint32_t>(cutoff, 68U - kTcpHeaderLen);
+  return pktsize;
+}
+
+uint32_t SizeGoalCandidate(uint32_t max_window, bool subtract_header) {
+  const uint32_t gso = subtract_header ? kGsoMaxSize - 1 - kMaxTcpHeader : kGsoMaxSize;
+  return BoundToHalfWnd(max_window, gso);
+}
+
+// tcp_xmit_size_goal: gso_segs is only recomputed when the candidate moved
+// out of [gso_segs*mss, gso_segs*mss + mss).
+uint32_t TcpSock::XmitSizeGoal(uint32_t mss_now) {
+  const uint32_t cand = SizeGoalCandidate(max_window_, profile_.size_goal_subtracts_header);
+  uint32_t goal = gso_segs_ * mss_now;
+  if (cand < goal || cand >= goal + mss_now) {
+    gso_segs_ = std::min<uint32_t>(cand / mss_now, kGsoMaxSegs);
+    goal = gso_segs_ * mss_now;
+  }
+  return std::max(goal, mss_now);
+}
+
+// tcp_send_mss. tcp_current_mss == mss_cache: the sender receives no data,
+// so no SACK blocks shrink the option space.
+TcpSock::MssGoal TcpSock::SendMss(int /*flags*/) {
+  const uint32_t mss_now = mss_cache_;
+  return MssGoal{mss_now, XmitSizeGoal(mss_now)};
+}
+
+// sk_stream_memory_free / tcp_stream_memory_free.
+bool TcpSock::StreamMemoryFree(int wake) const {
+  if (wmem_queued_ >= sndbuf_) return false;
+  const uint64_t notsent = write_seq_ - snd_nxt_;
+  return (notsent << wake) < notsent_lowat_;
+}
+
+// skb_entail.
+Skb& TcpSock::SkbEntail(uint32_t truesize, uint32_t linear_room) {
+  Skb& skb = write_queue_.emplace_back();
+  skb.seq = skb.end_seq = write_seq_;
+  skb.tcp_flags = kTcpAck;
+  skb.truesize = truesize;
+  skb.linear_room = linear_room;
+  skb.tag = call_tag_;
+  wmem_queued_ += truesize;
+  nonagle_ &= ~kTcpNaglePush;
+  SlowStartAfterIdleCheck();
+  return skb;
+}
+
+void TcpSock::AppendPayload(Skb& skb, const uint8_t* data, uint32_t len) {
+  if (!config_.track_payload || data == nullptr) return;
+  if (!skb.payload.empty() && skb.payload.back().data + skb.payload.back().len == data) {
+    skb.payload.back().len += len;
+  } else {
+    skb.payload.push_back(PayloadPiece{data, len});
+  }
+}
+
+// Copies of sendmsg data live in chunks freed once fully acknowledged, so the
+// caller may reuse its buffer as soon as the call returns (kernel copy
+// semantics). Returns null when payload is not tracked.
+uint8_t* TcpSock::ReserveStore(uint32_t len) {
+  if (!config_.track_payload) return nullptr;
+  constexpr uint32_t kChunk = 256 * 1024;
+  if (copy_store_.empty() || copy_store_.back().used + len > copy_store_.back().size) {
+    CopyChunk c;
+    c.size = std::max(kChunk, len);
+    c.data = std::make_unique<uint8_t[]>(c.size);
+    copy_store_.push_back(std::move(c));
+  }
+  CopyChunk& c = copy_store_.back();
+  uint8_t* dst = c.data.get() + c.used;
+  c.used += len;
+  c.last_seq = write_seq_ + len;
+  return dst;
+}
+
+// copy_from_iter: takes `n` bytes from the call's iterator (possibly across
+// elements); returns the model's copy (null when payload is not tracked).
+const uint8_t* TcpSock::CopyFromCursor(SendCursor& c, uint32_t n) {
+  uint8_t* dst = ReserveStore(n);
+  uint32_t done = 0;
+  while (done < n) {
+    const uint8_t* src = nullptr;
+    uint64_t avail;
+    if (c.kind == SendCursor::Kind::kKvec) {
+      const Iovec& v = c.iov[c.idx];
+      avail = v.len - c.off;
+      if (v.base != nullptr) src = v.base + c.off;
+    } else {
+      const BioVec& b = c.bvec[c.idx];
+      avail = b.len - c.off;
+      if (b.page.data != nullptr) src = b.page.data + b.offset + c.off;
+    }
+    const uint32_t take = static_cast<uint32_t>(std::min<uint64_t>(avail, n - done));
+    if (dst != nullptr) {
+      if (src != nullptr) {
+        std::memcpy(dst + done, src, take);
+      } else {
+        std::memset(dst + done, 0, take);
+      }
+    }
+    done += take;
+    c.off += take;
+    const uint64_t elem_len = c.kind == SendCursor::Kind::kKvec ? c.iov[c.idx].len : c.bvec[c.idx].len;
+    if (c.off == elem_len) {
+      ++c.idx;
+      c.off = 0;
+    }
+  }
+  // Skip empty elements so that c.idx always names data when c.left > 0.
+  c.left -= n;
+  return dst;
+}
+
+void TcpSock::ReleaseCopyStore() {
+  while (copy_store_.size() > 1 && copy_store_.front().last_seq <= snd_una_) copy_store_.pop_front();
+}
+
+// Appends `len` bytes of page `page_id` at `offset` to the skb as a frag
+// (coalescing with the last frag when contiguous in the same page).
+static void AddFrag(Skb& skb, uint64_t page_id, uint32_t offset, uint32_t len, bool coalesce) {
+  const uint32_t new_len = skb.len() + len;
+  if (coalesce) {
+    skb.frag_end[skb.nr_frags - 1] = new_len;
+  } else {
+    skb.frag_end[skb.nr_frags++] = new_len;
+  }
+  skb.last_frag_page = page_id;
+  skb.last_frag_end = offset + len;
+}
+
+static bool CanCoalesce(const Skb& skb, uint64_t page_id, uint32_t offset) {
+  return skb.nr_frags > 0 && skb.last_frag_page == page_id && skb.last_frag_end == offset;
+}
+
+int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, DoneFn done) {
+  // ->sendpage was removed in v6.5: callers use sendmsg(MSG_SPLICE_PAGES).
+  if (!profile_.has_sendpage) return -kEinval;
+  if (offset > static_cast<uint32_t>(kPageSize) || size > static_cast<uint32_t>(kPageSize) - offset) return -kEinval;
+  LockSock();
+  SendCursor c;
+  c.kind = SendCursor::Kind::kPage;
+  c.flags = flags;
+  c.page = page;
+  c.offset = offset;
+  c.size = size;
+  const int64_t r = DoTcpSendpages(c);
+  if (r == kInProgress) {
+    pending_call_ = std::make_unique<PendingCall>();
+    pending_call_->cursor = c;
+    pending_call_->done = std::move(done);
+  }
+  ScheduleRelease();
+  return r;
+}
+
+int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
+  LockSock();
+  SendCursor c;
+  c.kind = SendCursor::Kind::kKvec;
+  c.flags = flags;
+  c.iov = iov;
+  for (const Iovec& v : iov) c.left += v.len;
+  const int64_t r = TcpSendmsgLocked(c);
+  if (r == kInProgress) {
+    pending_call_ = std::make_unique<PendingCall>();
+    pending_call_->iov_copy.assign(iov.begin(), iov.end());
+    pending_call_->cursor = c;
+    pending_call_->cursor.iov = absl::MakeConstSpan(pending_call_->iov_copy);
+    pending_call_->done = std::move(done);
+  }
+  ScheduleRelease();
+  return r;
+}
+
+int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done) {
+  for (const BioVec& b : bvec)
+    if (b.offset > static_cast<uint32_t>(kPageSize) || b.len > static_cast<uint32_t>(kPageSize) - b.offset) return -kEinval;
+  LockSock();
+  SendCursor c;
+  c.kind = SendCursor::Kind::kBvec;
+  c.flags = flags;
+  c.bvec = bvec;
+  // MSG_SPLICE_PAGES is an unknown (ignored) flag before v6.5: data is copied.
+  c.splice = profile_.has_splice_pages && (flags & kMsgSplicePages) != 0;
+  for (const BioVec& b : bvec) c.left += b.len;
+  const int64_t r = TcpSendmsgLocked(c);
+  if (r == kInProgress) {
+    pending_call_ = std::make_unique<PendingCall>();
+    pending_call_->bvec_copy.assign(bvec.begin(), bvec.end());
+    pending_call_->cursor = c;
+    pending_call_->cursor.bvec = absl::MakeConstSpan(pending_call_->bvec_copy);
+    pending_call_->done = std::move(done);
+  }
+  ScheduleRelease();
+  return r;
+}
+
+// do_tcp_sendpages (v4.19 = v4.20 = v5.0). A blocking wait parks the call;
+// it re-enters here from the top (the kernel recomputes mss/size_goal after
+// sk_stream_wait_memory too).
+int64_t TcpSock::DoTcpSendpages(SendCursor& c) {
+  const MssGoal mg = SendMss(c.flags);
+  while (c.size > 0) {
+    Skb* skb = write_queue_.empty() ? nullptr : &write_queue_.back();
+    int64_t copy = 0;
+    if (skb == nullptr || (copy = static_cast<int64_t>(mg.size_goal) - skb->len()) <= 0 || skb->eor) {
+    new_segment:
+      if (!StreamMemoryFree(0)) {
+        sock_nospace_ = true;  // wait_for_sndbuf
+        return WaitForMemory(c);
+      }
+      skb = &SkbEntail(kSkbTruesizeHeadOnly, 0);
+      copy = mg.size_goal;
+    }
+    copy = std::min<int64_t>(copy, c.size);
+    const bool coalesce = CanCoalesce(*skb, c.page.id, c.offset);
+    if (!coalesce && skb->nr_frags >= kMaxSkbFrags) {
+      MarkPush(*skb);
+      goto new_segment;
+    }
+    const uint32_t n = static_cast<uint32_t>(copy);
+    AddFrag(*skb, c.page.id, c.offset, n, coalesce);
+    AppendPayload(*skb, c.page.data == nullptr ? nullptr : c.page.data + c.offset, n);
+    skb->end_seq += n;
+    skb->truesize += n;
+    skb->pcount = 0;
+    skb->tag = call_tag_;
+    wmem_queued_ += n;
+    write_seq_ += n;
+    if (c.copied == 0) skb->tcp_flags &= ~kTcpPsh;
+    c.copied += n;
+    c.offset += n;
+    c.size -= n;
+    if (c.size == 0) break;  // checked before the size_goal test
+    if (skb->len() < mg.size_goal) continue;
+    if (ForcedPush()) {
+      MarkPush(*skb);
+      PushPendingFrames(mg.mss_now, kTcpNaglePush, PushReason::kForcedPush);
+    } else if (skb == &write_queue_.front()) {
+      TcpPushOne(mg.mss_now);
+    }
+  }
+  // out:
+  if (c.copied > 0 && !(c.flags & kMsgSendpageNotlast))
+    TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
+  return c.copied;
+}
+
+// wait_for_memory of both loops: push what is queued (PSH, no MSG_MORE), then
+// sk_stream_wait_memory. Returns 0 to continue (never, here: waits park the
+// call), the final result, or kInProgress.
+int64_t TcpSock::WaitForMemory(SendCursor& c) {
+  const MssGoal mg = SendMss(c.flags);
+  const bool is_sendpage = c.kind == SendCursor::Kind::kPage;
+  if (!is_sendpage && !profile_.sendmsg_first_skb_linear) RemoveEmptyTailSkb();  // v6.x tcp_remove_empty_skb
+  if (is_sendpage || c.copied > 0)
+    TcpPush(c.flags & ~kMsgMore, mg.mss_now, kTcpNaglePush, mg.size_goal, PushReason::kSndbufFull);
+  sock_nospace_ = true;
+  if (c.flags & kMsgDontwait) {
+    // sk_stream_wait_memory with timeo 0: -EAGAIN; do_error -> out.
+    if (c.copied > 0) {
+      if (!is_sendpage || !(c.flags & kMsgSendpageNotlast))
+        TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
+      return c.copied;
+    }
+    ++counters_.eagains;
+    // "make sure we wake any epoll edge trigger waiter"
+    const bool empty = is_sendpage ? write_queue_.empty() : write_queue_.empty() && rtx_queue_.empty();
+    if (empty) WriteSpace();
+    return -kEagain;
+  }
+  return kInProgress;
+}
+
+void TcpSock::RemoveEmptyTailSkb() {
+  if (!write_queue_.empty() && write_queue_.back().len() == 0) {
+    wmem_queued_ -= write_queue_.back().truesize;
+    write_queue_.pop_back();
+  }
+}
+
+// A parked blocking call continues once write space wakes it
+// (sk_stream_wait_memory's condition: sk_stream_memory_free).
+void TcpSock::ResumeBlockedCall() {
+  if (!pending_call_) return;
+  pending_call_->resume_scheduled = false;
+  if (!StreamMemoryFree(0)) return;
+  LockSock();
+  SendCursor& c = pending_call_->cursor;
+  const int64_t r = c.kind == SendCursor::Kind::kPage ? DoTcpSendpages(c) : TcpSendmsgLocked(c);
+  DoneFn done;
+  if (r != kInProgress) {
+    done = std::move(pending_call_->done);
+    pending_call_.reset();
+  }
+  ScheduleRelease();
+  if (done) done(r);
+}
+
+// tcp_sendmsg_locked (copy path; v6.x MSG_SPLICE_PAGES page attachment).
+int64_t TcpSock::TcpSendmsgLocked(SendCursor& c) {
+restart:
+  const MssGoal mg = SendMss(c.flags);
+  while (c.left > 0) {
+    Skb* skb = write_queue_.empty() ? nullptr : &write_queue_.back();
+    int64_t copy = 0;
+    uint32_t n = 0;
+    if (skb != nullptr) copy = static_cast<int64_t>(mg.size_goal) - skb->len();
+    if (copy <= 0 || skb == nullptr || skb->eor) {
+    new_segment:
+      if (!StreamMemoryFree(0)) {
+        sock_nospace_ = true;  // wait_for_sndbuf
+        return WaitForMemory(c);
+      }
+      // sk_flush_backlog on the 2nd+ new skb of the call (v6.x: every 16th).
+      if (const int every = profile_.sendmsg_flush_backlog_every; every > 0 && c.process_backlog >= every) {
+        if (every > 1) c.process_backlog = 0;
+        if (!backlog_.empty()) {
+          c.process_backlog = 0;
+          ProcessBacklog(PushReason::kBacklog);
+          goto restart;
+        }
+      }
+      {
+        const bool first_skb = write_queue_.empty() && rtx_queue_.empty();
+        const bool linear = profile_.sendmsg_first_skb_linear && first_skb && !c.splice;
+        skb = &SkbEntail(linear ? kSkbTruesizeFirstLinear : kSkbTruesizeHeadOnly, linear ? kFirstSkbLinear : 0);
+      }
+      ++c.process_backlog;
+      copy = mg.size_goal;
+    }
+    copy = std::min<int64_t>(copy, static_cast<int64_t>(c.left));
+    if (c.splice) {
+      // skb_splice_from_iter: attach page pieces until `copy` bytes or a full
+      // frag array (-EMSGSIZE with nothing attached -> PSH-mark, new skb).
+      while (n < copy && c.idx < c.bvec.size()) {
+        const BioVec& b = c.bvec[c.idx];
+        const uint32_t off = b.offset + static_cast<uint32_t>(c.off);
+        const uint32_t part = std::min<uint32_t>(b.len - static_cast<uint32_t>(c.off), static_cast<uint32_t>(copy) - n);
+        const bool co = CanCoalesce(*skb, b.page.id, off);
+        if (!co && skb->nr_frags >= kMaxSkbFrags) break;
+        // AddFrag measures from skb->len(): account bytes as we go.
+        AddFrag(*skb, b.page.id, off, part, co);
+        AppendPayload(*skb, b.page.data == nullptr ? nullptr : b.page.data + off, part);
+        skb->end_seq += part;
+        n += part;
+        c.off += part;
+        if (c.off == b.len) {
+          ++c.idx;
+          c.off = 0;
+        }
+      }
+      if (n == 0) {
+        MarkPush(*skb);
+        goto new_segment;
+      }
+      skb->end_seq -= n;  // re-added with the common accounting below
+      c.left -= n;
+      skb->truesize += n;
+      wmem_queued_ += n;
+    } else if (skb->linear_room > 0) {
+      // skb_availroom: copy into the linear head (truesize unchanged).
+      n = std::min<uint32_t>(static_cast<uint32_t>(copy), skb->linear_room);
+      AppendPayload(*skb, CopyFromCursor(c, n), n);
+      skb->linear_room -= n;
+      skb->linear_len += n;
+    } else {
+      // sk_page_frag_refill needs 32 bytes, else a fresh 32 KiB page
+      // (simplification: a page is never reused at refcount 1).
+      if (pfrag_offset_ + 32 > kPageFragSize) {
+        pfrag_page_ = next_pfrag_id_++;
+        pfrag_offset_ = 0;
+      }
+      const bool co = CanCoalesce(*skb, pfrag_page_, pfrag_offset_);
+      if (!co && skb->nr_frags >= kMaxSkbFrags) {
+        MarkPush(*skb);
+        goto new_segment;
+      }
+      n = std::min<uint32_t>(static_cast<uint32_t>(copy), kPageFragSize - pfrag_offset_);
+      AddFrag(*skb, pfrag_page_, pfrag_offset_, n, co);
+      AppendPayload(*skb, CopyFromCursor(c, n), n);
+      pfrag_offset_ += n;
+      skb->truesize += n;
+      wmem_queued_ += n;
+    }
+    if (c.copied == 0) skb->tcp_flags &= ~kTcpPsh;
+    write_seq_ += n;
+    skb->end_seq += n;
+    skb->pcount = 0;
+    skb->tag = call_tag_;
+    c.copied += n;
+    if (c.left == 0) {
+      if (c.flags & kMsgEor) skb->eor = true;
+      break;
+    }
+    if (skb->len() < mg.size_goal) continue;
+    if (ForcedPush()) {
+      MarkPush(*skb);
+      PushPendingFrames(mg.mss_now, kTcpNaglePush, PushReason::kForcedPush);
+    } else if (skb == &write_queue_.front()) {
+      TcpPushOne(mg.mss_now);
+    }
+  }
+  if (c.copied > 0) TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
+  return c.copied;
+}
+
+}  // namespace sendsim::model

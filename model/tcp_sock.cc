@@ -1,0 +1,197 @@
+#include "model/tcp_sock.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+
+namespace sendsim::model {
+
+TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit)
+    : loop_(loop), config_(config), profile_(profile), xmit_(std::move(xmit)), mss_cache_(config.mss) {
+  nonagle_ = config.nodelay ? kTcpNagleOff : 0;
+  snd_cwnd_ = config.initcwnd;
+  if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
+  snd_wnd_ = opts.initial_window;
+  max_window_ = opts.initial_window;
+  rto_jiffies_ = NsToJiffiesCeil(kTcpTimeoutInitNs);
+  lsndtime_ = Jiffies();
+  snd_cwnd_stamp_ = Jiffies();
+  // tcp_init_buffer_space -> tcp_sndbuf_expand unless SO_SNDBUF was set.
+  sndbuf_ = kTcpWmemDefault;
+  if (config.sndbuf != 0) {
+    sndbuf_ = std::max(std::min(config.sndbuf, kWmemMax) * 2, kSockMinSndbuf);
+    sndbuf_locked_ = true;
+  } else {
+    SndbufExpand();
+  }
+  // The handshake's SYN-ACK gives the first RTT sample, and tcp_ack on it
+  // computes the pacing rate (decision: the reference is silent on this).
+  if (opts.handshake_rtt_ns > 0) {
+    RttEstimator(static_cast<uint64_t>(opts.handshake_rtt_ns / kNsPerUs));
+    SetRto();
+    UpdatePacingRate();
+  }
+}
+
+uint32_t TcpSock::UsToJiffies(uint64_t us) const {
+  const uint64_t jiffy_us = static_cast<uint64_t>(JiffyNs() / kNsPerUs);
+  return static_cast<uint32_t>((us + jiffy_us - 1) / jiffy_us);
+}
+
+uint32_t TcpSock::NsToJiffiesCeil(TimeNs ns) const {
+  return static_cast<uint32_t>((ns + JiffyNs() - 1) / JiffyNs());
+}
+
+// lock_sock. A call arriving while the previous one still holds the socket
+// (the caller did not wait call_cost_ns) ends the previous hold first:
+// deliberate simplification of lock_sock sleeping on the owner.
+void TcpSock::LockSock() {
+  if (owned_) {
+    if (release_event_ != 0) loop_->Cancel(release_event_);
+    release_event_ = 0;
+    ReleaseSock();
+  }
+  owned_ = true;
+}
+
+void TcpSock::ScheduleRelease() {
+  if (config_.call_cost_ns == 0) {
+    ReleaseSock();
+    return;
+  }
+  release_event_ = loop_->ScheduleAfter(config_.call_cost_ns, [this] {
+    release_event_ = 0;
+    ReleaseSock();
+  });
+}
+
+// release_sock: drain the backlog (__release_sock), then tcp_release_cb.
+void TcpSock::ReleaseSock() {
+  ProcessBacklog(PushReason::kBacklog);
+  TcpReleaseCb();
+}
+
+void TcpSock::ProcessBacklog(PushReason reason) {
+  while (!backlog_.empty()) {
+    std::vector<Segment> batch;
+    batch.swap(backlog_);
+    for (const Segment& seg : batch) TcpRcvEstablished(seg, reason);
+  }
+}
+
+// tcp_release_cb: deferred TSQ write while still owned, then ownership is
+// dropped, then deferred timer handlers.
+void TcpSock::TcpReleaseCb() {
+  if (tsq_deferred_) {
+    tsq_deferred_ = false;
+    TsqWrite(PushReason::kTsqDeferred);
+  }
+  owned_ = false;
+  if (write_timer_deferred_) {
+    write_timer_deferred_ = false;
+    WriteTimerHandler();
+  }
+}
+
+int TcpSock::setsockopt(SockOpt opt, int64_t value) {
+  if (value < 0 || value > INT32_MAX) return -kEinval;
+  const uint32_t val = static_cast<uint32_t>(value);
+  switch (opt) {
+    case SockOpt::kTcpMaxseg:
+      // do_tcp_setsockopt: range check; the value is only used at the next
+      // MSS sync (not modelled), as on an established kernel socket.
+      if (val != 0 && (val < kTcpMinMss || val > kMaxTcpWindow)) return -kEinval;
+      user_mss_ = val;
+      return 0;
+    case SockOpt::kSoSndbuf:
+      // sock_setsockopt: capped by wmem_max, doubled, locked; wakes writers.
+      sndbuf_locked_ = true;
+      sndbuf_ = std::max(std::min(val, kWmemMax) * 2, kSockMinSndbuf);
+      WriteSpace();
+      return 0;
+    case SockOpt::kTcpNotsentLowat:
+      notsent_lowat_ = val == 0 ? UINT32_MAX : val;
+      WriteSpace();
+      return 0;
+    case SockOpt::kTcpNodelay:
+    case SockOpt::kTcpCork:
+      break;
+  }
+  // TCP_NODELAY / TCP_CORK run under lock_sock and may transmit.
+  LockSock();
+  if (opt == SockOpt::kTcpNodelay) {
+    if (val) {
+      nonagle_ |= kTcpNagleOff | kTcpNaglePush;
+      TcpPushPendingFrames(PushReason::kSetsockopt);
+    } else {
+      nonagle_ &= ~kTcpNagleOff;
+    }
+  } else {
+    if (val) {
+      nonagle_ |= kTcpNagleCork;
+    } else {
+      nonagle_ &= ~kTcpNagleCork;
+      if (nonagle_ & kTcpNagleOff) nonagle_ |= kTcpNaglePush;
+      TcpPushPendingFrames(PushReason::kSetsockopt);
+    }
+  }
+  ScheduleRelease();
+  return 0;
+}
+
+TcpInfo TcpSock::info() const {
+  TcpInfo i;
+  i.snd_cwnd = snd_cwnd_;
+  i.snd_ssthresh = snd_ssthresh_;
+  i.snd_mss = mss_cache_;
+  i.advmss = config_.mtu - 40;
+  i.rtt_us = srtt_us_ >> 3;
+  i.unacked = packets_out_;
+  i.notsent_bytes = static_cast<uint32_t>(write_seq_ - snd_nxt_);
+  i.bytes_sent = snd_nxt_;
+  i.bytes_acked = snd_una_;
+  i.segs_out = segs_out_;
+  i.snd_wnd = snd_wnd_;
+  i.sndbuf = sndbuf_;
+  i.wmem_queued = wmem_queued_;
+  return i;
+}
+
+void TcpSock::NoteViolation(const char* what) {
+  if (violation_ == nullptr) violation_ = what;
+}
+
+absl::Status TcpSock::CheckInvariants() const {
+  if (violation_ != nullptr) return absl::InternalError(violation_);
+  if (!(snd_una_ <= snd_nxt_ && snd_nxt_ <= write_seq_))
+    return absl::InternalError(absl::StrFormat("sequence order: una %d nxt %d write %d", snd_una_, snd_nxt_, write_seq_));
+  uint64_t truesize = 0;
+  uint64_t pcount = 0;
+  uint64_t expect = snd_una_;
+  for (size_t i = 0; i < rtx_queue_.size(); ++i) {
+    const Skb& s = rtx_queue_[i];
+    if (i == 0 ? !(s.seq <= snd_una_ && snd_una_ < s.end_seq) : s.seq != expect)
+      return absl::InternalError(absl::StrFormat("rtx queue not contiguous at skb %d (seq %d)", i, s.seq));
+    expect = s.end_seq;
+    truesize += s.truesize;
+    pcount += s.pcount;
+  }
+  if (expect != snd_nxt_) return absl::InternalError(absl::StrFormat("rtx queue ends at %d, snd_nxt %d", expect, snd_nxt_));
+  for (const Skb& s : write_queue_) {
+    if (s.seq != expect) return absl::InternalError(absl::StrFormat("write queue not contiguous at seq %d", s.seq));
+    expect = s.end_seq;
+    truesize += s.truesize;
+  }
+  if (expect != write_seq_) return absl::InternalError(absl::StrFormat("write queue ends at %d, write_seq %d", expect, write_seq_));
+  if (pcount != packets_out_)
+    return absl::InternalError(absl::StrFormat("packets_out %d != sum of pcounts %d", packets_out_, pcount));
+  if (truesize != wmem_queued_)
+    return absl::InternalError(absl::StrFormat("sk_wmem_queued %d != sum of truesizes %d", wmem_queued_, truesize));
+  if (wmem_alloc_ < 1) return absl::InternalError("sk_wmem_alloc dropped below 1");
+  if (lost_out_ > packets_out_ || retrans_out_ > lost_out_)
+    return absl::InternalError(absl::StrFormat("loss counters: lost %d retrans %d packets %d", lost_out_, retrans_out_, packets_out_));
+  return absl::OkStatus();
+}
+
+}  // namespace sendsim::model

@@ -1,0 +1,366 @@
+#ifndef SENDSIM_MODEL_TCP_SOCK_H_
+#define SENDSIM_MODEL_TCP_SOCK_H_
+
+// The sending TCP socket: struct tcp_sock state plus the send path of
+// tcp.c / tcp_output.c / tcp_input.c / tcp_timer.c. One class, its member
+// functions spread over files named after kernel concerns:
+//   tcp_sock.cc    lock_sock/release_sock, backlog, setsockopt, tcp_info, invariants
+//   send.cc        do_tcp_sendpages, tcp_sendmsg_locked, skb_entail, size goal, waits
+//   push.cc        tcp_push, autocorking, forced_push, __tcp_push_pending_frames, tcp_push_one
+//   write_xmit.cc  tcp_write_xmit and its tests, tso_fragment, TSQ, tcp_wfree/tasklet
+//   ack.cc         tcp_rcv_established/tcp_ack, rtx-queue cleaning, RTT, cwnd, write space
+//   timers.cc      the ICSK xmit timer: RTO, probe0 (tcp_write_wakeup), TLP
+//
+// Sequence numbers are 64-bit internally (no wrap in long runs) and
+// truncated to 32 bits at the wire seam.
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "model/config.h"
+#include "model/constants.h"
+#include "model/event_loop.h"
+#include "model/profile.h"
+#include "model/socket.h"
+#include "model/types.h"
+#include "model/wire.h"
+
+namespace sendsim::model {
+
+// One sk_buff of the write or retransmit queue (only what the send path reads).
+struct Skb {
+  uint64_t seq = 0;
+  uint64_t end_seq = 0;
+  uint32_t truesize = 0;
+  uint32_t linear_len = 0;   // bytes in the linear head (sendmsg first skb)
+  uint32_t linear_room = 0;  // skb_availroom
+  uint32_t pcount = 0;       // tcp_skb_pcount; 0 = recompute (tcp_init_tso_segs)
+  uint32_t gso_size = 0;
+  uint8_t nr_frags = 0;
+  uint8_t tcp_flags = kTcpAck;
+  bool eor = false;
+  bool lost = false;          // TCPCB_LOST
+  bool retrans = false;       // TCPCB_RETRANS (counted in retrans_out)
+  bool ever_retrans = false;  // TCPCB_EVER_RETRANS (Karn: no RTT sample)
+  // Identity of the last frag, for skb_can_coalesce.
+  uint64_t last_frag_page = 0;
+  uint32_t last_frag_end = 0;
+  // Cumulative end offset (from seq) of each frag; frags follow the linear head.
+  uint32_t frag_end[kMaxSkbFrags] = {};
+  uint64_t tag = 0;
+  TimeNs sent_ns = 0;  // skb_mstamp of the last (re)transmission
+  std::vector<PayloadPiece> payload;  // only when payload is tracked
+
+  uint32_t len() const { return static_cast<uint32_t>(end_seq - seq); }
+};
+
+// Sink for skb clones handed to the IP layer (the Nic, or a test).
+using XmitFn = std::function<void(XmitSkb&& skb)>;
+
+// Kind of the one ICSK transmit timer (icsk_pending).
+enum class XmitTimer : uint8_t { kNone, kRetrans, kProbe0, kLossProbe };
+
+class TcpSock final : public Socket {
+ public:
+  struct Options {
+    // Window the peer advertised in the handshake (bytes, unscaled).
+    uint32_t initial_window = 65535;
+    // RTT sample taken from the handshake (0: none; RTO starts at 1 s).
+    TimeNs handshake_rtt_ns = 0;
+  };
+
+  TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);
+  ~TcpSock() override = default;
+  TcpSock(const TcpSock&) = delete;
+  TcpSock& operator=(const TcpSock&) = delete;
+
+  // Socket API.
+  int64_t sendpage(Page page, uint32_t offset, uint32_t size, int flags, DoneFn done = nullptr) override;
+  int64_t sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done = nullptr) override;
+  int64_t sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done = nullptr) override;
+  int setsockopt(SockOpt opt, int64_t value) override;
+  void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
+  void set_call_tag(uint64_t tag) override { call_tag_ = tag; }
+  bool owned() const override { return owned_; }
+  TcpInfo info() const override;
+  const Counters& counters() const override { return counters_; }
+  Counters& mutable_counters() { return counters_; }
+
+  // Network side.
+  // An ACK segment from the peer (softirq: backlog if owned).
+  void OnAckSegment(const Segment& seg);
+  // tcp_wfree: a clone of `truesize` bytes was freed by TX completion.
+  void OnTxCompletion(uint32_t truesize);
+
+  // Invariants (sequence space, accounting, cwnd/window at send time).
+  absl::Status CheckInvariants() const;
+
+  // Read-only state for tests and the connection.
+  uint64_t write_seq() const { return write_seq_; }
+  uint64_t snd_nxt() const { return snd_nxt_; }
+  uint64_t snd_una() const { return snd_una_; }
+  uint32_t snd_cwnd() const { return snd_cwnd_; }
+  uint32_t snd_ssthresh() const { return snd_ssthresh_; }
+  uint32_t packets_out() const { return packets_out_; }
+  uint32_t sndbuf() const { return sndbuf_; }
+  uint32_t wmem_queued() const { return wmem_queued_; }
+  uint32_t wmem_alloc() const { return wmem_alloc_; }
+  uint32_t snd_wnd() const { return snd_wnd_; }
+  uint32_t max_window() const { return max_window_; }
+  int nonagle() const { return nonagle_; }
+  bool tsq_throttled() const { return tsq_throttled_; }
+  XmitTimer pending_timer() const { return timer_kind_; }
+  TimeNs timer_expires_ns() const { return timer_expires_ns_; }
+  uint32_t rto_jiffies() const { return rto_jiffies_; }
+  size_t write_queue_len() const { return write_queue_.size(); }
+  size_t rtx_queue_len() const { return rtx_queue_.size(); }
+  const std::deque<Skb>& write_queue() const { return write_queue_; }
+  uint32_t mss_cache() const { return mss_cache_; }
+  const Profile& profile() const { return profile_; }
+  bool blocked_call_pending() const { return pending_call_ != nullptr; }
+  uint32_t size_goal() { return SendMss(0).size_goal; }
+
+ private:
+  struct MssGoal {
+    uint32_t mss_now;
+    uint32_t size_goal;
+  };
+  // Per-call input of sendpage / sendmsg, kept across a blocking wait.
+  struct SendCursor {
+    enum class Kind : uint8_t { kPage, kKvec, kBvec };
+    Kind kind = Kind::kPage;
+    int flags = 0;
+    // kPage
+    Page page;
+    uint32_t offset = 0;
+    uint32_t size = 0;
+    // kKvec / kBvec: spans into the caller's arrays (owned copies once parked).
+    absl::Span<const Iovec> iov;
+    absl::Span<const BioVec> bvec;
+    size_t idx = 0;
+    uint64_t off = 0;  // offset inside element idx
+    uint64_t left = 0;
+    bool splice = false;        // MSG_SPLICE_PAGES honoured (v6.5+)
+    int process_backlog = 0;    // new skbs since the last backlog flush
+    int64_t copied = 0;
+  };
+
+  struct PendingCall {
+    SendCursor cursor;
+    std::vector<Iovec> iov_copy;
+    std::vector<BioVec> bvec_copy;
+    DoneFn done;
+    bool resume_scheduled = false;
+  };
+
+
+  // --- tcp_sock.cc: ownership ---
+  void LockSock();
+  void ScheduleRelease();
+  void ReleaseSock();        // release_sock: backlog, then tcp_release_cb
+  void ProcessBacklog(PushReason reason);
+  void TcpReleaseCb();
+  TimeNs JiffyNs() const { return kNsPerSec / config_.hz; }
+  uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / JiffyNs()); }
+  uint32_t UsToJiffies(uint64_t us) const;
+  uint32_t NsToJiffiesCeil(TimeNs ns) const;
+
+  // --- send.cc ---
+  MssGoal SendMss(int flags);
+  uint32_t XmitSizeGoal(uint32_t mss_now);
+  Skb& SkbEntail(uint32_t truesize, uint32_t linear_room);
+  int64_t DoTcpSendpages(SendCursor& c);
+  int64_t TcpSendmsgLocked(SendCursor& c);
+  int64_t WaitForMemory(SendCursor& c);
+  void ResumeBlockedCall();
+  void RemoveEmptyTailSkb();
+  void AppendPayload(Skb& skb, const uint8_t* data, uint32_t len);
+  uint8_t* ReserveStore(uint32_t len);
+  const uint8_t* CopyFromCursor(SendCursor& c, uint32_t n);
+  void ReleaseCopyStore();
+  bool StreamMemoryFree(int wake) const;
+
+  // --- push.cc ---
+  void TcpPush(int flags, uint32_t mss_now, int nonagle, uint32_t size_goal, PushReason reason);
+  bool ShouldAutocork(const Skb& skb, uint32_t size_goal) const;
+  void MarkPush(Skb& skb);
+  bool ForcedPush() const;
+  void PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason);  // __tcp_push_pending_frames
+  void TcpPushPendingFrames(PushReason reason);                              // tcp_push_pending_frames
+  void TcpPushOne(uint32_t mss_now);
+
+  // --- write_xmit.cc ---
+  bool TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReason reason);
+  uint32_t InitTsoSegs(Skb& skb, uint32_t mss_now);
+  uint32_t CwndTest(const Skb& skb) const;
+  bool SndWndTest(const Skb& skb, uint32_t mss_now) const;
+  bool NagleTest(const Skb& skb, uint32_t mss_now, int nonagle) const;
+  bool NagleCheck(bool partial, int nonagle) const;
+  bool MinshallCheck() const;
+  bool TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited);
+  uint32_t MssSplitPoint(const Skb& skb, uint32_t mss_now, uint32_t max_segs, int nonagle) const;
+  void SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t mss_now);  // tso_fragment / tcp_fragment
+  bool SmallQueueCheck(const Skb& skb);
+  uint32_t TsoSegs(uint32_t mss_now) const;  // tcp_tso_segs / tcp_tso_autosize
+  void TransmitSkb(Skb& skb, PushReason reason, bool retransmit);
+  void EventNewDataSent();  // moves the write-queue head to the rtx queue
+  void TsqHandler();
+  void TsqWrite(PushReason reason);
+  void CwndValidate(bool is_cwnd_limited);
+  uint32_t PacketsInFlight() const { return packets_out_ - lost_out_ + retrans_out_; }
+  bool IsCwndLimited() const;
+
+  // --- ack.cc ---
+  void TcpRcvEstablished(const Segment& seg, PushReason reason);
+  void TcpAck(const Segment& seg);
+  void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount);
+  void RttEstimator(uint64_t mrtt_us);
+  void SetRto();
+  void CongAvoid(uint32_t acked);
+  void RenoCongAvoid(uint32_t acked);
+  void CubicCongAvoid(uint32_t acked);
+  uint32_t SlowStart(uint32_t acked);
+  void CongAvoidAi(uint32_t w, uint32_t acked);
+  uint32_t RecalcSsthresh() const;
+  uint32_t CurrentSsthresh() const;
+  void UpdatePacingRate();
+  void CheckSpace();
+  void NewSpace();
+  void SndbufExpand();
+  void WriteSpace();  // sk_write_space with the generic wakeup test
+  void SlowStartAfterIdleCheck();
+  void CwndApplicationLimited();
+  void XmitRetransmitQueue();
+
+  // --- timers.cc ---
+  void ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies);
+  void ClearXmitTimer();
+  void OnXmitTimer();
+  void WriteTimerHandler();
+  void RearmRto();
+  bool ScheduleLossProbe(bool advancing_rto);
+  void SetXmitTimer();
+  int64_t RtoDeltaUs() const;
+  void RetransmitTimer();
+  void ProbeTimer();
+  int WriteWakeup();
+  void SendLossProbe();
+  void CheckProbeTimer();
+
+  void NoteViolation(const char* what);
+
+  EventLoop* loop_;
+  ConnectionConfig config_;
+  Profile profile_;
+  XmitFn xmit_;
+  WriteSpaceFn write_space_;
+  uint64_t call_tag_ = 0;
+  Counters counters_;
+
+  // Sequence space (struct tcp_sock).
+  uint64_t write_seq_ = 0;
+  uint64_t snd_nxt_ = 0;
+  uint64_t snd_una_ = 0;
+  uint64_t pushed_seq_ = 0;
+  uint64_t snd_sml_ = 0;
+  uint64_t rtt_seq_ = 0;
+  uint64_t high_seq_ = 0;
+  uint64_t tlp_high_seq_ = 0;
+  int nonagle_ = 0;
+  uint32_t snd_wnd_ = 0;
+  uint32_t max_window_ = 0;
+  uint32_t snd_cwnd_ = kTcpInitCwnd;
+  uint32_t snd_ssthresh_ = kTcpInfiniteSsthresh;
+  uint32_t snd_cwnd_cnt_ = 0;
+  uint32_t snd_cwnd_clamp_ = UINT32_MAX;
+  uint32_t snd_cwnd_used_ = 0;
+  uint32_t snd_cwnd_stamp_ = 0;  // jiffies
+  uint32_t packets_out_ = 0;
+  uint32_t lost_out_ = 0;
+  uint32_t retrans_out_ = 0;
+  bool in_loss_ = false;  // icsk_ca_state == TCP_CA_Loss
+  uint32_t mss_cache_;
+  uint32_t gso_segs_ = 0;
+  uint32_t lsndtime_ = 0;  // jiffies
+  TimeNs last_xmit_ns_ = 0;  // tcp_wstamp_ns (EDT, v5.0+)
+  uint32_t srtt_us_ = 0;     // << 3
+  uint32_t mdev_us_ = 0;
+  uint32_t mdev_max_us_ = 0;
+  uint32_t rttvar_us_ = 0;
+  uint32_t min_rtt_us_ = UINT32_MAX;
+  uint32_t rto_jiffies_;
+  uint32_t backoff_ = 0;
+  uint32_t max_packets_out_ = 0;
+  uint64_t max_packets_seq_ = 0;
+  bool is_cwnd_limited_ = false;
+  uint64_t pacing_rate_ = UINT64_MAX;  // sk_pacing_rate, bytes/s
+  uint32_t notsent_lowat_ = UINT32_MAX;
+  uint32_t user_mss_ = 0;
+  // CUBIC (bictcp) state.
+  struct Cubic {
+    uint32_t cnt = 0;
+    uint32_t last_max_cwnd = 0;
+    uint32_t last_cwnd = 0;
+    uint32_t last_time = 0;   // jiffies
+    uint32_t bic_origin_point = 0;
+    uint32_t bic_k = 0;
+    uint32_t delay_min = 0;   // us
+    uint32_t epoch_start = 0; // jiffies, 0 = none
+    uint32_t ack_cnt = 0;
+    uint32_t tcp_cwnd = 0;
+  } cubic_;
+
+  // Memory (struct sock).
+  uint32_t sndbuf_;
+  bool sndbuf_locked_ = false;  // SOCK_SNDBUF_LOCK
+  uint32_t wmem_queued_ = 0;
+  uint32_t wmem_alloc_ = 1;
+  bool sock_nospace_ = false;
+  bool queue_shrunk_ = false;
+  // TSQ flags.
+  bool tsq_throttled_ = false;
+  bool tsq_queued_ = false;
+  bool tsq_deferred_ = false;
+  bool write_timer_deferred_ = false;
+
+  // Ownership.
+  bool owned_ = false;
+  bool release_scheduled_ = false;
+  EventLoop::EventId release_event_ = 0;
+  std::vector<Segment> backlog_;
+
+  // ICSK xmit timer.
+  XmitTimer timer_kind_ = XmitTimer::kNone;
+  EventLoop::EventId timer_event_ = 0;
+  TimeNs timer_expires_ns_ = 0;
+
+  std::deque<Skb> write_queue_;  // unsent
+  std::deque<Skb> rtx_queue_;    // sent, unacked
+
+  // Page-frag allocator of sendmsg's copy path (sk_page_frag).
+  uint64_t pfrag_page_ = 0;
+  uint32_t pfrag_offset_ = kPageFragSize;  // forces a refill on first use
+  uint64_t next_pfrag_id_ = 1ULL << 62;    // disjoint from caller page ids
+
+  // Copies of sendmsg payload (when tracked), freed once acknowledged.
+  struct CopyChunk {
+    std::unique_ptr<uint8_t[]> data;
+    uint32_t size = 0;
+    uint32_t used = 0;
+    uint64_t last_seq = 0;
+  };
+  std::deque<CopyChunk> copy_store_;
+
+  std::unique_ptr<PendingCall> pending_call_;
+  const char* violation_ = nullptr;
+  uint64_t segs_out_ = 0;
+  std::vector<Iovec> iov_scratch_;
+};
+
+}  // namespace sendsim::model
+
+#endif  // SENDSIM_MODEL_TCP_SOCK_H_

@@ -1,0 +1,217 @@
+#include "model/timers.h"
+
+#include <algorithm>
+
+#include "model/tcp_sock.h"
+
+namespace sendsim::model {
+
+uint32_t TlpTimeoutJiffiesRule(uint32_t srtt_us_x8, uint32_t packets_out, int hz) {
+  const uint64_t jiffy_us = 1000000 / static_cast<uint64_t>(hz);
+  if (srtt_us_x8 == 0) return static_cast<uint32_t>(hz);  // TCP_TIMEOUT_INIT = 1 s
+  uint32_t timeout = static_cast<uint32_t>(((srtt_us_x8 >> 2) + jiffy_us - 1) / jiffy_us);
+  if (packets_out == 1) {
+    timeout += static_cast<uint32_t>(hz / 5);  // TCP_RTO_MIN
+  } else {
+    timeout += kTcpTimeoutMinJiffies;
+  }
+  return timeout;
+}
+
+// inet_csk_reset_xmit_timer: icsk_pending = kind, expiry on a jiffy tick.
+void TcpSock::ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies) {
+  when_jiffies = std::min(when_jiffies, NsToJiffiesCeil(kTcpRtoMaxNs));
+  if (timer_event_ != 0) loop_->Cancel(timer_event_);
+  timer_kind_ = kind;
+  timer_expires_ns_ = static_cast<TimeNs>(Jiffies() + when_jiffies) * JiffyNs();
+  timer_event_ = loop_->ScheduleAt(timer_expires_ns_, [this] { OnXmitTimer(); });
+}
+
+// inet_csk_clear_xmit_timer.
+void TcpSock::ClearXmitTimer() {
+  if (timer_event_ != 0) loop_->Cancel(timer_event_);
+  timer_event_ = 0;
+  timer_kind_ = XmitTimer::kNone;
+}
+
+// tcp_write_timer: deferred to release_sock while the socket is owned.
+void TcpSock::OnXmitTimer() {
+  timer_event_ = 0;
+  if (owned_) {
+    write_timer_deferred_ = true;
+    return;
+  }
+  WriteTimerHandler();
+}
+
+// tcp_write_timer_handler.
+void TcpSock::WriteTimerHandler() {
+  const XmitTimer kind = timer_kind_;
+  // The loss probe keeps icsk_pending until it decides (tcp_rearm_rto offsets
+  // the remaining RTO when no probe could be sent).
+  if (kind != XmitTimer::kLossProbe) timer_kind_ = XmitTimer::kNone;
+  switch (kind) {
+    case XmitTimer::kNone:
+      return;
+    case XmitTimer::kLossProbe:
+      SendLossProbe();
+      return;
+    case XmitTimer::kRetrans:
+      RetransmitTimer();
+      return;
+    case XmitTimer::kProbe0:
+      ProbeTimer();
+      return;
+  }
+}
+
+// tcp_rto_delta_us: time left until the RTO of the rtx head.
+int64_t TcpSock::RtoDeltaUs() const {
+  if (rtx_queue_.empty()) return 0;
+  const int64_t rto_us = static_cast<int64_t>(rto_jiffies_) * (JiffyNs() / kNsPerUs);
+  return rtx_queue_.front().sent_ns / kNsPerUs + rto_us - loop_->now() / kNsPerUs;
+}
+
+// tcp_rearm_rto.
+void TcpSock::RearmRto() {
+  if (packets_out_ == 0) {
+    ClearXmitTimer();
+    return;
+  }
+  uint32_t rto = rto_jiffies_;
+  if (timer_kind_ == XmitTimer::kLossProbe) {
+    // Offset the time already elapsed since the regular RTO was installed.
+    rto = UsToJiffies(static_cast<uint64_t>(std::max<int64_t>(RtoDeltaUs(), 1)));
+  }
+  ResetXmitTimer(XmitTimer::kRetrans, rto);
+}
+
+// tcp_set_xmit_timer.
+void TcpSock::SetXmitTimer() {
+  if (!ScheduleLossProbe(true)) RearmRto();
+}
+
+// tcp_schedule_loss_probe (tcp_early_retrans = 3).
+bool TcpSock::ScheduleLossProbe(bool advancing_rto) {
+  if (packets_out_ == 0 || !config_.sack || in_loss_) return false;
+  uint32_t timeout = TlpTimeoutJiffiesRule(srtt_us_, packets_out_, config_.hz);
+  const int64_t rto_delta_us = advancing_rto ? static_cast<int64_t>(rto_jiffies_) * (JiffyNs() / kNsPerUs) : RtoDeltaUs();
+  if (rto_delta_us > 0) timeout = std::min(timeout, UsToJiffies(static_cast<uint64_t>(rto_delta_us)));
+  ResetXmitTimer(XmitTimer::kLossProbe, timeout);
+  return true;
+}
+
+// tcp_check_probe_timer.
+void TcpSock::CheckProbeTimer() {
+  if (packets_out_ == 0 && timer_kind_ == XmitTimer::kNone)
+    ResetXmitTimer(XmitTimer::kProbe0, std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs)));
+}
+
+// tcp_retransmit_timer -> tcp_enter_loss (simplified: every outstanding
+// segment is marked lost and resent in order as cwnd allows, go-back-N).
+void TcpSock::RetransmitTimer() {
+  if (packets_out_ == 0) return;
+  ++counters_.rto_fires;
+  if (!in_loss_) {
+    snd_ssthresh_ = RecalcSsthresh();
+    if (config_.cc == CongestionControl::kCubic) {
+      // bictcp_recalc_ssthresh with fast convergence; a new epoch starts.
+      if (snd_cwnd_ < cubic_.last_max_cwnd) {
+        cubic_.last_max_cwnd = (snd_cwnd_ * (1024 + 717)) / (2 * 1024);
+      } else {
+        cubic_.last_max_cwnd = snd_cwnd_;
+      }
+    }
+  }
+  cubic_.epoch_start = 0;
+  snd_cwnd_ = 1;
+  snd_cwnd_cnt_ = 0;
+  snd_cwnd_stamp_ = Jiffies();
+  in_loss_ = true;
+  high_seq_ = snd_nxt_;
+  retrans_out_ = 0;
+  lost_out_ = 0;
+  for (Skb& skb : rtx_queue_) {
+    skb.lost = true;
+    skb.retrans = false;
+    lost_out_ += skb.pcount;
+  }
+  XmitRetransmitQueue();
+  ++backoff_;
+  rto_jiffies_ = std::min(rto_jiffies_ << 1, NsToJiffiesCeil(kTcpRtoMaxNs));
+  ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
+}
+
+// tcp_probe_timer -> tcp_send_probe0.
+void TcpSock::ProbeTimer() {
+  if (packets_out_ != 0 || write_queue_.empty()) return;
+  ++counters_.probe0_fires;
+  WriteWakeup();
+  if (packets_out_ != 0 || write_queue_.empty()) {
+    backoff_ = 0;
+    return;
+  }
+  if (backoff_ < 15) ++backoff_;
+  const uint64_t base = std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs));
+  ResetXmitTimer(XmitTimer::kProbe0,
+                 static_cast<uint32_t>(std::min<uint64_t>(base << backoff_, NsToJiffiesCeil(kTcpRtoMaxNs))));
+}
+
+// tcp_write_wakeup: up to one MSS of the head, PSH set, ignoring Nagle,
+// cork and cwnd (but not the receive window).
+int TcpSock::WriteWakeup() {
+  if (write_queue_.empty()) return -1;
+  Skb* skb = &write_queue_.front();
+  const uint64_t wnd_end = snd_una_ + snd_wnd_;
+  if (skb->seq >= wnd_end) return -1;  // zero window: only a window probe ACK
+  const uint32_t mss = mss_cache_;
+  uint64_t seg_size = wnd_end - skb->seq;
+  if (pushed_seq_ < skb->end_seq) pushed_seq_ = skb->end_seq;
+  if (seg_size < skb->len() || skb->len() > mss) {
+    seg_size = std::min<uint64_t>(seg_size, mss);
+    skb->tcp_flags |= kTcpPsh;
+    SplitSkb(write_queue_, 0, static_cast<uint32_t>(seg_size), mss);
+    skb = &write_queue_.front();
+  } else if (skb->pcount == 0) {
+    InitTsoSegs(*skb, mss);
+  }
+  if (skb->len() == 0) return -1;
+  skb->tcp_flags |= kTcpPsh;
+  ++counters_.pushes_by_reason[static_cast<int>(PushReason::kProbe0)];
+  TransmitSkb(*skb, PushReason::kProbe0, false);
+  EventNewDataSent();
+  return 0;
+}
+
+// tcp_send_loss_probe: new data if the window allows, else the last
+// segment again.
+void TcpSock::SendLossProbe() {
+  if (tlp_high_seq_ == 0) {
+    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss_cache_)) {
+      const uint32_t before = packets_out_;
+      TcpWriteXmit(mss_cache_, kTcpNagleOff, 2, PushReason::kTlp);
+      if (packets_out_ > before) {
+        ++counters_.tlp_fires;
+        timer_kind_ = XmitTimer::kNone;
+      }
+    } else if (!rtx_queue_.empty()) {
+      // Simplification: skb_still_in_host_queue is not checked.
+      size_t idx = rtx_queue_.size() - 1;
+      const uint32_t pcount = rtx_queue_[idx].pcount;
+      const uint32_t mss = mss_cache_;
+      if (pcount > 1 && rtx_queue_[idx].len() > (pcount - 1) * mss) {
+        SplitSkb(rtx_queue_, idx, (pcount - 1) * mss, mss);
+        ++idx;
+      }
+      Skb& skb = rtx_queue_[idx];
+      skb.ever_retrans = true;
+      TransmitSkb(skb, PushReason::kTlp, true);
+      tlp_high_seq_ = snd_nxt_;
+      ++counters_.tlp_fires;
+      timer_kind_ = XmitTimer::kNone;
+    }
+  }
+  RearmRto();
+}
+
+}  // namespace sendsim::model

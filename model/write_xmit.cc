@@ -1,0 +1,387 @@
+#include "model/write_xmit.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "model/tcp_sock.h"
+
+namespace sendsim::model {
+
+uint32_t TsoAutosizeRule(uint64_t pacing_rate, uint32_t mss_now, bool rtt_term, uint32_t min_rtt_us, int tso_rtt_log) {
+  uint64_t bytes = pacing_rate >> kSkPacingShift;
+  if (rtt_term) {
+    const uint32_t r = min_rtt_us >> tso_rtt_log;
+    if (r < 32) bytes += static_cast<uint64_t>(kGsoMaxSize) >> r;
+    bytes = std::min<uint64_t>(bytes, kGsoMaxSize);
+  } else {
+    bytes = std::min<uint64_t>(bytes, kGsoMaxSize - 1 - kMaxTcpHeader);
+  }
+  const uint64_t segs = std::max<uint64_t>(bytes / mss_now, kTcpMinTsoSegs);
+  return static_cast<uint32_t>(std::min<uint64_t>(segs, kGsoMaxSegs));
+}
+
+uint32_t TcpSock::TsoSegs(uint32_t mss_now) const {
+  return TsoAutosizeRule(pacing_rate_, mss_now, profile_.autosize_rtt_term, min_rtt_us_, profile_.tso_rtt_log);
+}
+
+// tcp_init_tso_segs.
+uint32_t TcpSock::InitTsoSegs(Skb& skb, uint32_t mss_now) {
+  if (skb.pcount == 0 || (skb.pcount > 1 && skb.gso_size != mss_now)) {
+    skb.pcount = TsoSegsForLen(skb.len(), mss_now);
+    skb.gso_size = skb.pcount > 1 ? mss_now : 0;
+  }
+  return skb.pcount;
+}
+
+uint32_t TcpSock::CwndTest(const Skb& skb) const {
+  if ((skb.tcp_flags & kTcpFin) && skb.pcount == 1) return 1;  // final FIN
+  return CwndQuotaRule(PacketsInFlight(), snd_cwnd_);
+}
+
+// tcp_snd_wnd_test: only the first segment has to fit.
+bool TcpSock::SndWndTest(const Skb& skb, uint32_t mss_now) const {
+  const uint64_t end = skb.len() > mss_now ? skb.seq + mss_now : skb.end_seq;
+  return end <= snd_una_ + snd_wnd_;
+}
+
+bool TcpSock::MinshallCheck() const { return snd_una_ < snd_sml_ && snd_sml_ <= snd_nxt_; }
+
+bool TcpSock::NagleCheck(bool partial, int nonagle) const {
+  return NagleCheckRule(partial, nonagle, packets_out_, MinshallCheck());
+}
+
+// tcp_nagle_test.
+bool TcpSock::NagleTest(const Skb& skb, uint32_t mss_now, int nonagle) const {
+  if (nonagle & kTcpNaglePush) return true;
+  if (skb.tcp_flags & kTcpFin) return true;
+  return !NagleCheck(skb.len() < mss_now, nonagle);
+}
+
+// tcp_tso_should_defer (v4.19; v4.20+ ending and EDT "recent" test by profile).
+bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited) {
+  const bool v420 = profile_.tso_defer_v420_ending;
+  if (!v420 && (skb.tcp_flags & kTcpFin)) return false;
+  if (in_loss_) return false;  // icsk_ca_state >= TCP_CA_Recovery
+  // Defer only if the last transmission was recent.
+  if (profile_.tso_defer_recent_is_1ms) {
+    if (loop_->now() - last_xmit_ns_ > kNsPerMs) return false;
+  } else if (static_cast<int32_t>(Jiffies() - lsndtime_) > 0) {
+    return false;
+  }
+  const uint32_t in_flight = PacketsInFlight();
+  const uint64_t send_win = snd_una_ + snd_wnd_ - skb.seq;
+  const uint64_t cong_win = static_cast<uint64_t>(snd_cwnd_ - in_flight) * mss_cache_;
+  const uint64_t limit = std::min(send_win, cong_win);
+  if (limit >= static_cast<uint64_t>(max_segs) * mss_cache_) return false;
+  if (&skb != &write_queue_.back() && limit >= skb.len()) return false;
+  const uint64_t chunk = std::min<uint64_t>(snd_wnd_, static_cast<uint64_t>(snd_cwnd_) * mss_cache_) / kTcpTsoWinDivisor;
+  if (limit >= chunk) return false;
+  if (rtx_queue_.empty()) return false;
+  // The next ACK is not expected soon: sending now is better than waiting.
+  const int64_t age_us = (loop_->now() - rtx_queue_.front().sent_ns) / kNsPerUs;
+  if (age_us < static_cast<int64_t>(srtt_us_ >> 4)) return false;
+  if (v420) {
+    if (cong_win < send_win) {
+      if (cong_win <= skb.len()) {
+        *is_cwnd_limited = true;
+        return true;
+      }
+    } else if (send_win <= skb.len()) {
+      return true;  // rwnd-limited
+    }
+    if ((skb.tcp_flags & kTcpFin) || (profile_.tso_defer_eor_sends && skb.eor)) return false;
+    return true;
+  }
+  if (cong_win < send_win && cong_win <= skb.len()) *is_cwnd_limited = true;
+  return true;
+}
+
+// tcp_mss_split_point.
+uint32_t TcpSock::MssSplitPoint(const Skb& skb, uint32_t mss_now, uint32_t max_segs, int nonagle) const {
+  const uint64_t window = snd_una_ + snd_wnd_ - skb.seq;
+  const uint64_t max_len = static_cast<uint64_t>(mss_now) * max_segs;
+  if (max_len <= window && &skb != &write_queue_.back()) return static_cast<uint32_t>(max_len);
+  const uint64_t needed = std::min<uint64_t>(skb.len(), window);
+  if (max_len <= needed) return static_cast<uint32_t>(max_len);
+  const uint64_t partial = needed % mss_now;
+  // The nonagle argument applies even to the tail skb.
+  if (NagleCheck(partial != 0, nonagle)) return static_cast<uint32_t>(needed - partial);
+  return static_cast<uint32_t>(needed);
+}
+
+// tso_fragment / tcp_fragment: q[idx] keeps [seq, seq+len); a new skb with the
+// rest, PSH/FIN/eor and T0 of its own, follows it in the same queue.
+// Simplification: a split linear head gets T0 like a frag-only skb.
+void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t mss_now) {
+  Skb& skb = q[idx];
+  Skb buff;
+  const uint32_t total = skb.len();
+  const uint32_t nlen = total - len;
+  const uint32_t old_pcount = skb.pcount;
+  buff.seq = skb.seq + len;
+  buff.end_seq = skb.end_seq;
+  const uint32_t nsize = skb.linear_len > len ? skb.linear_len - len : 0;  // linear bytes moving
+  const uint32_t nlen_frags = nlen - nsize;
+  buff.truesize = kSkbTruesizeHeadOnly + nlen_frags;
+  skb.truesize -= nlen_frags;
+  wmem_queued_ += kSkbTruesizeHeadOnly;
+  buff.tcp_flags = skb.tcp_flags;
+  skb.tcp_flags &= ~(kTcpFin | kTcpPsh);
+  buff.eor = skb.eor;
+  skb.eor = false;
+  buff.lost = skb.lost;
+  buff.retrans = skb.retrans;
+  buff.ever_retrans = skb.ever_retrans;
+  buff.tag = skb.tag;
+  buff.sent_ns = skb.sent_ns;
+  // Frags.
+  buff.linear_len = nsize;
+  const uint32_t old_linear = skb.linear_len;
+  skb.linear_len = std::min(skb.linear_len, len);
+  skb.linear_room = 0;
+  uint8_t keep = 0;
+  uint32_t start = old_linear;
+  for (uint8_t i = 0; i < skb.nr_frags; ++i) {
+    const uint32_t end = skb.frag_end[i];
+    if (end <= len) {
+      keep = i + 1;
+    } else if (start >= len) {
+      buff.frag_end[buff.nr_frags++] = end - len;
+    } else {
+      keep = i + 1;  // split frag: the head's part ends at len
+      buff.frag_end[buff.nr_frags++] = end - len;
+    }
+    start = end;
+  }
+  if (keep > 0) skb.frag_end[keep - 1] = std::min(skb.frag_end[keep - 1], len);
+  skb.nr_frags = keep;
+  buff.last_frag_page = skb.last_frag_page;
+  buff.last_frag_end = skb.last_frag_end;
+  skb.last_frag_page = 0;
+  skb.last_frag_end = 0;
+  // Payload pieces.
+  if (!skb.payload.empty()) {
+    uint32_t off = 0;
+    size_t i = 0;
+    for (; i < skb.payload.size(); ++i) {
+      PayloadPiece& p = skb.payload[i];
+      if (off + p.len > len) {
+        const uint32_t head = len - off;
+        buff.payload.push_back(PayloadPiece{p.data == nullptr ? nullptr : p.data + head, p.len - head});
+        p.len = head;
+        ++i;
+        break;
+      }
+      off += p.len;
+      if (off == len) {
+        ++i;
+        break;
+      }
+    }
+    for (size_t j = i; j < skb.payload.size(); ++j) buff.payload.push_back(skb.payload[j]);
+    size_t new_size = i;
+    while (new_size > 0 && skb.payload[new_size - 1].len == 0) --new_size;
+    skb.payload.resize(new_size);
+  }
+  skb.end_seq = skb.seq + len;
+  skb.pcount = TsoSegsForLen(len, mss_now);
+  skb.gso_size = skb.pcount > 1 ? mss_now : 0;
+  buff.pcount = TsoSegsForLen(nlen, mss_now);
+  buff.gso_size = buff.pcount > 1 ? mss_now : 0;
+  // tcp_adjust_pcount for skbs already counted in packets_out.
+  if (&q == &rtx_queue_ && old_pcount != 0) {
+    const int32_t diff = static_cast<int32_t>(old_pcount) - static_cast<int32_t>(skb.pcount + buff.pcount);
+    packets_out_ -= diff;
+    if (skb.lost) lost_out_ -= diff;
+    if (skb.retrans) retrans_out_ -= diff;
+  }
+  if (idx == 0) {
+    // Keep references to the other elements valid (deque push_front).
+    Skb head = std::move(q.front());
+    q.pop_front();
+    q.push_front(std::move(buff));
+    q.push_front(std::move(head));
+  } else {
+    q.insert(q.begin() + static_cast<std::ptrdiff_t>(idx) + 1, std::move(buff));
+  }
+}
+
+// tcp_small_queue_check (factor 0, new data).
+bool TcpSock::SmallQueueCheck(const Skb& skb) {
+  uint64_t limit = std::max<uint64_t>(2ULL * skb.truesize, pacing_rate_ >> kSkPacingShift);
+  limit = std::min<uint64_t>(limit, profile_.tsq_limit_output_bytes);
+  if (wmem_alloc_ > limit) {
+    // Always send when the rtx queue is empty (v6.x: or holds a single skb):
+    // no TX completion would call us back.
+    if (rtx_queue_.empty() || (profile_.tsq_exempt_single_skb && rtx_queue_.size() == 1)) return false;
+    tsq_throttled_ = true;
+    if (wmem_alloc_ > limit) return true;
+  }
+  return false;
+}
+
+// tcp_transmit_skb of a clone: charged to sk_wmem_alloc until tcp_wfree.
+void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
+  const TimeNs now = loop_->now();
+  if (!retransmit) {
+    if (skb.end_seq > snd_una_ + snd_wnd_ && reason != PushReason::kProbe0) NoteViolation("new data sent beyond the peer's window");
+  }
+  if (skb.len() > mss_cache_ && skb.gso_size != mss_cache_) NoteViolation("skb larger than MSS without gso_size == mss");
+  XmitSkb x;
+  x.seq = static_cast<uint32_t>(skb.seq);
+  x.len = skb.len();
+  x.gso_size = skb.len() > mss_cache_ ? mss_cache_ : 0;
+  x.tcp_flags = skb.tcp_flags;
+  x.truesize = skb.truesize;
+  x.ack = 0;
+  x.win = 65535;
+  x.reason = reason;
+  x.tag = skb.tag;
+  x.retransmit = retransmit;
+  if (config_.track_payload) x.payload = skb.payload;
+  wmem_alloc_ += skb.truesize;
+  // tcp_event_data_sent: CA_EVENT_TX_START when nothing was in flight.
+  if (PacketsInFlight() == 0 && config_.cc == CongestionControl::kCubic && cubic_.epoch_start != 0) {
+    const int32_t delta = static_cast<int32_t>(Jiffies() - lsndtime_);
+    if (delta > 0) {
+      cubic_.epoch_start += delta;
+      if (static_cast<int32_t>(cubic_.epoch_start - Jiffies()) > 0) cubic_.epoch_start = Jiffies();
+    }
+  }
+  lsndtime_ = Jiffies();
+  last_xmit_ns_ = now;
+  skb.sent_ns = now;
+  segs_out_ += skb.pcount;
+  xmit_(std::move(x));
+}
+
+// tcp_event_new_data_sent: the head moves to the rtx queue.
+void TcpSock::EventNewDataSent() {
+  Skb& skb = write_queue_.front();
+  const uint32_t prior_packets = packets_out_;
+  snd_nxt_ = skb.end_seq;
+  packets_out_ += skb.pcount;
+  rtx_queue_.push_back(std::move(skb));
+  write_queue_.pop_front();
+  if (prior_packets == 0 || timer_kind_ == XmitTimer::kLossProbe) RearmRto();
+  if (profile_.check_space_on_new_data) CheckSpace();
+}
+
+// tcp_write_xmit. push_one: 0 normal, 1 tcp_push_one, 2 TLP probe.
+// Returns true when "stuck": nothing in flight but data queued.
+bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReason reason) {
+  ++counters_.pushes_by_reason[static_cast<int>(reason)];
+  uint32_t sent_pkts = 0;
+  bool is_cwnd_limited = false;
+  const uint32_t max_segs = TsoSegs(mss_now);
+  while (!write_queue_.empty()) {
+    Skb* skb = &write_queue_.front();
+    const uint32_t tso_segs = InitTsoSegs(*skb, mss_now);
+    uint32_t cwnd_quota = CwndTest(*skb);
+    if (cwnd_quota == 0) {
+      if (push_one == 2) {
+        cwnd_quota = 1;  // force out a loss probe
+      } else {
+        break;
+      }
+    }
+    if (!SndWndTest(*skb, mss_now)) break;
+    if (tso_segs == 1) {
+      const int mode = write_queue_.size() == 1 ? nonagle : kTcpNaglePush;
+      if (!NagleTest(*skb, mss_now, mode)) {
+        if (mode & kTcpNagleCork) {
+          ++counters_.cork_holds;
+        } else {
+          ++counters_.nagle_holds;
+        }
+        break;
+      }
+    } else if (push_one == 0 && TsoShouldDefer(*skb, max_segs, &is_cwnd_limited)) {
+      ++counters_.tso_deferrals;
+      break;
+    }
+    uint32_t limit = mss_now;
+    if (tso_segs > 1) limit = MssSplitPoint(*skb, mss_now, std::min(cwnd_quota, max_segs), nonagle);
+    if (skb->len() > limit) {
+      SplitSkb(write_queue_, 0, limit, mss_now);
+      skb = &write_queue_.front();
+    }
+    if (SmallQueueCheck(*skb)) {
+      ++counters_.tsq_throttles;
+      break;
+    }
+    if (skb->end_seq == skb->seq) break;  // empty skb of a writer sleeping in sendmsg
+    TransmitSkb(*skb, reason, false);
+    const uint32_t pcount = skb->pcount;
+    // tcp_minshall_update.
+    if (skb->len() < pcount * mss_now) snd_sml_ = skb->end_seq;
+    EventNewDataSent();
+    sent_pkts += pcount;
+    if (push_one) break;
+  }
+  if (sent_pkts > 0) {
+    if (push_one != 2) ScheduleLossProbe(false);
+    if (push_one != 2 && PacketsInFlight() > snd_cwnd_) NoteViolation("packets in flight exceed cwnd after tcp_write_xmit");
+    is_cwnd_limited |= PacketsInFlight() >= snd_cwnd_;
+    CwndValidate(is_cwnd_limited);
+    return false;
+  }
+  return packets_out_ == 0 && !write_queue_.empty();
+}
+
+// tcp_cwnd_validate (RFC 2861 bookkeeping).
+void TcpSock::CwndValidate(bool is_cwnd_limited) {
+  if (snd_una_ >= max_packets_seq_ || packets_out_ > max_packets_out_) {
+    max_packets_out_ = packets_out_;
+    max_packets_seq_ = snd_nxt_;
+    is_cwnd_limited_ = is_cwnd_limited;
+  }
+  if (IsCwndLimited()) {
+    snd_cwnd_used_ = 0;
+    snd_cwnd_stamp_ = Jiffies();
+  } else {
+    if (packets_out_ > snd_cwnd_used_) snd_cwnd_used_ = packets_out_;
+    if (config_.slow_start_after_idle && static_cast<int32_t>(Jiffies() - snd_cwnd_stamp_) >= static_cast<int32_t>(rto_jiffies_))
+      CwndApplicationLimited();
+  }
+}
+
+// tcp_is_cwnd_limited: in slow start, grow while cwnd < 2 * max_packets_out.
+bool TcpSock::IsCwndLimited() const {
+  if (snd_cwnd_ < snd_ssthresh_) return snd_cwnd_ < 2 * max_packets_out_;
+  return is_cwnd_limited_;
+}
+
+// tcp_wfree: the clone's truesize leaves sk_wmem_alloc; a THROTTLED socket
+// is queued for the TSQ tasklet.
+void TcpSock::OnTxCompletion(uint32_t truesize) {
+  if (truesize >= wmem_alloc_) {
+    NoteViolation("sk_wmem_alloc would drop below 1");
+    wmem_alloc_ = 1;
+  } else {
+    wmem_alloc_ -= truesize;
+  }
+  if (tsq_throttled_ && !tsq_queued_) {
+    tsq_throttled_ = false;
+    tsq_queued_ = true;
+    loop_->ScheduleAfter(0, [this] { TsqHandler(); });
+  }
+}
+
+// tcp_tasklet_func -> tcp_tsq_handler.
+void TcpSock::TsqHandler() {
+  tsq_queued_ = false;
+  if (owned_) {
+    tsq_deferred_ = true;
+  } else {
+    TsqWrite(PushReason::kTsq);
+  }
+}
+
+// tcp_tsq_write: lost data first, then new data with the socket's Nagle mode.
+void TcpSock::TsqWrite(PushReason reason) {
+  if (lost_out_ > retrans_out_ && snd_cwnd_ > PacketsInFlight()) XmitRetransmitQueue();
+  TcpWriteXmit(mss_cache_, nonagle_, 0, reason);
+}
+
+}  // namespace sendsim::model
