@@ -14,7 +14,7 @@
 
 #include "props/case.h"
 #include "props/outcome.h"
-#include "props/run_case.h"
+#include "props/runner.h"
 
 namespace sendsim::props {
 
@@ -38,21 +38,21 @@ struct PropertyResult {
 // --- 1. Integrity (precondition: none beyond a writer that exists on the
 // profile): the decoder validates every frame and crc of what arrived, and
 // gets exactly the queued messages when the run completed.
-PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run = RunCase);
-PropertyResult IntegrityBody(const Case& c, const Runner& run = RunCase);
+PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run);
+PropertyResult IntegrityBody(const Case& c, const Runner& run);
 
 // --- 2. Liveness (precondition: one of the five real writers): every
 // message is written and acknowledged before kLivenessHorizonNs.
-PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run = RunCase);
-PropertyResult LivenessBody(const Case& c, const Runner& run = RunCase);
+PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run);
+PropertyResult LivenessBody(const Case& c, const Runner& run);
 
 // --- 3. Lower bound (precondition: writer v1-notlast, quiescent
 // configuration per IsQuiescentConfig, and the run confirms that no ACK,
 // completion or timer ran while a message was written): every flush run of
 // L bytes (see FlushRuns) leaves in exactly ceil(L/MSS) segments of which
 // at most one, the last, is sub-MSS.
-PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run = RunCase);
-PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run = RunCase);
+PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run);
+PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
 
 // --- 4. Optimality (precondition: sendpage profile): among all per-piece
 // flag assignments over {MORE|NOTLAST, MORE, none} for the non-final pieces
@@ -67,10 +67,10 @@ struct OptimalityOptions {
   int64_t slack_sub = 0;
   int64_t slack_packets = 0;
 };
-PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& run = RunCase,
+PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& run,
                                                   OptimalityOptions opt = {});
 PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags>& candidate,
-                                     const Runner& run = RunCase, OptimalityOptions opt = {});
+                                     const Runner& run, OptimalityOptions opt = {});
 // Every assignment the optimality property compares (exhaustive or sampled).
 std::vector<std::vector<PieceFlags>> AlternativeAssignments(const Layout& l, int samples, uint64_t seed);
 
@@ -81,20 +81,20 @@ struct Side {
   Writer writer;
   std::string profile;  // empty: the case's profile
 };
-PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run = RunCase,
+PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
                              int64_t slack_sub = 0, int64_t slack_packets = 0);
 // v1-notlast vs v1-legacy on the case's (sendpage) profile.
-PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runner& run = RunCase);
+PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runner& run);
 // v1-cork vs v1-notlast on the case's (sendpage) profile.
-PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run = RunCase);
+PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run);
 // v1-splice on linux-6.8 vs v1-notlast on linux-5.0 (the case's profile is ignored).
-PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run = RunCase);
+PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run);
 
 // --- 6. Determinism and invariants (precondition: none): two runs give the
 // same trace hash and outcome; the model's invariants hold; wire-level
 // invariants hold (no segment above MSS, first transmissions tile the
 // written stream without gap or overlap, delivered == written on completion).
-PropertyResult Determinism_AndInvariants_Any(const Case& c, const Runner& run = RunCase);
+PropertyResult Determinism_AndInvariants_Any(const Case& c, const Runner& run);
 
 }  // namespace sendsim::props
 

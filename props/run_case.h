@@ -1,11 +1,10 @@
 #ifndef SENDSIM_PROPS_RUN_CASE_H_
 #define SENDSIM_PROPS_RUN_CASE_H_
 
-#include <functional>
-
 #include "absl/status/statusor.h"
 #include "props/case.h"
 #include "props/outcome.h"
+#include "props/runner.h"
 
 namespace sendsim::props {
 
@@ -15,12 +14,6 @@ namespace sendsim::props {
 // malformed or the writer does not exist on the profile
 // (FailedPrecondition).
 absl::StatusOr<Outcome> RunCase(const Case& c);
-
-// Properties call the runner through this type so that their logic can be
-// tested on hand-built outcomes.
-using Runner = std::function<absl::StatusOr<Outcome>(const Case&)>;
-
-inline constexpr int64_t kLivenessHorizonNs = 30'000'000'000;  // 30 s simulated
 
 }  // namespace sendsim::props
 
