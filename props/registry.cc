@@ -7,26 +7,42 @@
 namespace sendsim::props {
 namespace {
 
+using Check = std::function<PropertyResult(const Case&, const Runner&)>;
+
 CaseLimits SendpageOnly(CaseLimits l) {
   l.profiles = {"linux-4.19", "linux-5.0"};
   return l;
+}
+
+PropertySpec Spec(std::string name, std::string summary, CaseLimits limits, Check check, bool expected_to_hold = true,
+                  std::vector<std::string> weaker = {}) {
+  PropertySpec s;
+  s.name = std::move(name);
+  s.summary = std::move(summary);
+  s.limits = std::move(limits);
+  s.check = std::move(check);
+  s.expected_to_hold = expected_to_hold;
+  s.weaker = std::move(weaker);
+  return s;
 }
 
 }  // namespace
 
 std::vector<PropertySpec> AllProperties() {
   std::vector<PropertySpec> v;
-  CaseLimits any;
-  v.push_back({"integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
-               any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }});
-  v.push_back({"liveness", "real writers complete within the simulated horizon", any,
-               [](const Case& c, const Runner& r) { return Liveness_RealWriter_BoundedTime(c, r); }});
+  const CaseLimits any;
+  v.push_back(Spec("integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
+                   any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }));
+  v.push_back(Spec("liveness", "real writers complete within the horizon without the probe0 timer", any,
+                   [](const Case& c, const Runner& r) { return Liveness_RealWriter_BoundedTime(c, r); }));
   {
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};
     l.config.quiescent = true;
-    v.push_back({"lower_bound_quiescent", "v1-notlast, quiescent network: each flush run of L bytes in ceil(L/MSS) segments",
-                 l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }});
+    v.push_back(Spec("lower_bound_quiescent",
+                     "v1-notlast, quiescent network: each flush run of L bytes in ceil(L/MSS) segments, only the last "
+                     "sub-MSS",
+                     l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }));
   }
   {
     CaseLimits l = SendpageOnly(any);
@@ -35,26 +51,29 @@ std::vector<PropertySpec> AllProperties() {
     l.layout.min_pieces = 2;
     l.layout.max_messages = 1;
     l.layout.allow_revoke = false;
-    v.push_back({"optimality", "v1-notlast flags vs every assignment (<= 7 pieces, exhaustive): no more sub-MSS, no more packets",
-                 l, [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r); }});
+    v.push_back(Spec("optimality",
+                     "v1-notlast flags vs every assignment (<= 7 pieces, exhaustive): no more sub-MSS, no more packets",
+                     l, [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r); }));
     l.layout.min_pieces = 8;
     l.layout.max_pieces = 64;
     l.layout.max_messages = 2;
-    v.push_back({"optimality_sampled", "v1-notlast flags vs sampled assignments (8..64 pieces)", l,
-                 [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r, {16, 0, 0}); }});
+    v.push_back(Spec("optimality_sampled", "v1-notlast flags vs sampled assignments (8..64 pieces)", l,
+                     [](const Case& c, const Runner& r) {
+                       return Optimality_NotlastAmongAssignments(c, r, {16, 0, 0});
+                     }));
   }
   {
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};
-    v.push_back({"dominance_notlast_legacy", "sub-MSS and packets: v1-notlast <= v1-legacy, same profile", l,
-                 [](const Case& c, const Runner& r) { return Dominance_NotlastOverLegacy_SameProfile(c, r); }});
-    v.push_back({"dominance_cork_notlast", "sub-MSS and packets: v1-cork <= v1-notlast, same profile", l,
-                 [](const Case& c, const Runner& r) { return Dominance_CorkOverNotlast_SameProfile(c, r); }});
-    v.push_back({"dominance_splice68_notlast50", "sub-MSS and packets: v1-splice@6.8 <= v1-notlast@5.0", l,
-                 [](const Case& c, const Runner& r) { return Dominance_Splice68OverNotlast50(c, r); }});
+    v.push_back(Spec("dominance_notlast_legacy", "sub-MSS and packets: v1-notlast <= v1-legacy, same profile", l,
+                     [](const Case& c, const Runner& r) { return Dominance_NotlastOverLegacy_SameProfile(c, r); }));
+    v.push_back(Spec("dominance_cork_notlast", "sub-MSS and packets: v1-cork <= v1-notlast, same profile", l,
+                     [](const Case& c, const Runner& r) { return Dominance_CorkOverNotlast_SameProfile(c, r); }));
+    v.push_back(Spec("dominance_splice68_notlast50", "sub-MSS and packets: v1-splice@6.8 <= v1-notlast@5.0", l,
+                     [](const Case& c, const Runner& r) { return Dominance_Splice68OverNotlast50(c, r); }));
   }
-  v.push_back({"determinism_invariants", "same case twice: identical trace; model and wire invariants hold", any,
-               [](const Case& c, const Runner& r) { return Determinism_AndInvariants_Any(c, r); }});
+  v.push_back(Spec("determinism_invariants", "same case twice: identical trace; model and wire invariants hold", any,
+                   [](const Case& c, const Runner& r) { return Determinism_AndInvariants_Any(c, r); }));
   return v;
 }
 
@@ -65,7 +84,7 @@ absl::StatusOr<PropertySpec> PropertyByName(absl::string_view name) {
     names.push_back(p.name);
   }
   return absl::InvalidArgumentError(
-      absl::StrFormat("unknown property '%s' (known: %s)", name, absl::StrJoin(names, ", ")));
+      absl::StrFormat("unknown property '%s' (known: %s, or all / holding)", name, absl::StrJoin(names, ", ")));
 }
 
 }  // namespace sendsim::props

@@ -20,6 +20,11 @@ struct PropertySpec {
   std::string summary;
   CaseLimits limits;
   std::function<PropertyResult(const Case&, const Runner&)> check;
+  // False for statements we know to be false (the properties 4/5 as
+  // stated); their counterexamples are fixtures and `weaker` names the
+  // strongest versions that hold, which the default suite checks.
+  bool expected_to_hold = true;
+  std::vector<std::string> weaker;
 };
 
 std::vector<PropertySpec> AllProperties();
