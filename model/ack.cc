@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/tcp_sock.h"
+#include "model/write_xmit.h"
 
 namespace sendsim::model {
 namespace {

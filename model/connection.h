@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "model/config.h"
 #include "model/event_loop.h"
+#include "model/histogram.h"
 #include "model/observer.h"
 #include "model/profile.h"
 #include "model/socket.h"
@@ -29,6 +30,10 @@ class Connection {
   // Checks the model's invariants (sequence space, memory accounting, cwnd);
   // returns the first violation. Debug builds also check after every event.
   virtual absl::Status CheckInvariants() const = 0;
+  // Data packets on the wire by payload length (retransmissions included).
+  virtual const PacketHistogram& histogram() const = 0;
+  // Data bytes the peer has received in order.
+  virtual uint64_t delivered_bytes() const = 0;
 };
 
 }  // namespace sendsim::model

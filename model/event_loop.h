@@ -49,6 +49,11 @@ class EventLoop {
   // Runs until the queue is empty or `max_events` events ran; returns the
   // number of events run.
   uint64_t Run(uint64_t max_events = UINT64_MAX);
+  // Runs events with time <= `t`, then sets now() to `t` (if later).
+  void AdvanceTo(TimeNs t) {
+    RunUntil(t);
+    if (now_ < t) now_ = t;
+  }
 
   bool empty() const { return live_ == 0; }
   uint64_t events_run() const { return events_run_; }

@@ -1,0 +1,106 @@
+// tcp_write_xmit: Nagle/Minshall and TSO deferral.
+
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "model/constants.h"
+#include "model/testing/sender_context.h"
+#include "model/write_xmit.h"
+
+namespace sendsim::model {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::SenderContext;
+using testing::WireSeg;
+
+TEST(Rules, CwndQuotaIsAtMostHalfTheWindow) {
+  EXPECT_EQ(CwndQuotaRule(0, 10), 5u);
+  EXPECT_EQ(CwndQuotaRule(8, 10), 2u);
+  EXPECT_EQ(CwndQuotaRule(10, 10), 0u);
+  EXPECT_EQ(CwndQuotaRule(0, 1), 1u);
+}
+
+TEST(Rules, NagleBits) {
+  EXPECT_TRUE(NagleCheckRule(true, kTcpNagleCork, 0, false));
+  EXPECT_FALSE(NagleCheckRule(true, kTcpNagleOff, 5, true));
+  EXPECT_TRUE(NagleCheckRule(true, 0, 1, true));
+  EXPECT_FALSE(NagleCheckRule(true, 0, 0, true));
+  EXPECT_FALSE(NagleCheckRule(false, kTcpNagleCork, 1, true));
+}
+
+// Nagle on (no TCP_NODELAY):
+//  t=0   write 100 -> nothing in flight -> sent (PSH); snd_sml = 100.
+//        TX completion (so autocork cannot hold the next write).
+//  t=10  write 200 -> packets_out 1 and snd_una < snd_sml <= snd_nxt
+//        (Minshall: a short segment is unacked) -> held.
+//  t=50  ACK 100 -> packets_out 0 -> the 200 leaves from tcp_data_snd_check.
+TEST(Nagle, HoldsSmallSegmentUntilAck) {
+  SenderContext::Options o;
+  o.config.nodelay = false;
+  SenderContext ctx(o);
+  EXPECT_EQ(ctx.SendMsg(100, 0), 100);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(100));
+  ctx.CompleteAllTx();
+  ctx.AtUs(10);
+  EXPECT_EQ(ctx.SendMsg(200, 0), 200);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre());
+  EXPECT_EQ(ctx.sock().counters().nagle_holds, 1u);
+  ctx.AtUs(50);
+  ctx.Ack(100);
+  const std::vector<WireSeg> w = ctx.TakeWire();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].len, 200u);
+  EXPECT_EQ(w[0].reason, PushReason::kAck);
+}
+
+// TSO deferral (v4.19), cwnd 10, handshake srtt 100 us:
+//  t=0    write 11584 (8 MSS): quota 5 -> 5 x 1448; remainder 3 MSS: quota 5,
+//         limit = min(wnd, 5*1448) = 7240 >= chunk 14480/3 -> sent. 8 in flight.
+//  t=50   all TX completions (so autocork cannot apply).
+//  t=100  write 4344 (3 MSS): quota min(5, 2) = 2; tcp_tso_should_defer:
+//         same jiffy as the last send; limit = 2*1448 = 2896 < 45*1448; the
+//         skb is the tail; 2896 < chunk 4826; rtx queue non-empty; the oldest
+//         unacked skb is 100 us old >= srtt/2 = 50 us -> defer.
+//  t=200  ACK 2896: slow start (10 < 2*8) -> cwnd 12, in flight 6, quota 6;
+//         limit 8688 >= chunk 12*1448/3 = 5792 -> the 3 segments leave.
+TEST(TsoDefer, HoldsThenReleasesOnAck) {
+  SenderContext ctx;
+  EXPECT_EQ(ctx.SendMsg(11584, 0), 11584);
+  EXPECT_EQ(ctx.TakeLens().size(), 8u);
+  ctx.AtUs(50);
+  ctx.CompleteAllTx();
+  ctx.AtUs(100);
+  EXPECT_EQ(ctx.SendMsg(4344, 0), 4344);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre());
+  EXPECT_EQ(ctx.sock().counters().tso_deferrals, 1u);
+  ctx.AtUs(200);
+  ctx.Ack(2896);
+  EXPECT_EQ(ctx.sock().snd_cwnd(), 12u);
+  const std::vector<WireSeg> w = ctx.TakeWire();
+  ASSERT_EQ(w.size(), 3u);
+  for (const WireSeg& s : w) {
+    EXPECT_EQ(s.len, 1448u);
+    EXPECT_EQ(s.reason, PushReason::kAck);
+  }
+  EXPECT_TRUE(w[2].psh());
+  EXPECT_FALSE(w[1].psh());
+}
+
+// Without the "recent send" condition (a later jiffy) the same write is not
+// deferred: exit 3 of tcp_tso_should_defer sends at once (2 segments, quota 2).
+TEST(TsoDefer, NotDeferredInALaterJiffy) {
+  SenderContext ctx;
+  EXPECT_EQ(ctx.SendMsg(11584, 0), 11584);
+  ctx.TakeLens();
+  ctx.AtUs(50);
+  ctx.CompleteAllTx();
+  ctx.AtUs(4100);  // jiffy 1 at HZ 250
+  EXPECT_EQ(ctx.SendMsg(4344, 0), 4344);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 1448));
+  EXPECT_EQ(ctx.sock().counters().tso_deferrals, 0u);
+}
+
+}  // namespace
+}  // namespace sendsim::model
