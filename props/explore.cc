@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ ABSL_FLAG(int, max_saves, 3, "counterexamples saved per property and run");
 ABSL_FLAG(int, shrink_tries, 3000, "property evaluations spent shrinking one counterexample");
 ABSL_FLAG(bool, fail_on_counterexample, false, "exit 1 when a property expected to hold fails");
 ABSL_FLAG(int, show, 2, "counterexample details printed per property");
+ABSL_FLAG(std::string, replay, "",
+          "instead of exploring: run the fixture (or bare case) in this file under its property (or --property) "
+          "and every real writer, and print the outcomes");
 
 namespace sendsim::props {
 namespace {
@@ -255,6 +259,51 @@ int Run(int shards, int shard) {
   return unexpected_failure && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
 }
 
+int Replay(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    absl::FPrintF(stderr, "explore: cannot read %s\n", path);
+    return 2;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Fixture f;
+  if (absl::StatusOr<Fixture> fx = ParseFixture(ss.str()); fx.ok()) {
+    f = *fx;
+  } else if (absl::StatusOr<Case> c = ParseCase(ss.str()); c.ok()) {
+    f.c = *c;
+    f.property = absl::GetFlag(FLAGS_property);
+  } else {
+    absl::FPrintF(stderr, "explore: %s: %s\n", path, fx.status().message());
+    return 2;
+  }
+  absl::PrintF("%s", FormatCase(f.c));
+  for (Writer w : {f.c.writer, Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice, Writer::kV2}) {
+    Case x = f.c;
+    x.writer = w;
+    if (w != Writer::kAssigned) x.assignment.clear();
+    absl::StatusOr<Outcome> o = RunCase(x);
+    absl::PrintF("%-22s %s\n", WriterName(w), o.ok() ? Summarize(*o) : o.status().ToString());
+    if (o.ok() && w == f.c.writer) {
+      std::vector<std::string> pk;
+      for (const PacketRecord& p : o->packets) {
+        pk.push_back(absl::StrFormat("%d:%u+%u%s/%d", p.time, p.seq, p.len, (p.flags & kPsh) ? "P" : "", p.reason));
+      }
+      absl::PrintF("  packets (t:seq+len[P]/reason): %s\n", absl::StrJoin(pk, " "));
+    }
+  }
+  if (f.property != "all" && f.property != "holding") {
+    absl::StatusOr<PropertySpec> spec = PropertyByName(f.property);
+    if (!spec.ok()) {
+      absl::FPrintF(stderr, "explore: %s\n", spec.status().message());
+      return 2;
+    }
+    PropertyResult r = spec->check(f.c, RunCase);
+    absl::PrintF("%s: %s\n  %s\n", f.property, VerdictName(r.verdict), r.detail);
+  }
+  return 0;
+}
+
 // Reads a non-negative integer environment variable; -1 when unset.
 int EnvInt(const char* name, bool* bad) {
   const char* v = std::getenv(name);
@@ -291,5 +340,6 @@ int main(int argc, char** argv) {
   }
   // Tell Bazel that this binary understands sharding.
   if (const char* f = std::getenv("TEST_SHARD_STATUS_FILE"); f != nullptr && *f != '\0') std::ofstream(f) << "";
+  if (!absl::GetFlag(FLAGS_replay).empty()) return sendsim::props::Replay(absl::GetFlag(FLAGS_replay));
   return sendsim::props::Run(shards, shard);
 }

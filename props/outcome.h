@@ -44,6 +44,9 @@ struct Outcome {
   int64_t completion_ns = -1;
   int64_t horizon_ns = 0;
   std::string stall_info;  // why not completed (empty when completed)
+  // Data packets released only by the probe0 timer (tcp_write_wakeup): data
+  // nobody pushed, sent >= 200 ms later.
+  uint64_t probe0_packets = 0;
   // True when an ACK, TX completion or timer ran between the first and the
   // last socket call of some message (the opposite of "quiescent").
   bool async_during_write = false;

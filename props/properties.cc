@@ -106,6 +106,16 @@ PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run)
   return LivenessBody(c, run);
 }
 
+PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner& run) {
+  if (c.layout.revoke.has_value()) return Skipped("the layout has a revoke");
+  PropertyResult res = Liveness_RealWriter_BoundedTime(c, run);
+  if (res.verdict != Verdict::kHolds) return res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (o.probe0_packets > 0) return Fails(absl::StrCat("data released only by the probe0 timer: ", Summarize(o)));
+  return res;
+}
+
 // ---------------------------------------------------------------- 3
 PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run) {
   PropertyResult res;

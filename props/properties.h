@@ -46,6 +46,13 @@ PropertyResult IntegrityBody(const Case& c, const Runner& run);
 PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run);
 PropertyResult LivenessBody(const Case& c, const Runner& run);
 
+// Stronger (precondition: a real writer and no revoke): complete, and no
+// data waited for the probe0 timer. A revoke whose zero fill ends the stream
+// is excluded because every real writer sends the last zero chunk with MORE
+// (v4.19 and v5.0 write_partial_skip), so a sub-MSS tail of it stays corked
+// until probe0 when nothing else is in flight (found by exploration).
+PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner& run);
+
 // --- 3. Lower bound (precondition: writer v1-notlast, quiescent
 // configuration per IsQuiescentConfig, and the run confirms that no ACK,
 // completion or timer ran while a message was written): every flush run of

@@ -33,8 +33,10 @@ std::vector<PropertySpec> AllProperties() {
   const CaseLimits any;
   v.push_back(Spec("integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
                    any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }));
-  v.push_back(Spec("liveness", "real writers complete within the horizon without the probe0 timer", any,
+  v.push_back(Spec("liveness", "real writers: every message written and acknowledged within 30 s simulated", any,
                    [](const Case& c, const Runner& r) { return Liveness_RealWriter_BoundedTime(c, r); }));
+  v.push_back(Spec("liveness_no_probe0", "real writers, no revoke: complete without data waiting for probe0", any,
+                   [](const Case& c, const Runner& r) { return Liveness_RealWriterNoRevoke_NoProbe0(c, r); }));
   {
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};

@@ -107,7 +107,7 @@ class Recorder : public model::Observer, public msgr::ConnectionListener {
  public:
   Recorder(const Case& c, model::EventLoop* loop, msgr::Protocol protocol)
       : case_(c), loop_(loop), decoder_(msgr::DecoderOptions{protocol, false, true, 1u << 30}),
-        spans_(c.layout.messages.size()), accepted_(c.layout.messages.size(), 0) {
+        spans_(c.layout.messages.size(), {-1, -1}), accepted_(c.layout.messages.size(), 0) {
     decoder_.on_message = [this](const msgr::DecodedMessage& m) { decoded_.push_back(m); };
   }
 
@@ -428,14 +428,7 @@ absl::StatusOr<Outcome> RunCase(const Case& c) {
         loop.now(), ceph.idle(), ceph.out_queue_size(), (*conn)->unacked_bytes(), info.notsent_bytes, info.unacked,
         info.snd_cwnd, info.snd_wnd, loop.empty() ? "empty (nothing will ever happen)" : "still has events");
   }
-  if (probe0_packets > 0) {
-    // The 200 ms+ probe timer is the kernel's last resort for data nobody
-    // pushed; a writer that needs it (with a peer that reads at once, so the
-    // window never closes) has stalled.
-    o.completed = false;
-    o.stall_info = absl::StrFormat("%u data packet(s) released only by the probe0 timer%s%s", probe0_packets,
-                                   o.stall_info.empty() ? "" : "; ", o.stall_info);
-  }
+  o.probe0_packets = probe0_packets;
   // Quiescence: a call hit the send-buffer limit, or an ACK arrived or an
   // asynchronously pushed packet left between a message's first socket call
   // and its footer. (TX completions are not visible here; they show up as
