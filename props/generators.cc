@@ -1,6 +1,7 @@
 #include "props/generators.h"
 
 #include <algorithm>
+#include <ostream>
 
 namespace sendsim::props {
 namespace {
@@ -153,11 +154,17 @@ void MakeQuiescent(NetConfig* n, uint64_t wire) {
   n->init_rcv_wnd_segs = static_cast<uint32_t>(std::max<uint64_t>(n->init_rcv_wnd_segs, wire / n->mss + 2));
 }
 
+uint64_t InitialWindow(const NetConfig& n) {
+  return std::min<uint64_t>(65535, uint64_t{n.init_rcv_wnd_segs} * n.mss);
+}
+
 bool IsQuiescentConfig(const NetConfig& n, uint64_t wire) {
   NetConfig q = n;
   MakeQuiescent(&q, wire);
-  return q == n;
+  return q == n && wire <= InitialWindow(n);
 }
+
+void showValue(const Case& c, std::ostream& os) { os << "\n" << FormatCase(c); }
 
 Gen<NetConfig> GenNetConfig(const ConfigLimits& limits, uint64_t wire) {
   return gen::exec([limits, wire] {
@@ -203,7 +210,7 @@ Gen<NetConfig> GenNetConfig(const ConfigLimits& limits, uint64_t wire) {
 }
 
 Gen<Case> GenCase(const CaseLimits& limits) {
-  return gen::exec([limits] {
+  Gen<Case> g = gen::exec([limits] {
     Case c;
     c.layout = *GenLayout(limits.layout);
     // Draw (profile, writer) among the pairs that can run.
@@ -219,6 +226,8 @@ Gen<Case> GenCase(const CaseLimits& limits) {
     c.seed = *gen::inRange<uint64_t>(1, 1'000'000);
     return c;
   });
+  if (!limits.config.fits_initial_window) return g;
+  return gen::suchThat(g, [](const Case& c) { return V1WireBytes(c.layout) <= InitialWindow(c.net); });
 }
 
 }  // namespace sendsim::props

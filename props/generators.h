@@ -25,9 +25,12 @@ struct LayoutLimits {
 
 struct ConfigLimits {
   // No ACK, completion or timer can run while a message is written: zero
-  // per-call and crc cost, send buffer and peer window larger than the
-  // whole layout (see LowerBound in properties.h).
+  // per-call and crc cost, a send buffer larger than the whole layout (see
+  // MakeQuiescent).
   bool quiescent = false;
+  // Also keep the whole layout inside the peer's first window (cases that
+  // do not fit are re-drawn): see IsQuiescentConfig.
+  bool fits_initial_window = false;
 };
 
 struct CaseLimits {
@@ -46,10 +49,20 @@ rc::Gen<Layout> GenLayout(const LayoutLimits& limits);
 rc::Gen<NetConfig> GenNetConfig(const ConfigLimits& limits, uint64_t layout_wire_bytes);
 rc::Gen<Case> GenCase(const CaseLimits& limits);
 
+// RapidCheck prints cases in the fixture text form.
+void showValue(const Case& c, std::ostream& os);
+
 // Shapes the network so that nothing asynchronous can happen while a message
-// is written (see ConfigLimits::quiescent); used by the generator and by the
-// lower-bound property's precondition check.
+// is written (see ConfigLimits::quiescent): zero costs, ample send buffer,
+// peer buffer and initial-window segments.
 void MakeQuiescent(NetConfig* n, uint64_t layout_wire_bytes);
+// The window the peer offers in its SYN-ACK: never scaled, so at most 65535
+// bytes (tcp_select_initial_window), and at most init_rcv_wnd_segs x MSS.
+uint64_t InitialWindow(const NetConfig& n);
+// MakeQuiescent leaves `n` unchanged, and the whole layout fits the peer's
+// initial window: everything is written at t = 0, so a larger layout meets a
+// window edge, where tcp_mss_split_point cuts at a non-MSS boundary when
+// Nagle allows partial segments (linux-tcp-send-path.md §5.6).
 bool IsQuiescentConfig(const NetConfig& n, uint64_t layout_wire_bytes);
 
 }  // namespace sendsim::props

@@ -150,6 +150,19 @@ PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
   return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
 }
 
+PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
+  if (c.writer != Writer::kV1Notlast) return Skipped("writer is not v1-notlast");
+  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  NetConfig q = c.net;
+  MakeQuiescent(&q, V1WireBytes(c.layout));
+  if (!(q == c.net)) return Skipped("configuration has costs or small buffers");
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
+  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+}
+
 // ---------------------------------------------------------------- 4
 std::vector<std::vector<PieceFlags>> AlternativeAssignments(const Layout& l, int samples, uint64_t seed) {
   std::vector<PieceFlags> base = NotlastAssignment(l);

@@ -60,6 +60,13 @@ PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner&
 // at most one, the last, is sub-MSS.
 PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run);
 PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
+// The same claim with the window half of the precondition dropped (zero
+// costs and ample buffers only). FALSE: a layout larger than the peer's
+// first window (<= 65535 bytes, never scaled in the SYN-ACK) is cut at the
+// window edge by the footer's Nagle-off push (tcp_mss_split_point sends
+// `needed` = the window when Nagle allows partials), leaving a non-MSS
+// segment mid-run and the rest for the ACK (fixture lower_bound_zero_cost-*).
+PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run);
 
 // --- 4. Optimality (precondition: sendpage profile): among all per-piece
 // flag assignments over {MORE|NOTLAST, MORE, none} for the non-final pieces

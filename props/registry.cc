@@ -41,9 +41,17 @@ std::vector<PropertySpec> AllProperties() {
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};
     l.config.quiescent = true;
+    // Known false: zero costs and ample buffers, but layouts beyond the
+    // peer's 64 KiB first window (see IsQuiescentConfig).
+    v.push_back(Spec("lower_bound_zero_cost",
+                     "v1-notlast, zero costs, ample buffers, any layout size: flush runs in ceil(L/MSS) segments", l,
+                     [](const Case& c, const Runner& r) { return LowerBound_NotlastZeroCost(c, r); },
+                     /*expected_to_hold=*/false, {"integrity", "liveness"}));
+    l.config.fits_initial_window = true;
+    l.layout.max_pieces = 15;
     v.push_back(Spec("lower_bound_quiescent",
-                     "v1-notlast, quiescent network: each flush run of L bytes in ceil(L/MSS) segments, only the last "
-                     "sub-MSS",
+                     "v1-notlast, quiescent network (zero costs, layout inside the first window): each flush run of L "
+                     "bytes in ceil(L/MSS) segments, only the last sub-MSS",
                      l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }));
   }
   {
