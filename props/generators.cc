@@ -132,7 +132,7 @@ Gen<Layout> GenLayout(const LayoutLimits& limits) {
       }
       l.messages.push_back(std::move(m));
     }
-    l.more_to_follow = *gen::arbitrary<bool>();
+    l.more_to_follow = limits.allow_more_to_follow && *gen::arbitrary<bool>();
     if (limits.allow_revoke && *Mostly(false, 5, 1)) {
       Revoke r;
       r.message = *gen::inRange<uint32_t>(0, n_msgs);

@@ -21,6 +21,7 @@ struct LayoutLimits {
   uint32_t max_items_per_message = 4;
   bool allow_dataless_messages = true;  // messages with no data items (front/middle only)
   bool allow_revoke = true;
+  bool allow_more_to_follow = true;  // false: Layout::more_to_follow is always false
 };
 
 struct ConfigLimits {

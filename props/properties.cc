@@ -216,6 +216,9 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
   Outcome oc;
   if (!RunOrReport(WithAssignment(c, candidate), run, &oc, &res)) return res;
   res.runts = RuntSizes(oc);
+  if (opt.require_no_async && oc.async_during_write) {
+    return Skipped("an asynchronous event ran while the candidate wrote a message");
+  }
   int64_t c_sub = static_cast<int64_t>(SubMss(oc)), c_pk = static_cast<int64_t>(DataPackets(oc));
   int64_t best_sub = c_sub, best_pk = c_pk;
   std::string best_sub_a = FormatAssignment(candidate), best_pk_a = best_sub_a;
@@ -229,6 +232,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
     Outcome oa;
     PropertyResult err;
     if (!RunOrReport(WithAssignment(c, a), run, &oa, &err)) return err;
+    if (opt.require_no_async && oa.async_during_write) continue;
     int64_t sub = static_cast<int64_t>(SubMss(oa)), pk = static_cast<int64_t>(DataPackets(oa));
     if (sub < best_sub) { best_sub = sub; best_sub_a = FormatAssignment(a); }
     if (pk < best_pk) { best_pk = pk; best_pk_a = FormatAssignment(a); }
@@ -257,7 +261,7 @@ PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& r
 
 // ---------------------------------------------------------------- 5
 PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
-                             int64_t slack_sub, int64_t slack_packets) {
+                             int64_t slack_sub, int64_t slack_packets, bool require_no_async) {
   Case cb = WithWriter(c, better.writer, better.profile);
   Case co = WithWriter(c, other.writer, other.profile);
   if (better.writer == Writer::kAssigned) cb.assignment = c.assignment;
@@ -268,6 +272,9 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
   Outcome ob, oo;
   if (!RunOrReport(cb, run, &ob, &res)) return res;
   if (!RunOrReport(co, run, &oo, &res)) return res;
+  if (require_no_async && (ob.async_during_write || oo.async_during_write)) {
+    return Skipped("an asynchronous event ran while a message was written");
+  }
   res.runts = RuntSizes(ob);
   Comparison cmp{absl::StrFormat("%s@%s vs %s@%s", WriterName(cb.writer), cb.profile, WriterName(co.writer),
                                  co.profile),

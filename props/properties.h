@@ -80,6 +80,10 @@ struct OptimalityOptions {
   int samples = 48;
   int64_t slack_sub = 0;
   int64_t slack_packets = 0;
+  // Runtime quiescence: skip when the candidate's run had an asynchronous
+  // event during a message's writes, and compare only against alternatives
+  // whose runs had none either.
+  bool require_no_async = false;
 };
 PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& run,
                                                   OptimalityOptions opt = {});
@@ -96,7 +100,7 @@ struct Side {
   std::string profile;  // empty: the case's profile
 };
 PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
-                             int64_t slack_sub = 0, int64_t slack_packets = 0);
+                             int64_t slack_sub = 0, int64_t slack_packets = 0, bool require_no_async = false);
 // v1-notlast vs v1-legacy on the case's (sendpage) profile.
 PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runner& run);
 // v1-cork vs v1-notlast on the case's (sendpage) profile.
