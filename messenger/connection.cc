@@ -32,6 +32,9 @@ CephConnection::CephConnection(model::EventLoop* loop, model::Socket* socket, Co
     : loop_(loop), sock_(socket), options_(std::move(options)), listener_(listener) {
   // set_sock_callbacks: sk_write_space -> ceph_sock_write_space.
   sock_->set_write_space_callback([this] { ceph_sock_write_space(); });
+  if (options_.policy.kind == WriterKind::kHook && !options_.policy.hook) {
+    error_ = absl::InvalidArgumentError("hook writer without a flag function");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -108,8 +111,15 @@ void CephConnection::Step() {
       return;
     }
     if (RunUnit() == Unit::kEnd) {
-      running_ = false;
-      if (work_queued_) loop_->ScheduleAfter(options_.costs.worker_wakeup_ns, [this] { StartRun(); });
+      // The kworker finishes the CPU work of its last call before the run
+      // ends (and before a re-queued run can start).
+      const TimeNs d = pending_cpu_;
+      pending_cpu_ = 0;
+      if (d > 0) {
+        loop_->ScheduleAfter(d, [this] { EndRun(); });
+      } else {
+        EndRun();
+      }
       return;
     }
     if (pending_cpu_ > 0) {
@@ -121,12 +131,27 @@ void CephConnection::Step() {
   }
 }
 
+void CephConnection::EndRun() {
+  running_ = false;
+  if (work_queued_) loop_->ScheduleAfter(options_.costs.worker_wakeup_ns, [this] { StartRun(); });
+}
+
 CephConnection::Unit CephConnection::RunUnit() {
   switch (phase_) {
     case Phase::kBegin:
       phase_ = Phase::kWriting;
       if (options_.policy.v2()) {
-        // ceph_con_v2_try_write: tcp_sock_set_cork(sk, true) before the loop.
+        // ceph_con_v2_try_write: with nothing to send (populate_out_iter
+        // finds nothing) it returns without touching the cork; otherwise
+        // tcp_sock_set_cork(sk, true) before the send loop. (Order of the
+        // first populate vs. the cork as remembered, UNVERIFIED.)
+        const bool has_work = out_kvec_left_ > 0 || out_msg_ != nullptr || keepalive_pending_ ||
+                              !out_queue_.empty() || in_seq_ > in_seq_acked_;
+        if (!has_work) {
+          write_pending_ = false;
+          phase_ = Phase::kDone;
+          return Unit::kEnd;
+        }
         DoSetCork(true);
         return Unit::kContinue;
       }
@@ -169,7 +194,6 @@ CephConnection::Unit CephConnection::TryWriteOne() {
   }
   if (out_msg_) {
     if (out_msg_done_) {
-      if (listener_ != nullptr) listener_->OnMessageWritten(*out_msg_, bytes_written_, loop_->now());
       out_msg_.reset();  // ceph_msg_put; goto do_next
     } else {
       const int r = write_partial_message_data();
@@ -303,6 +327,9 @@ int CephConnection::write_partial_kvec() {
   out_kvec_bytes_ -= static_cast<uint64_t>(r);
   if (out_kvec_bytes_ == 0) {
     out_kvec_left_ = 0;  // done
+    if (out_msg_done_ && out_kvec_has_msg_ && out_msg_ && listener_ != nullptr) {
+      listener_->OnMessageWritten(*out_msg_, bytes_written_, loop_->now());
+    }
     return kCalled;
   }
   uint64_t left = static_cast<uint64_t>(r);
@@ -415,6 +442,7 @@ void CephConnection::prepare_write_message() {
   if (m->needs_out_seq) {
     m->hdr.seq = ++out_seq_;
     m->needs_out_seq = false;
+    if (listener_ != nullptr) listener_->OnMessagePrepared(*m, loop_->now());
     // reencode_message is not modelled: the workload's front already has its
     // final (send-time) length, features word included.
   }
@@ -497,6 +525,7 @@ void CephConnection::prepare_message_v2() {
   if (m->needs_out_seq) {
     m->hdr.seq = ++out_seq_;
     m->needs_out_seq = false;
+    if (listener_ != nullptr) listener_->OnMessagePrepared(*m, loop_->now());
   }
   m->hdr.front_len = static_cast<uint32_t>(m->front.size());
   m->hdr.middle_len = m->middle ? static_cast<uint32_t>(m->middle->size()) : 0;

@@ -66,7 +66,11 @@ struct ConnectionOptions {
 class ConnectionListener {
  public:
   virtual ~ConnectionListener() = default;
-  // The footer (v2: last frame byte) of `msg` was accepted by the socket;
+  // prepare_write_message assigned `msg` its seq (before any of its bytes is
+  // offered to the socket; the model may deliver bytes to the peer inside a
+  // socket call).
+  virtual void OnMessagePrepared(const CephMsg& /*msg*/, model::TimeNs /*t*/) {}
+  // The call that completed the footer (v2: the frame's last byte) returned;
   // `stream_end` = bytes written on the connection so far.
   virtual void OnMessageWritten(const CephMsg& /*msg*/, uint64_t /*stream_end*/, model::TimeNs /*t*/) {}
   // Every socket call, after it returned (ret: bytes, 0 for EAGAIN, -errno).
@@ -117,6 +121,7 @@ class CephConnection {
   void ceph_sock_write_space();
   void StartRun();  // ceph_con_workfn
   void Step();
+  void EndRun();
   Unit RunUnit();
   Unit TryWriteOne();  // try_write, from MORE up to and including one socket call or one prepare
   void try_read();

@@ -408,3 +408,58 @@ TEST(RevokeTest, V2IsUnimplemented) {
 
 }  // namespace
 }  // namespace sendsim::messenger
+
+namespace sendsim::messenger {
+namespace {
+
+// A worker run with nothing to send (data_ready with no new message) makes
+// no socket calls, in v2 not even the cork pair.
+TEST(ConnectionTest, IdleRunMakesNoCalls) {
+  for (WriterKind k : {WriterKind::kV1Legacy, WriterKind::kV2}) {
+    testing::Harness h(Opts(k));
+    h.conn.OnIncomingMessages(0);
+    h.loop.Run();
+    EXPECT_EQ(h.conn.worker_runs(), 1u);
+    EXPECT_TRUE(h.sock.calls().empty());
+    EXPECT_TRUE(h.conn.idle());
+  }
+}
+
+}  // namespace
+}  // namespace sendsim::messenger
+
+namespace sendsim::messenger {
+namespace {
+
+// ceph_sock_write_space queues the work only while WRITE_PENDING is set.
+TEST(ConnectionTest, WriteSpaceWithoutPendingWriteDoesNotRun) {
+  testing::Harness h(Opts(WriterKind::kV1Legacy));
+  TwoMessages t;
+  h.conn.ceph_con_send(t.m2);
+  h.loop.Run();
+  ASSERT_TRUE(h.conn.idle());
+  const uint64_t runs = h.conn.worker_runs();
+  h.sock.Grant(100);  // fires the write-space callback
+  h.loop.Run();
+  EXPECT_EQ(h.conn.worker_runs(), runs);
+}
+
+}  // namespace
+}  // namespace sendsim::messenger
+
+namespace sendsim::messenger {
+namespace {
+
+TEST(ConnectionTest, HookWriterWithoutFunctionIsAnError) {
+  ConnectionOptions o;
+  o.policy.kind = WriterKind::kHook;
+  testing::Harness h(o);
+  TwoMessages t;
+  h.conn.ceph_con_send(t.m1);
+  h.loop.Run();
+  EXPECT_EQ(h.conn.error().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(h.sock.calls().empty());
+}
+
+}  // namespace
+}  // namespace sendsim::messenger

@@ -59,11 +59,14 @@ void WorkloadDriver::Submit(uint64_t index) {
   conn_->ceph_con_send(*std::move(m));
 }
 
-void WorkloadDriver::OnMessageWritten(const CephMsg& msg, uint64_t /*stream_end*/, model::TimeNs t) {
-  records_[msg.index].written = t;
+void WorkloadDriver::OnMessagePrepared(const CephMsg& msg, model::TimeNs /*t*/) {
   records_[msg.index].seq = msg.hdr.seq;
   if (seq_to_index_.size() < msg.hdr.seq) seq_to_index_.resize(msg.hdr.seq, UINT64_MAX);
   seq_to_index_[msg.hdr.seq - 1] = msg.index;
+}
+
+void WorkloadDriver::OnMessageWritten(const CephMsg& msg, uint64_t /*stream_end*/, model::TimeNs t) {
+  records_[msg.index].written = t;
 }
 
 void WorkloadDriver::OnDeliver(model::TimeNs t, uint32_t seq, const uint8_t* data, uint32_t len) {
@@ -87,7 +90,7 @@ void WorkloadDriver::OnDeliver(model::TimeNs t, uint32_t seq, const uint8_t* dat
 
 void WorkloadDriver::OnDecoded(const DecodedMessage& m) {
   if (m.hdr.seq == 0 || m.hdr.seq > seq_to_index_.size() || seq_to_index_[m.hdr.seq - 1] == UINT64_MAX) {
-    Fail(absl::DataLossError(absl::StrFormat("decoded seq %u that was never written", m.hdr.seq)));
+    Fail(absl::DataLossError(absl::StrFormat("decoded seq %u that was never sent", m.hdr.seq)));
     return;
   }
   const uint64_t index = seq_to_index_[m.hdr.seq - 1];
@@ -107,7 +110,7 @@ void WorkloadDriver::OnDecoded(const DecodedMessage& m) {
   inflight_[index].reset();
   if (!options_.replies || m.aborted) return;
   const uint64_t seq = m.hdr.seq;
-  loop_->ScheduleAfter(options_.reply_delay_ns, [this, index, seq] {
+  loop_->ScheduleAt(m.completed_at + options_.reply_delay_ns, [this, index, seq] {
     records_[index].replied = loop_->now();
     conn_->OnPeerAck(seq);
     conn_->OnIncomingMessages(1);

@@ -8,6 +8,10 @@
 //
 // Usage: build the driver, pass it as the Observer to model::Connection::Create,
 // then Attach() the socket, Start() and run the loop.
+//
+// The model may call OnDeliver early (Link lookahead mode: loop time < t,
+// even from inside a socket call), so everything the peer does in response
+// is scheduled at absolute times derived from `t`.
 
 #include <cstdint>
 #include <memory>
@@ -81,6 +85,7 @@ class WorkloadDriver : public model::Observer, public ConnectionListener {
   void OnWirePacket(const model::WirePacket& pkt) override;
   void OnDeliver(model::TimeNs t, uint32_t seq, const uint8_t* data, uint32_t len) override;
   // ConnectionListener
+  void OnMessagePrepared(const CephMsg& msg, model::TimeNs t) override;
   void OnMessageWritten(const CephMsg& msg, uint64_t stream_end, model::TimeNs t) override;
 
  private:

@@ -48,9 +48,10 @@ uint32_t CubicRoot(uint64_t a) {
 }
 
 void TcpSock::OnAckSegment(const Segment& seg) {
-  if (owned_) {
+  if (IsOwned()) {
     backlog_.push_back(seg);
     ++counters_.backlog_acks;
+    EnsureReleaseEvent();
     return;
   }
   TcpRcvEstablished(seg, PushReason::kAck);

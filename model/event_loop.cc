@@ -1,6 +1,8 @@
 #include "model/event_loop.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 namespace sendsim::model {
@@ -19,8 +21,12 @@ EventLoop::EventId EventLoop::ScheduleAt(TimeNs at, Callback cb) {
   s.cb = std::move(cb);
   s.live = true;
   ++live_;
-  heap_.push_back(Entry{at < now_ ? now_ : at, next_seq_++, slot, s.gen});
-  std::push_heap(heap_.begin(), heap_.end(), Later);
+  if (slot > kSlotMask) {
+    std::fprintf(stderr, "EventLoop: more than %llu pending events\n", static_cast<unsigned long long>(kSlotMask));
+    std::abort();
+  }
+  PushEntry(Entry{at < now_ ? now_ : at, (next_seq_++ << kSlotBits) | slot});
+  if (heap_.size() > max_heap_) max_heap_ = heap_.size();
   return (static_cast<uint64_t>(s.gen) << 32) | (slot + 1ULL);
 }
 
@@ -40,28 +46,61 @@ void EventLoop::Cancel(EventId id) {
   // The heap entry stays; PopTop frees the slot when it surfaces.
 }
 
+// A 4-ary min-heap on (at, key): half the depth of a binary heap, and the
+// four children of a node share a cache line (16-byte entries).
+void EventLoop::PushEntry(Entry e) {
+  size_t i = heap_.size();
+  heap_.push_back(e);
+  const Later later;
+  while (i > 0) {
+    const size_t parent = (i - 1) / 4;
+    if (!later(heap_[parent], e)) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
 void EventLoop::PopTop() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later);
+  const Entry last = heap_.back();
   heap_.pop_back();
+  const size_t n = heap_.size();
+  if (n == 0) return;
+  const Later later;
+  size_t i = 0;
+  for (;;) {
+    const size_t first = 4 * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t end = first + 4 < n ? first + 4 : n;
+    for (size_t c = first + 1; c < end; ++c)
+      if (later(heap_[best], heap_[c])) best = c;
+    if (!later(last, heap_[best])) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = last;
 }
 
 bool EventLoop::RunOne() {
   while (!heap_.empty()) {
     const Entry e = heap_.front();
     PopTop();
-    Slot& s = slots_[e.slot];
-    if (s.gen != e.gen || !s.live) {
-      free_slots_.push_back(e.slot);
+    const uint32_t slot = static_cast<uint32_t>(e.key & kSlotMask);
+    Slot& s = slots_[slot];
+    if (!s.live) {
+      free_slots_.push_back(slot);
       continue;
     }
-    Callback cb = std::move(s.cb);
-    s.cb = nullptr;
     s.live = false;
     --live_;
-    free_slots_.push_back(e.slot);
     now_ = e.at;
     ++events_run_;
-    cb();
+    // The slot is freed only after the callback, so it cannot be reused
+    // (and its callback overwritten) while running.
+    s.cb();
+    s.cb = nullptr;
+    free_slots_.push_back(slot);
     if (post_event_hook_) post_event_hook_();
     return true;
   }
@@ -72,9 +111,8 @@ void EventLoop::RunUntil(TimeNs until) {
   while (!heap_.empty()) {
     // Skip cancelled heads so that their times do not count.
     const Entry& top = heap_.front();
-    const Slot& s = slots_[top.slot];
-    if (s.gen != top.gen || !s.live) {
-      const uint32_t slot = top.slot;
+    const uint32_t slot = static_cast<uint32_t>(top.key & kSlotMask);
+    if (!slots_[slot].live) {
       PopTop();
       free_slots_.push_back(slot);
       continue;

@@ -2,6 +2,7 @@
 #define SENDSIM_MODEL_EVENT_LOOP_H_
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -57,23 +58,32 @@ class EventLoop {
 
   bool empty() const { return live_ == 0; }
   uint64_t events_run() const { return events_run_; }
+  // Heap entries, live or cancelled (diagnostics).
+  size_t queue_size() const { return heap_.size(); }
+  size_t max_queue_size() const { return max_heap_; }
 
   // Called after every event (debug invariant checks). Null disables.
   void set_post_event_hook(Callback hook) { post_event_hook_ = std::move(hook); }
 
  private:
+  // 16 bytes: time, then insertion sequence (high 40 bits) and slot (low 24
+  // bits). A slot is reused only after its entry left the heap, so the entry
+  // needs no generation of its own.
   struct Entry {
     TimeNs at;
-    uint64_t seq;
-    uint32_t slot;
-    uint32_t gen;
+    uint64_t key;
   };
+  static constexpr int kSlotBits = 24;
+  static constexpr uint64_t kSlotMask = (1ULL << kSlotBits) - 1;
   struct Slot {
     Callback cb;
     uint32_t gen = 0;
     bool live = false;
   };
-  static bool Later(const Entry& a, const Entry& b) { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const { return a.at != b.at ? a.at > b.at : a.key > b.key; }
+  };
+  void PushEntry(Entry e);
   void PopTop();
 
   TimeNs now_ = 0;
@@ -81,7 +91,8 @@ class EventLoop {
   uint64_t events_run_ = 0;
   uint64_t live_ = 0;
   std::vector<Entry> heap_;
-  std::vector<Slot> slots_;
+  size_t max_heap_ = 0;
+  std::deque<Slot> slots_;  // stable addresses: callbacks run in place
   std::vector<uint32_t> free_slots_;
   Callback post_event_hook_;
 };

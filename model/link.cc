@@ -45,10 +45,24 @@ TimeNs Link::SendAt(TimeNs ready, Segment seg) {
     start_ns = ready;
     start_rem = 0;
   }
+  // Serialization time bits * 1e9 / bps ns as quotient + remainder; the last
+  // frame size's division is cached (nearly all frames of one direction are
+  // the same size), so the common case needs no division.
   const uint64_t bits = static_cast<uint64_t>(WireBytes(seg)) * 8;
-  const uint64_t total = start_rem + bits * static_cast<uint64_t>(kNsPerSec);
-  busy_ns_ = start_ns + static_cast<TimeNs>(total / bps_);
-  busy_rem_ = total % bps_;
+  if (bits != cached_bits_) {
+    const uint64_t num = bits * static_cast<uint64_t>(kNsPerSec);
+    cached_bits_ = bits;
+    cached_q_ = num / bps_;
+    cached_r_ = num % bps_;
+  }
+  uint64_t rem = start_rem + cached_r_;  // < 2 * bps
+  TimeNs end_ns = start_ns + static_cast<TimeNs>(cached_q_);
+  if (rem >= bps_) {
+    rem -= bps_;
+    ++end_ns;
+  }
+  busy_ns_ = end_ns;
+  busy_rem_ = rem;
   const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
   const TimeNs last_bit = busy_ns_ + (busy_rem_ != 0 ? 1 : 0);
   const TimeNs arrival = last_bit + delay_;

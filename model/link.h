@@ -27,8 +27,8 @@
 //    Peer::OnSegmentAt for the peer side of that argument.
 
 #include <cstdint>
-#include <deque>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "model/config.h"
@@ -38,6 +38,33 @@
 #include "model/wire.h"
 
 namespace sendsim::model {
+
+// FIFO on a power-of-two ring: after warm-up, push/pop never touch the heap
+// (std::deque allocates a node every few elements in steady state).
+template <typename T>
+class RingQueue {
+ public:
+  bool empty() const { return head_ == tail_; }
+  size_t size() const { return tail_ - head_; }
+  T& front() { return buf_[head_ & (buf_.size() - 1)]; }
+  void push_back(T v) {
+    if (size() == buf_.size()) Grow();
+    buf_[tail_++ & (buf_.size() - 1)] = std::move(v);
+  }
+  void pop_front() { ++head_; }
+
+ private:
+  void Grow() {
+    std::vector<T> next(buf_.empty() ? 16 : buf_.size() * 2);
+    for (size_t i = head_; i != tail_; ++i) next[i - head_] = std::move(buf_[i & (buf_.size() - 1)]);
+    tail_ -= head_;
+    head_ = 0;
+    buf_ = std::move(next);
+  }
+  std::vector<T> buf_;
+  size_t head_ = 0;
+  size_t tail_ = 0;
+};
 
 // Per-frame byte costs (IEEE 802.3 + IPv4/TCP without IP options).
 inline constexpr uint32_t kIpTcpHeaderBytes = 40;
@@ -97,7 +124,7 @@ class Link {
 
  private:
   struct InFlight {
-    TimeNs arrival;
+    TimeNs arrival = 0;
     Segment seg;
   };
   void DeliverHead();
@@ -115,8 +142,12 @@ class Link {
   // Exact end of the last frame: busy_ns_ + busy_rem_ / bps_.
   TimeNs busy_ns_ = 0;
   uint64_t busy_rem_ = 0;
+  // bits -> (bits * 1e9) / bps_ and % bps_ for the last frame size.
+  uint64_t cached_bits_ = 0;
+  uint64_t cached_q_ = 0;
+  uint64_t cached_r_ = 0;
 
-  std::deque<InFlight> in_flight_;  // event mode: segments not yet delivered
+  RingQueue<InFlight> in_flight_;  // event mode: segments not yet delivered
 
   uint64_t packets_ = 0;
   uint64_t payload_bytes_ = 0;

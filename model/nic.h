@@ -23,7 +23,6 @@
 // Completions of one Nic run in transmission order.
 
 #include <cstdint>
-#include <deque>
 
 #include "model/config.h"
 #include "model/event_loop.h"
@@ -50,8 +49,8 @@ class Nic {
 
  private:
   struct Completion {
-    TimeNs at;
-    uint32_t truesize;
+    TimeNs at = 0;
+    uint32_t truesize = 0;
   };
   void Complete();
 
@@ -60,7 +59,7 @@ class Nic {
   TimeNs tx_completion_ns_;
   Link* link_;
   TxCompletionFn on_complete_;
-  std::deque<Completion> completions_;  // in time order
+  RingQueue<Completion> completions_;  // in time order
   uint64_t skbs_ = 0;
   uint64_t segments_ = 0;
   uint64_t pending_truesize_ = 0;

@@ -47,6 +47,7 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   // to jiffies as usecs_to_jiffies does.
   const TimeNs rtt = 2 * cfg.one_way_delay_ns;
   srtt_jiffies_ = static_cast<uint32_t>((rtt + jiffy_ns_ - 1) / jiffy_ns_);
+  srtt_ns_ = rtt;
   const uint32_t ts = timestamps_ ? kTcpTimestampOptionBytes : 0;
   advmss_ = cfg.mss + ts;  // advertised MSS excludes options
   tcp_header_len_ = kTcpHeaderBase + ts;
@@ -65,9 +66,13 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   uint32_t space = window_clamp_;
   if (space > mss) space = space / mss * mss;
   uint32_t wnd = space;
-  if (pcfg_.init_rcv_wnd_segs > 0) {
-    wnd = static_cast<uint32_t>(std::min<uint64_t>(wnd, uint64_t{pcfg_.init_rcv_wnd_segs} * mss));
+  uint32_t init_segs = pcfg_.init_rcv_wnd_segs;
+  if (init_segs == 2 * kTcpInitCwnd && mss > 1460) {
+    // The default (no route initrwnd) is tcp_default_init_rwnd: 20 segments
+    // of up to 1460 bytes, i.e. fewer segments with jumbo frames, at least 2.
+    init_segs = std::max<uint32_t>(1460 * init_segs / mss, 2);
   }
+  if (init_segs > 0) wnd = static_cast<uint32_t>(std::min<uint64_t>(wnd, uint64_t{init_segs} * mss));
   if (wscale_ == 0) wnd = std::min<uint32_t>(wnd, 65535);
   rcv_wnd_ = wnd;
   rcv_ssthresh_ = wnd;
@@ -105,6 +110,7 @@ TimeNs Peer::NextDeadline() const {
   };
   if (gro_open_) consider(gro_last_ + pcfg_.gro_flush_ns);
   if (pending_ & kAckTimer) consider(JiffyTime(delack_timeout_));
+  if (sack_timer_armed_) consider(sack_timer_at_);
   if (reading_) consider(read_done_);
   return d;
 }
@@ -114,11 +120,14 @@ void Peer::RunDeadlines(TimeNs t) {
     const TimeNs d = NextDeadline();
     if (d < 0 || d > t) return;
     now_ = std::max(now_, d);
-    // Ties: data first (GRO flush), then the delayed-ACK timer, then the reader.
+    // Ties: data first (GRO flush), then the delayed-ACK timer, the SACK
+    // compression timer, then the reader.
     if (gro_open_ && gro_last_ + pcfg_.gro_flush_ns == d) {
       GroFlush();
     } else if ((pending_ & kAckTimer) && JiffyTime(delack_timeout_) == d) {
       DelackTimer();
+    } else if (sack_timer_armed_ && sack_timer_at_ == d) {
+      CompressedAckTimer();
     } else {
       reading_ = false;
       AppRead(read_chunk_);
@@ -158,8 +167,7 @@ void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
     skb.seq = Unwrap(seg.seq);
     skb.len = seg.len;
     skb.flags = seg.flags;
-    skb.payload = seg.payload;
-    ProcessSkb(skb);
+    ProcessSkb(skb, seg.payload);
     ArmWakeup();
     return;
   }
@@ -200,10 +208,10 @@ void Peer::GroFlush() {
   if (gro_segs_ == 1) gro_.gso_size = 0;  // a lone segment is not a GSO skb
   RxSkb skb = std::move(gro_);
   gro_ = RxSkb{};
-  ProcessSkb(skb);
+  ProcessSkb(skb, skb.payload);
 }
 
-void Peer::ProcessSkb(const RxSkb& skb) {
+void Peer::ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload) {
   ++stats_.batches;
   const uint64_t end = skb.seq + skb.len;
   if (skb.len == 0) {
@@ -224,7 +232,7 @@ void Peer::ProcessSkb(const RxSkb& skb) {
   }
   if (skb.seq <= rcv_nxt_) {
     // In sequence (possibly with an already received head): queue_and_out.
-    Deliver(rcv_nxt_, static_cast<uint32_t>(end - rcv_nxt_), skb.payload, skb.seq);
+    Deliver(rcv_nxt_, static_cast<uint32_t>(end - rcv_nxt_), payload, skb.seq);
     EventDataRecv(skb);
     if (!ofo_.empty()) {
       OfoQueue();
@@ -241,7 +249,8 @@ void Peer::ProcessSkb(const RxSkb& skb) {
         ofo_bytes_ -= it->second.len;
         ofo_.erase(it);
       }
-      ofo_.emplace(skb.seq, skb);
+      RxSkb& stored = ofo_.emplace(skb.seq, skb).first->second;
+      stored.payload = payload;
       ofo_bytes_ += skb.len;
     }
     if (sack_) {
@@ -400,9 +409,34 @@ void Peer::AckSndCheck() {
     SendDelayedAck();
     return;
   }
-  // Out-of-order data present: v4.19 may compress SACKs (hrtimer, <= 1 ms);
-  // not modelled, the dup ACK leaves at once.
-  SendAck();
+  // Out-of-order data present: SACK compression (tcp_sack_compress, with the
+  // "defer after DupThresh" fix of v4.20/4.19-stable): the first three dup
+  // ACKs for one rcv_nxt leave at once, later ones are held up to 5% of the
+  // RTT (at most 1 ms) or until 44 are pending.
+  if (!sack_ || compressed_ack_ >= kTcpCompSackNr) {
+    SendAck();
+    return;
+  }
+  if (compressed_ack_rcv_nxt_ != rcv_nxt_) {
+    compressed_ack_rcv_nxt_ = rcv_nxt_;
+    compressed_ack_ = 0;
+  }
+  if (++compressed_ack_ <= kTcpFastretransThresh) {
+    SendAck();
+    return;
+  }
+  if (sack_timer_armed_) return;
+  sack_timer_armed_ = true;
+  sack_timer_at_ = now_ + std::min<TimeNs>(kTcpCompSackDelayNs, srtt_ns_ / 20);
+}
+
+void Peer::CompressedAckTimer() {
+  // tcp_compressed_ack_kick.
+  sack_timer_armed_ = false;
+  if (compressed_ack_ > 0) {
+    --compressed_ack_;
+    SendAck();
+  }
 }
 
 void Peer::SendDelayedAck() {
@@ -465,6 +499,10 @@ void Peer::SendAck() {
     }
   }
   pending_ = 0;
+  if (compressed_ack_ > kTcpFastretransThresh) {
+    compressed_ack_ = kTcpFastretransThresh;
+    sack_timer_armed_ = false;  // hrtimer cancelled
+  }
   ++stats_.acks;
   reverse_->SendAt(now_ + pcfg_.ack_proc_ns, std::move(ack));
 }

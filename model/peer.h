@@ -20,6 +20,37 @@
 //
 // Sequence numbers on the wire are 32-bit and wrap; internally the peer keeps
 // 64-bit unwrapped sequence numbers.
+//
+// Wiring a connection (what the sender side does):
+//
+//   Link data(loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
+//             nullptr, obs, LinkOptionsFor(cfg, Direction::kData));
+//   Link acks(loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kAck,
+//             [&](const Segment& a) { /* tcp_ack at loop->now() */ }, obs,
+//             LinkOptionsFor(cfg, Direction::kAck));
+//   Peer peer(loop, cfg, &acks, obs, /*initial_rcv_nxt=*/first data seq);
+//   peer.AttachLookahead(&data);      // or pass a deliver fn to `data` instead
+//   Nic nic(loop, cfg, &data, [&](uint32_t truesize) { /* tcp_wfree */ });
+//   snd_wnd = max_window = peer.initial_window();   // SYN-ACK window, bytes
+//
+// ACK segments: flags ACK, seq 0 (the peer sends no data), ack = rcv_nxt,
+// win = advertised window in bytes (already shifted by the peer's wscale,
+// use it as snd_wnd directly), sack = up to 3 blocks (4 without timestamps),
+// most recent first, only while out-of-order data is queued.
+//
+// The sender never sees a synchronous callback: ACKs reach it from events at
+// their arrival time, TX completions from events at their completion time.
+// In lookahead mode the peer (and the observer's OnWirePacket for ACKs and
+// OnDeliver) runs inside Nic::Transmit with timestamps later than
+// loop->now(); the observer sees each direction in time order, not the two
+// directions merged.
+//
+// Event order: per-segment delivery events and lookahead give the same peer
+// state evolution and the same ACK times (tested). The one difference: an ACK
+// arrival event is inserted into the loop when the peer decides to send it,
+// which in lookahead mode is when the acknowledged data left the sender; if
+// another sender event falls on exactly the same nanosecond, insertion order
+// decides (deterministic in both modes, but not identical between them).
 
 #include <cstdint>
 #include <map>
@@ -40,7 +71,10 @@ inline constexpr int kTcpDelackMaxHzDivisor = 5;   // TCP_DELACK_MAX = HZ/5
 inline constexpr uint32_t kTcpMinRcvMss = 88;      // TCP_MIN_MSS
 inline constexpr uint32_t kTcpMssDefaultRcv = 536; // TCP_MSS_DEFAULT
 inline constexpr uint32_t kGroMaxBytes = 65536;    // skb_gro_receive: aggregate + next < 64 KB
-inline constexpr uint32_t kAppReadChunk = 65536;   // bytes one recvmsg of the rate-limited reader copies
+inline constexpr uint32_t kAppReadChunk = 65536;
+inline constexpr uint32_t kTcpCompSackNr = 44;           // sysctl_tcp_comp_sack_nr
+inline constexpr TimeNs kTcpCompSackDelayNs = 1'000'000;  // sysctl_tcp_comp_sack_delay_ns
+inline constexpr uint32_t kTcpFastretransThresh = 3;     // TCP_FASTRETRANS_THRESH   // bytes one recvmsg of the rate-limited reader copies
 
 class Peer {
  public:
@@ -95,7 +129,7 @@ class Peer {
     uint32_t len = 0;
     uint32_t gso_size = 0;  // 0: not aggregated
     uint8_t flags = 0;
-    std::vector<PayloadPiece> payload;
+    std::vector<PayloadPiece> payload;  // only for stored skbs (GRO aggregate, ofo queue)
   };
 
   uint64_t Unwrap(uint32_t seq) const;
@@ -105,7 +139,8 @@ class Peer {
   void Wakeup();
 
   void GroFlush();
-  void ProcessSkb(const RxSkb& skb);           // tcp_rcv_established + tcp_data_queue
+  // tcp_rcv_established + tcp_data_queue; `payload` belongs to `skb`.
+  void ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload);
   void EventDataRecv(const RxSkb& skb);        // tcp_event_data_recv
   void MeasureRcvMss(const RxSkb& skb);        // tcp_measure_rcv_mss
   void IncrQuickack(uint32_t max_quickacks);   // tcp_incr_quickack
@@ -115,6 +150,7 @@ class Peer {
   void AckSndCheck();                          // tcp_ack_snd_check / __tcp_ack_snd_check
   void SendDelayedAck();                       // tcp_send_delayed_ack
   void DelackTimer();                          // tcp_delack_timer_handler
+  void CompressedAckTimer();                   // tcp_compressed_ack_kick
   void SendAck();                              // tcp_send_ack + tcp_event_ack_sent
   uint32_t SelectWindowRaw();                  // __tcp_select_window (may clear quick, as the kernel does)
   uint32_t SelectWindow();                     // tcp_select_window (updates rcv_wnd, rcv_wup)
@@ -137,6 +173,7 @@ class Peer {
   uint32_t delack_max_;    // jiffies
   uint32_t rto_jiffies_;   // receiver's icsk_rto (TCP_RTO_MIN: no RTT samples of its own data)
   uint32_t srtt_jiffies_;  // receiver's srtt from the handshake (2 * one-way delay)
+  TimeNs srtt_ns_;         // same in ns (SACK compression uses min(rcv_rtt, srtt) = srtt)
   uint32_t advmss_;
   uint32_t tcp_header_len_;
 
@@ -165,6 +202,11 @@ class Peer {
   // Out-of-order queue: unwrapped start seq -> segment (payload kept for later delivery).
   std::map<uint64_t, RxSkb> ofo_;
   std::vector<std::pair<uint64_t, uint64_t>> sack_blocks_;  // most recent first
+  // SACK compression (tp->compressed_ack, compressed_ack_rcv_nxt, hrtimer).
+  uint32_t compressed_ack_ = 0;
+  uint64_t compressed_ack_rcv_nxt_ = 0;
+  bool sack_timer_armed_ = false;
+  TimeNs sack_timer_at_ = 0;
 
   // GRO aggregate being built.
   bool gro_open_ = false;

@@ -52,7 +52,9 @@ enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLo
 class Socket {
  public:
   // Called on sk_write_space (tcp_check_space -> tcp_new_space) when the
-  // generic wakeup test passes (free >= half of queued, below sndbuf).
+  // generic wakeup test passes (free >= half of queued, below sndbuf). It runs
+  // inside ACK processing: like ceph_sock_write_space it must only schedule
+  // work (EventLoop), never call into the socket synchronously.
   using WriteSpaceFn = std::function<void()>;
   // Completion of a blocking call (no MSG_DONTWAIT) that had to wait.
   using DoneFn = std::function<void(int64_t ret)>;
@@ -60,6 +62,10 @@ class Socket {
   static constexpr int64_t kInProgress = INT64_MIN;
 
   virtual ~Socket() = default;
+
+  // Every call below that takes the socket lock has its effects at call time
+  // and holds the socket for ConnectionConfig::call_cost_ns: make the next
+  // call no earlier than now + call_cost_ns (an earlier call ends the hold).
 
   // do_tcp_sendpages (<= v6.4 profiles). Returns bytes accepted or -errno.
   virtual int64_t sendpage(Page page, uint32_t offset, uint32_t size, int flags,

@@ -8,7 +8,13 @@
 namespace sendsim::model {
 
 TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit)
-    : loop_(loop), config_(config), profile_(profile), xmit_(std::move(xmit)), mss_cache_(config.mss) {
+    : loop_(loop),
+      config_(config),
+      profile_(profile),
+      jiffy_ns_(kNsPerSec / config.hz),
+      jiffy_us_(static_cast<uint64_t>(kNsPerSec / config.hz / kNsPerUs)),
+      xmit_(std::move(xmit)),
+      mss_cache_(config.mss) {
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   snd_cwnd_ = config.initcwnd;
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
@@ -35,8 +41,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
 }
 
 uint32_t TcpSock::UsToJiffies(uint64_t us) const {
-  const uint64_t jiffy_us = static_cast<uint64_t>(JiffyNs() / kNsPerUs);
-  return static_cast<uint32_t>((us + jiffy_us - 1) / jiffy_us);
+  return static_cast<uint32_t>((us + jiffy_us_ - 1) / jiffy_us_);
 }
 
 uint32_t TcpSock::NsToJiffiesCeil(TimeNs ns) const {
@@ -47,20 +52,30 @@ uint32_t TcpSock::NsToJiffiesCeil(TimeNs ns) const {
 // (the caller did not wait call_cost_ns) ends the previous hold first:
 // deliberate simplification of lock_sock sleeping on the owner.
 void TcpSock::LockSock() {
-  if (owned_) {
+  if (IsOwned()) {
     if (release_event_ != 0) loop_->Cancel(release_event_);
     release_event_ = 0;
     ReleaseSock();
   }
-  owned_ = true;
+  in_call_ = true;
 }
 
+// The call's effects happened at call time; the socket stays owned until
+// now + call_cost. release_sock only has work when something was deferred
+// meanwhile, so its event is scheduled lazily by EnsureReleaseEvent.
 void TcpSock::ScheduleRelease() {
   if (config_.call_cost_ns == 0) {
     ReleaseSock();
     return;
   }
-  release_event_ = loop_->ScheduleAfter(config_.call_cost_ns, [this] {
+  in_call_ = false;
+  owned_until_ = loop_->now() + config_.call_cost_ns;
+  if (!backlog_.empty() || tsq_deferred_ || write_timer_deferred_) EnsureReleaseEvent();
+}
+
+void TcpSock::EnsureReleaseEvent() {
+  if (release_event_ != 0 || in_call_) return;
+  release_event_ = loop_->ScheduleAt(owned_until_, [this] {
     release_event_ = 0;
     ReleaseSock();
   });
@@ -68,15 +83,16 @@ void TcpSock::ScheduleRelease() {
 
 // release_sock: drain the backlog (__release_sock), then tcp_release_cb.
 void TcpSock::ReleaseSock() {
+  in_call_ = true;  // still owned while the backlog drains
   ProcessBacklog(PushReason::kBacklog);
   TcpReleaseCb();
 }
 
 void TcpSock::ProcessBacklog(PushReason reason) {
   while (!backlog_.empty()) {
-    std::vector<Segment> batch;
-    batch.swap(backlog_);
-    for (const Segment& seg : batch) TcpRcvEstablished(seg, reason);
+    backlog_batch_.swap(backlog_);
+    for (const Segment& seg : backlog_batch_) TcpRcvEstablished(seg, reason);
+    backlog_batch_.clear();
   }
 }
 
@@ -87,7 +103,8 @@ void TcpSock::TcpReleaseCb() {
     tsq_deferred_ = false;
     TsqWrite(PushReason::kTsqDeferred);
   }
-  owned_ = false;
+  in_call_ = false;
+  owned_until_ = 0;
   if (write_timer_deferred_) {
     write_timer_deferred_ = false;
     WriteTimerHandler();

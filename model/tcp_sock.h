@@ -85,7 +85,7 @@ class TcpSock final : public Socket {
   int setsockopt(SockOpt opt, int64_t value) override;
   void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
   void set_call_tag(uint64_t tag) override { call_tag_ = tag; }
-  bool owned() const override { return owned_; }
+  bool owned() const override { return IsOwned(); }
   TcpInfo info() const override;
   const Counters& counters() const override { return counters_; }
   Counters& mutable_counters() { return counters_; }
@@ -161,11 +161,13 @@ class TcpSock final : public Socket {
   // --- tcp_sock.cc: ownership ---
   void LockSock();
   void ScheduleRelease();
+  void EnsureReleaseEvent();
+  bool IsOwned() const { return in_call_ || loop_->now() < owned_until_; }
   void ReleaseSock();        // release_sock: backlog, then tcp_release_cb
   void ProcessBacklog(PushReason reason);
   void TcpReleaseCb();
-  TimeNs JiffyNs() const { return kNsPerSec / config_.hz; }
-  uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / JiffyNs()); }
+  TimeNs JiffyNs() const { return jiffy_ns_; }
+  uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / jiffy_ns_); }
   uint32_t UsToJiffies(uint64_t us) const;
   uint32_t NsToJiffiesCeil(TimeNs ns) const;
 
@@ -256,6 +258,8 @@ class TcpSock final : public Socket {
   EventLoop* loop_;
   ConnectionConfig config_;
   Profile profile_;
+  TimeNs jiffy_ns_;
+  uint64_t jiffy_us_;
   XmitFn xmit_;
   WriteSpaceFn write_space_;
   uint64_t call_tag_ = 0;
@@ -328,15 +332,17 @@ class TcpSock final : public Socket {
   bool write_timer_deferred_ = false;
 
   // Ownership.
-  bool owned_ = false;
-  bool release_scheduled_ = false;
+  bool in_call_ = false;      // inside a call or release_sock
+  TimeNs owned_until_ = 0;    // end of the last call's hold (call_cost_ns)
   EventLoop::EventId release_event_ = 0;
   std::vector<Segment> backlog_;
+  std::vector<Segment> backlog_batch_;
 
   // ICSK xmit timer.
   XmitTimer timer_kind_ = XmitTimer::kNone;
   EventLoop::EventId timer_event_ = 0;
   TimeNs timer_expires_ns_ = 0;
+  TimeNs timer_event_at_ = 0;  // when timer_event_ fires (<= timer_expires_ns_)
 
   std::deque<Skb> write_queue_;  // unsent
   std::deque<Skb> rtx_queue_;    // sent, unacked

@@ -19,26 +19,35 @@ uint32_t TlpTimeoutJiffiesRule(uint32_t srtt_us_x8, uint32_t packets_out, int hz
 }
 
 // inet_csk_reset_xmit_timer: icsk_pending = kind, expiry on a jiffy tick.
+// Like mod_timer, re-arming later than the already scheduled event keeps
+// that event and lets it re-arm itself (no dead heap entries per ACK).
 void TcpSock::ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies) {
   when_jiffies = std::min(when_jiffies, NsToJiffiesCeil(kTcpRtoMaxNs));
-  if (timer_event_ != 0) loop_->Cancel(timer_event_);
   timer_kind_ = kind;
   timer_expires_ns_ = static_cast<TimeNs>(Jiffies() + when_jiffies) * JiffyNs();
+  if (timer_event_ != 0) {
+    if (timer_event_at_ <= timer_expires_ns_) return;
+    loop_->Cancel(timer_event_);
+  }
+  timer_event_at_ = timer_expires_ns_;
   timer_event_ = loop_->ScheduleAt(timer_expires_ns_, [this] { OnXmitTimer(); });
 }
 
-// inet_csk_clear_xmit_timer.
-void TcpSock::ClearXmitTimer() {
-  if (timer_event_ != 0) loop_->Cancel(timer_event_);
-  timer_event_ = 0;
-  timer_kind_ = XmitTimer::kNone;
-}
+// inet_csk_clear_xmit_timer (a scheduled event finds kNone and stops).
+void TcpSock::ClearXmitTimer() { timer_kind_ = XmitTimer::kNone; }
 
 // tcp_write_timer: deferred to release_sock while the socket is owned.
 void TcpSock::OnXmitTimer() {
   timer_event_ = 0;
-  if (owned_) {
+  if (timer_kind_ == XmitTimer::kNone) return;
+  if (timer_expires_ns_ > loop_->now()) {
+    timer_event_at_ = timer_expires_ns_;
+    timer_event_ = loop_->ScheduleAt(timer_expires_ns_, [this] { OnXmitTimer(); });
+    return;
+  }
+  if (IsOwned()) {
     write_timer_deferred_ = true;
+    EnsureReleaseEvent();
     return;
   }
   WriteTimerHandler();

@@ -371,8 +371,9 @@ void TcpSock::OnTxCompletion(uint32_t truesize) {
 // tcp_tasklet_func -> tcp_tsq_handler.
 void TcpSock::TsqHandler() {
   tsq_queued_ = false;
-  if (owned_) {
+  if (IsOwned()) {
     tsq_deferred_ = true;
+    EnsureReleaseEvent();
   } else {
     TsqWrite(PushReason::kTsq);
   }

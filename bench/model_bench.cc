@@ -1,0 +1,50 @@
+// Simulated wire packets per second for a stream of 128 KiB pagewise writes
+// (32 sendpage calls per message, post-patch flags), histogram-only output.
+
+#include <algorithm>
+#include <memory>
+
+#include "benchmark/benchmark.h"
+#include "model/connection.h"
+#include "model/event_loop.h"
+#include "model/profile.h"
+#include "model/testing/stream_writer.h"
+
+namespace sendsim::model {
+namespace {
+
+void BM_PagewiseStream(benchmark::State& state) {
+  const uint64_t messages = static_cast<uint64_t>(state.range(0));
+  ConnectionConfig cfg;
+  cfg.track_payload = false;
+  cfg.full_trace = false;
+  cfg.call_cost_ns = 1 * kNsPerUs;
+  cfg.tx_completion_ns = 5 * kNsPerUs;
+  const Profile profile = *ProfileByName("linux-4.19");
+  testing::MessageShape shape;
+  shape.pages = 32;
+  shape.notlast = true;
+  uint64_t packets = 0;
+  uint64_t events = 0;
+  uint64_t max_queue = 0;
+  for (auto _ : state) {
+    EventLoop loop;
+    std::unique_ptr<Connection> conn = *Connection::Create(&loop, cfg, profile, nullptr);
+    testing::StreamWriter writer(&loop, &conn->socket(), shape, messages, cfg.call_cost_ns + 500);
+    writer.Start();
+    loop.Run();
+    if (!writer.done()) state.SkipWithError("writer did not finish");
+    packets += conn->histogram().packets;
+    events += loop.events_run();
+    max_queue = std::max<uint64_t>(max_queue, loop.max_queue_size());
+    benchmark::DoNotOptimize(conn->histogram().counts.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(packets));
+  state.counters["events_per_packet"] = static_cast<double>(events) / static_cast<double>(packets);
+  state.counters["max_queue"] = static_cast<double>(max_queue);
+  state.counters["packets_per_run"] = static_cast<double>(packets) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_PagewiseStream)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace sendsim::model
