@@ -1,0 +1,87 @@
+#include "props/case.h"
+
+#include "gtest/gtest.h"
+
+namespace sendsim::props {
+namespace {
+
+Case TwoMessageCase() {
+  Case c;
+  c.profile = "linux-5.0";
+  c.writer = Writer::kAssigned;
+  c.seed = 42;
+  c.net.mss = 536;
+  c.net.call_cost_ns = 1000;
+  MessageLayout m1;
+  m1.front_len = 196;
+  m1.items.push_back(DataItem{ItemKind::kPages, 100, 8192, {}});  // 100..8292: 3 pages
+  m1.items.push_back(DataItem{ItemKind::kBio, 0, 0, {{0, 10}, {4000, 96}}});
+  MessageLayout m2;
+  m2.front_len = 0;
+  m2.middle_len = 7;
+  m2.items.push_back(DataItem{ItemKind::kPagelist, 0, 4097, {}});  // 2 pages
+  c.layout.messages = {m1, m2};
+  c.layout.more_to_follow = false;
+  c.layout.revoke = Revoke{1, 30};
+  c.assignment = {PieceFlags::kMoreNotlast, PieceFlags::kMore, PieceFlags::kNone, PieceFlags::kMoreNotlast,
+                  PieceFlags::kMore, PieceFlags::kMoreNotlast, PieceFlags::kMore};
+  c.mutation.decoder_drop_byte = 5;
+  return c;
+}
+
+TEST(CaseTest, PieceCountsFollowPageBoundaries) {
+  // offset 100 + 8192 bytes spans pages [0,4096) [4096,8192) [8192,8292): 3 pieces.
+  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPages, 100, 8192, {}}), 3u);
+  // page-aligned 8192 bytes: exactly 2 pieces.
+  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPages, 0, 8192, {}}), 2u);
+  // offset 4095 + 2 bytes crosses one boundary: 2 pieces.
+  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPages, 4095, 2, {}}), 2u);
+  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPagelist, 0, 4097, {}}), 2u);
+  EXPECT_EQ(PieceCount(DataItem{ItemKind::kBvecs, 0, 0, {{1, 1}, {2, 2}, {3, 3}}}), 3u);
+  EXPECT_EQ(PieceCount(TwoMessageCase().layout), 7u);
+}
+
+TEST(CaseTest, WireBytesAreTagHeaderKvecsDataFooter) {
+  // 1 + 53 + 196 + 0 + (8192 + 106) + 21 = 8569
+  EXPECT_EQ(V1WireBytes(TwoMessageCase().layout.messages[0]), 8569u);
+  // 1 + 53 + 0 + 7 + 4097 + 21 = 4179
+  EXPECT_EQ(V1WireBytes(TwoMessageCase().layout.messages[1]), 4179u);
+}
+
+TEST(CaseTest, NotlastAndLegacyAssignmentsFollowTheFlagMatrix) {
+  Layout l = TwoMessageCase().layout;
+  // Message 1: 5 pieces (3 + 2), message 2: 2 pieces. v1-notlast: NOTLAST on
+  // all but the last piece of each payload (§8.2).
+  EXPECT_EQ(FormatAssignment(NotlastAssignment(l)), "NNNNMNM");
+  // v1-legacy: MORE except the last piece of each item (§8.1): items 3,2,2 pieces.
+  EXPECT_EQ(FormatAssignment(LegacyAssignment(l)), "MM-M-M-");
+}
+
+TEST(CaseTest, FormatParseRoundTrip) {
+  Case c = TwoMessageCase();
+  absl::StatusOr<Case> back = ParseCase(FormatCase(c));
+  ASSERT_TRUE(back.ok()) << back.status() << "\n" << FormatCase(c);
+  EXPECT_EQ(*back, c) << FormatCase(*back);
+}
+
+TEST(CaseTest, ParseRejectsBadInputWithOneLineErrors) {
+  EXPECT_FALSE(ParseCase("writer v1-notlast\nmessage front=1 items=pages:0+1\n").ok());  // no profile
+  EXPECT_FALSE(ParseCase("profile linux-4.19\nwriter v9\nmessage front=1 items=\n").ok());
+  EXPECT_FALSE(ParseCase("profile linux-4.19\nwriter v2\nmessage front=x items=\n").ok());
+  EXPECT_FALSE(ParseCase("profile linux-4.19\nwriter v2\nmessage items=bio:4000+200\n").ok());  // crosses page
+  EXPECT_FALSE(ParseCase("profile linux-4.19\nwriter v2\nnet mss=100\nmessage items=\n").ok());
+  EXPECT_FALSE(ParseCase("profile linux-4.19\nwriter assigned\nassignment NM\nmessage items=pages:0+1\n").ok());
+  absl::StatusOr<Case> ok = ParseCase("profile linux-4.19\nwriter v2\nmessage front=3 items=pages:0+1\n");
+  EXPECT_TRUE(ok.ok()) << ok.status();
+}
+
+TEST(CaseTest, WriterProfileCompatibility) {
+  EXPECT_TRUE(WriterRunsOn(Writer::kV1Notlast, "linux-4.19"));
+  EXPECT_FALSE(WriterRunsOn(Writer::kV1Notlast, "linux-6.8"));
+  EXPECT_TRUE(WriterRunsOn(Writer::kV1Splice, "linux-6.8"));
+  EXPECT_FALSE(WriterRunsOn(Writer::kV1Splice, "linux-5.0"));
+  EXPECT_TRUE(WriterRunsOn(Writer::kV2, "linux-6.8"));
+}
+
+}  // namespace
+}  // namespace sendsim::props

@@ -1,0 +1,101 @@
+// Every property must be able to fail: each runs here on a deliberately
+// wrong writer, mutation or configuration, on the real model, and the test
+// asserts that the property body FAILS. Cases are small and hand-built.
+
+#include "gtest/gtest.h"
+#include "props/case.h"
+#include "props/properties.h"
+#include "props/run_case.h"
+
+namespace sendsim::props {
+namespace {
+
+// One message: 196-byte front, 4 page-aligned pages, MSS 1448, linux-4.19.
+Case FourPages() {
+  Case c;
+  c.profile = "linux-4.19";
+  c.writer = Writer::kV1Notlast;
+  c.layout.messages.push_back(MessageLayout{196, 0, {DataItem{ItemKind::kPages, 0, 4 * kPage, {}}}});
+  return c;
+}
+
+TEST(NegativeControls, IntegrityCatchesADroppedByte) {
+  Case c = FourPages();
+  ASSERT_EQ(IntegrityBody(c, RunCase).verdict, Verdict::kHolds) << IntegrityBody(c, RunCase).detail;
+  c.mutation.decoder_drop_byte = 1000;  // inside the first data page
+  PropertyResult r = IntegrityBody(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails);
+  EXPECT_NE(r.detail.find("decoder"), std::string::npos) << r.detail;
+}
+
+// A slow writer (20 us per call) on a fast path (1 us one way): ACKs arrive
+// between page calls, so the socket is drained and idle when the revoke's
+// zero fill starts. Revoked after 8346 accepted bytes (prefix 154 + 2 pages).
+Case SlowWriterRevokedMidData() {
+  Case c = FourPages();
+  c.net.one_way_delay_ns = 1000;
+  c.net.call_cost_ns = 20000;
+  c.net.crc_ns_per_page = 1000;
+  c.layout.messages[0] = MessageLayout{100, 0, {DataItem{ItemKind::kPages, 0, 8 * kPage, {}}}};
+  c.layout.revoke = Revoke{0, 8346};
+  return c;
+}
+
+TEST(NegativeControls, LivenessCatchesAWriterThatNeverClearsNotlast) {
+  // The real v5.0 writer sends the last zero-fill chunk with MORE: tcp_push
+  // runs (corked), whole MSS leave, and the ACK clock or probe0 flushes the
+  // rest. The mutant keeps NOTLAST on it: do_tcp_sendpages skips tcp_push,
+  // nothing is in flight and no timer is armed, so the tail never leaves
+  // (the stall that kernel commits 35f9c09fe9c7 / ae62ca7b0321 fixed).
+  Case c = SlowWriterRevokedMidData();
+  PropertyResult ok = LivenessBody(c, RunCase);
+  ASSERT_EQ(ok.verdict, Verdict::kHolds) << ok.detail;
+  c.writer = Writer::kMutantNotlastStuck;
+  PropertyResult r = LivenessBody(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails);
+  EXPECT_NE(r.detail.find("nothing will ever happen"), std::string::npos) << r.detail;
+  // Without the revoke the footer's sendmsg (no MORE) pushes everything, so
+  // the same mutant completes: libceph's footer masks a NOTLAST last piece.
+  c.layout.revoke.reset();
+  EXPECT_EQ(LivenessBody(c, RunCase).verdict, Verdict::kHolds);
+}
+
+TEST(NegativeControls, LowerBoundCatchesAsynchronousFlushes) {
+  // v1-legacy with ACKs arriving between page calls: each ACK pushes the
+  // sub-MSS remainder that the corked tcp_push (MSG_MORE) held, without PSH,
+  // in the middle of a flush run (reference §13, pre-patch).
+  Case c = FourPages();
+  c.writer = Writer::kV1Legacy;
+  c.net.one_way_delay_ns = 1000;
+  c.net.call_cost_ns = 20000;
+  PropertyResult r = FlushRunsMinimalBody(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
+  // The property's precondition rejects the case: it is not quiescent.
+  c.writer = Writer::kV1Notlast;
+  EXPECT_EQ(LowerBound_NotlastQuiescent(c, RunCase).verdict, Verdict::kSkipped);
+}
+
+TEST(NegativeControls, DeterminismCatchesAPerturbedTrace) {
+  Case c = FourPages();
+  ASSERT_EQ(Determinism_AndInvariants_Any(c, RunCase).verdict, Verdict::kHolds);
+  c.mutation.perturb_trace = true;
+  EXPECT_EQ(Determinism_AndInvariants_Any(c, RunCase).verdict, Verdict::kFails);
+}
+
+TEST(NegativeControls, OptimalityCatchesPushingEveryPage) {
+  // Pushing every page with Nagle off (no MORE) sends a runt per page
+  // (4096 mod 1448 = 1200 for page-aligned chains) where v1-notlast sends one.
+  Case c = FourPages();
+  std::vector<PieceFlags> push_all(4, PieceFlags::kNone);
+  push_all.back() = PieceFlags::kMore;
+  PropertyResult r = AssignmentOptimalBody(c, push_all, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
+}
+
+TEST(NegativeControls, DominanceCatchesPushingEveryPage) {
+  PropertyResult r = DominatesBody(FourPages(), {Writer::kMutantPushEveryPage, ""}, {Writer::kV1Notlast, ""}, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
+}
+
+}  // namespace
+}  // namespace sendsim::props

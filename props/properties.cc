@@ -1,0 +1,341 @@
+#include "props/properties.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "props/generators.h"
+
+namespace sendsim::props {
+namespace {
+
+PropertyResult Fails(std::string detail) { return PropertyResult{Verdict::kFails, std::move(detail), {}, {}}; }
+PropertyResult Skipped(std::string why) { return PropertyResult{Verdict::kSkipped, std::move(why), {}, {}}; }
+
+// Runs `c`; a case the runner refuses as not applicable (writer missing on
+// the profile) makes the property skip, any other error is a failure.
+bool RunOrReport(const Case& c, const Runner& run, Outcome* out, PropertyResult* res) {
+  absl::StatusOr<Outcome> o = run(c);
+  if (o.ok()) {
+    *out = *std::move(o);
+    return true;
+  }
+  std::string msg = absl::StrCat(WriterName(c.writer), "@", c.profile, ": ", o.status().ToString());
+  *res = o.status().code() == absl::StatusCode::kFailedPrecondition ? Skipped(msg) : Fails("runner error " + msg);
+  return false;
+}
+
+Case WithWriter(const Case& c, Writer w, const std::string& profile) {
+  Case x = c;
+  x.writer = w;
+  if (!profile.empty()) x.profile = profile;
+  if (w != Writer::kAssigned) x.assignment.clear();
+  return x;
+}
+
+Case WithAssignment(const Case& c, const std::vector<PieceFlags>& a) {
+  Case x = c;
+  x.writer = Writer::kAssigned;
+  x.assignment = a;
+  return x;
+}
+
+bool IsRealWriter(Writer w) {
+  for (Writer r : AllWriters()) {
+    if (r == w) return true;
+  }
+  return false;
+}
+
+uint64_t SplitMix64(uint64_t* state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+absl::string_view VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kHolds: return "holds";
+    case Verdict::kFails: return "fails";
+    case Verdict::kSkipped: return "skipped";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------- 1
+PropertyResult IntegrityBody(const Case& c, const Runner& run) {
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  res.runts = RuntSizes(o);
+  if (!o.decoder_ok) return Fails(absl::StrCat("decoder rejected the stream: ", Summarize(o)));
+  if (o.completed && o.messages_decoded != o.messages_expected) {
+    return Fails(absl::StrFormat("decoded %d of %d messages: %s", o.messages_decoded, o.messages_expected,
+                                 Summarize(o)));
+  }
+  if (o.completed && o.bytes_delivered != o.bytes_written) {
+    return Fails(absl::StrCat("delivered != written: ", Summarize(o)));
+  }
+  res.verdict = Verdict::kHolds;
+  return res;
+}
+
+PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run) {
+  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  return IntegrityBody(c, run);
+}
+
+// ---------------------------------------------------------------- 2
+PropertyResult LivenessBody(const Case& c, const Runner& run) {
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  res.runts = RuntSizes(o);
+  if (!o.completed || o.completion_ns > kLivenessHorizonNs) {
+    return Fails(absl::StrCat("not complete within ", kLivenessHorizonNs, " ns: ", Summarize(o)));
+  }
+  return res;
+}
+
+PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run) {
+  if (!IsRealWriter(c.writer)) return Skipped("not one of the five real writers");
+  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  return LivenessBody(c, run);
+}
+
+PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner& run) {
+  if (c.layout.revoke.has_value()) return Skipped("the layout has a revoke");
+  PropertyResult res = Liveness_RealWriter_BoundedTime(c, run);
+  if (res.verdict != Verdict::kHolds) return res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (o.probe0_packets > 0) return Fails(absl::StrCat("data released only by the probe0 timer: ", Summarize(o)));
+  return res;
+}
+
+// ---------------------------------------------------------------- 3
+PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run) {
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  res.runts = RuntSizes(o);
+  // ceil(L/MSS) segments alone would let one mid-run runt hide behind a
+  // short tail (1448+1200+1375 is still 3 segments); the statement we test
+  // is the one that implies both halves of the claim: every segment of a run
+  // but its last is a full MSS.
+  for (const FlushRun& r : FlushRuns(o)) {
+    uint64_t want = (r.bytes + o.mss - 1) / o.mss;
+    bool tail_runt = r.bytes % o.mss != 0;
+    if (r.segments != want || r.sub_mss > (tail_runt ? 1u : 0u)) {
+      return Fails(absl::StrFormat(
+          "flush run at %u of %u bytes left in %u segments with %u sub-MSS; ceil(L/MSS)=%u: %s", r.begin,
+          r.bytes, r.segments, r.sub_mss, want, Summarize(o)));
+    }
+  }
+  return res;
+}
+
+PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
+  if (c.writer != Writer::kV1Notlast) return Skipped("writer is not v1-notlast");
+  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
+  // Run again through the body with a runner that hands back this outcome.
+  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+}
+
+PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
+  if (c.writer != Writer::kV1Notlast) return Skipped("writer is not v1-notlast");
+  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  NetConfig q = c.net;
+  MakeQuiescent(&q, V1WireBytes(c.layout));
+  if (!(q == c.net)) return Skipped("configuration has costs or small buffers");
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
+  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+}
+
+// ---------------------------------------------------------------- 4
+std::vector<std::vector<PieceFlags>> AlternativeAssignments(const Layout& l, int samples, uint64_t seed) {
+  std::vector<PieceFlags> base = NotlastAssignment(l);
+  std::vector<size_t> free;
+  {
+    size_t idx = 0;
+    for (const MessageLayout& m : l.messages) {
+      uint32_t n = PieceCount(m);
+      for (uint32_t i = 0; i + 1 < n; ++i) free.push_back(idx + i);
+      idx += n;
+    }
+  }
+  constexpr PieceFlags kChoices[3] = {PieceFlags::kMoreNotlast, PieceFlags::kMore, PieceFlags::kNone};
+  std::vector<std::vector<PieceFlags>> out;
+  if (free.size() <= kExhaustiveFreePieces) {
+    uint64_t total = 1;
+    for (size_t i = 0; i < free.size(); ++i) total *= 3;
+    for (uint64_t code = 0; code < total; ++code) {
+      std::vector<PieceFlags> a = base;
+      uint64_t x = code;
+      for (size_t f : free) {
+        a[f] = kChoices[x % 3];
+        x /= 3;
+      }
+      if (a != base) out.push_back(std::move(a));
+    }
+    return out;
+  }
+  // Structured alternatives first (all MORE, all none, legacy-like), then
+  // uniform samples; duplicates and the candidate itself are dropped.
+  auto add = [&](std::vector<PieceFlags> a) {
+    if (a != base && std::find(out.begin(), out.end(), a) == out.end()) out.push_back(std::move(a));
+  };
+  for (PieceFlags f : {PieceFlags::kMore, PieceFlags::kNone}) {
+    std::vector<PieceFlags> a = base;
+    for (size_t i : free) a[i] = f;
+    add(a);
+  }
+  uint64_t state = seed ^ 0x5eed0f1a95ULL;
+  for (int s = 0; s < samples; ++s) {
+    std::vector<PieceFlags> a = base;
+    for (size_t i : free) a[i] = kChoices[SplitMix64(&state) % 3];
+    add(a);
+  }
+  return out;
+}
+
+PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags>& candidate, const Runner& run,
+                                     OptimalityOptions opt) {
+  PropertyResult res;
+  Outcome oc;
+  if (!RunOrReport(WithAssignment(c, candidate), run, &oc, &res)) return res;
+  res.runts = RuntSizes(oc);
+  if (opt.require_no_async && oc.async_during_write) {
+    return Skipped("an asynchronous event ran while the candidate wrote a message");
+  }
+  int64_t c_sub = static_cast<int64_t>(SubMss(oc)), c_pk = static_cast<int64_t>(DataPackets(oc));
+  int64_t best_sub = c_sub, best_pk = c_pk;
+  std::string best_sub_a = FormatAssignment(candidate), best_pk_a = best_sub_a;
+  std::string violation;
+  std::vector<std::vector<PieceFlags>> alts = AlternativeAssignments(c.layout, opt.samples, c.seed);
+  // The candidate itself is excluded from the alternatives; when it is not
+  // the v1-notlast assignment (negative controls), compare against that too.
+  if (candidate != NotlastAssignment(c.layout)) alts.push_back(NotlastAssignment(c.layout));
+  for (const std::vector<PieceFlags>& a : alts) {
+    if (a == candidate) continue;
+    Outcome oa;
+    PropertyResult err;
+    if (!RunOrReport(WithAssignment(c, a), run, &oa, &err)) return err;
+    if (opt.require_no_async && oa.async_during_write) continue;
+    int64_t sub = static_cast<int64_t>(SubMss(oa)), pk = static_cast<int64_t>(DataPackets(oa));
+    if (sub < best_sub) { best_sub = sub; best_sub_a = FormatAssignment(a); }
+    if (pk < best_pk) { best_pk = pk; best_pk_a = FormatAssignment(a); }
+    if (violation.empty() && (c_sub > sub + opt.slack_sub || c_pk > pk + opt.slack_packets)) {
+      violation = absl::StrFormat("assignment %s beats %s: sub_mss %d vs %d, packets %d vs %d\n  candidate: %s\n  other:     %s",
+                                  FormatAssignment(a), FormatAssignment(candidate), sub, c_sub, pk, c_pk,
+                                  Summarize(oa), Summarize(oc));
+    }
+  }
+  res.comparisons.push_back(Comparison{absl::StrFormat("%s vs best of %d assignments (sub: %s, packets: %s)",
+                                                       FormatAssignment(candidate), alts.size(), best_sub_a,
+                                                       best_pk_a),
+                                       c_sub, best_sub, c_pk, best_pk});
+  if (!violation.empty()) {
+    res.verdict = Verdict::kFails;
+    res.detail = violation;
+  }
+  return res;
+}
+
+PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& run, OptimalityOptions opt) {
+  if (!WriterRunsOn(Writer::kAssigned, c.profile)) return Skipped("profile has no sendpage");
+  if (PieceCount(c.layout) == 0) return Skipped("no data pieces");
+  return AssignmentOptimalBody(c, NotlastAssignment(c.layout), run, opt);
+}
+
+// ---------------------------------------------------------------- 5
+PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
+                             int64_t slack_sub, int64_t slack_packets, bool require_no_async) {
+  Case cb = WithWriter(c, better.writer, better.profile);
+  Case co = WithWriter(c, other.writer, other.profile);
+  if (better.writer == Writer::kAssigned) cb.assignment = c.assignment;
+  if (!WriterRunsOn(cb.writer, cb.profile) || !WriterRunsOn(co.writer, co.profile)) {
+    return Skipped("a writer does not exist on its profile");
+  }
+  PropertyResult res;
+  Outcome ob, oo;
+  if (!RunOrReport(cb, run, &ob, &res)) return res;
+  if (!RunOrReport(co, run, &oo, &res)) return res;
+  if (require_no_async && (ob.async_during_write || oo.async_during_write)) {
+    return Skipped("an asynchronous event ran while a message was written");
+  }
+  res.runts = RuntSizes(ob);
+  Comparison cmp{absl::StrFormat("%s@%s vs %s@%s", WriterName(cb.writer), cb.profile, WriterName(co.writer),
+                                 co.profile),
+                 static_cast<int64_t>(SubMss(ob)), static_cast<int64_t>(SubMss(oo)),
+                 static_cast<int64_t>(DataPackets(ob)), static_cast<int64_t>(DataPackets(oo))};
+  res.comparisons.push_back(cmp);
+  if (cmp.better_sub_mss > cmp.other_sub_mss + slack_sub || cmp.better_packets > cmp.other_packets + slack_packets) {
+    res.verdict = Verdict::kFails;
+    res.detail = absl::StrFormat("%s: sub_mss %d vs %d, packets %d vs %d\n  %s: %s\n  %s: %s", cmp.label,
+                                 cmp.better_sub_mss, cmp.other_sub_mss, cmp.better_packets, cmp.other_packets,
+                                 WriterName(cb.writer), Summarize(ob), WriterName(co.writer), Summarize(oo));
+  }
+  return res;
+}
+
+PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runner& run) {
+  return DominatesBody(c, {Writer::kV1Notlast, ""}, {Writer::kV1Legacy, ""}, run);
+}
+
+PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run) {
+  return DominatesBody(c, {Writer::kV1Cork, ""}, {Writer::kV1Notlast, ""}, run);
+}
+
+PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run) {
+  return DominatesBody(c, {Writer::kV1Splice, "linux-6.8"}, {Writer::kV1Notlast, "linux-5.0"}, run);
+}
+
+// ---------------------------------------------------------------- 6
+PropertyResult Determinism_AndInvariants_Any(const Case& c, const Runner& run) {
+  PropertyResult res;
+  Outcome a, b;
+  if (!RunOrReport(c, run, &a, &res)) return res;
+  if (!RunOrReport(c, run, &b, &res)) return res;
+  res.runts = RuntSizes(a);
+  if (a.trace_hash != b.trace_hash || Summarize(a) != Summarize(b)) {
+    return Fails(absl::StrCat("two runs differ:\n  ", Summarize(a), "\n  ", Summarize(b)));
+  }
+  if (!a.invariants.ok()) return Fails(absl::StrCat("model invariant: ", a.invariants.ToString()));
+  // Wire-level invariants, checked here independently of the model.
+  std::vector<PacketRecord> firsts;
+  for (const PacketRecord& p : a.packets) {
+    if (p.len > a.mss) return Fails(absl::StrFormat("segment of %u bytes > MSS %u at seq %u", p.len, a.mss, p.seq));
+    if (!p.retransmit && p.len > 0) firsts.push_back(p);
+  }
+  std::stable_sort(firsts.begin(), firsts.end(),
+                   [](const PacketRecord& x, const PacketRecord& y) { return x.seq < y.seq; });
+  uint64_t next = 0;
+  for (const PacketRecord& p : firsts) {
+    if (p.seq != next) {
+      return Fails(absl::StrFormat("first transmissions are not contiguous: expected seq %u, got %u", next, p.seq));
+    }
+    next += p.len;
+  }
+  if (next > a.bytes_written) {
+    return Fails(absl::StrFormat("sent %u bytes but only %u were written", next, a.bytes_written));
+  }
+  if (a.completed && (next != a.bytes_written || a.bytes_delivered != a.bytes_written)) {
+    return Fails(absl::StrFormat("completed but sent %u / delivered %u of %u written bytes", next,
+                                 a.bytes_delivered, a.bytes_written));
+  }
+  return res;
+}
+
+}  // namespace sendsim::props

@@ -1,0 +1,119 @@
+#ifndef SENDSIM_PROPS_PROPERTIES_H_
+#define SENDSIM_PROPS_PROPERTIES_H_
+
+// The properties of issue 5 as plain functions of a concrete Case. Each
+// property = a precondition (in its name and comment; a case that does not
+// meet it is kSkipped) + a body. Bodies are public so that negative controls
+// can run them on a deliberately wrong writer or mutation and assert that
+// they FAIL. RapidCheck wrappers, fixtures and the explorer all call these.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "props/case.h"
+#include "props/outcome.h"
+#include "props/runner.h"
+
+namespace sendsim::props {
+
+enum class Verdict : uint8_t { kHolds, kFails, kSkipped };
+absl::string_view VerdictName(Verdict v);
+
+// One "claimed better" vs "other" comparison, for statistics.
+struct Comparison {
+  std::string label;  // e.g. "v1-notlast@linux-4.19 vs v1-legacy@linux-4.19"
+  int64_t better_sub_mss = 0, other_sub_mss = 0;
+  int64_t better_packets = 0, other_packets = 0;
+};
+
+struct PropertyResult {
+  Verdict verdict = Verdict::kHolds;
+  std::string detail;  // why it failed / was skipped, with outcomes
+  std::vector<Comparison> comparisons;
+  std::map<uint32_t, uint64_t> runts;  // runt sizes of the primary run
+};
+
+// --- 1. Integrity (precondition: none beyond a writer that exists on the
+// profile): the decoder validates every frame and crc of what arrived, and
+// gets exactly the queued messages when the run completed.
+PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run);
+PropertyResult IntegrityBody(const Case& c, const Runner& run);
+
+// --- 2. Liveness (precondition: one of the five real writers): every
+// message is written and acknowledged before kLivenessHorizonNs.
+PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run);
+PropertyResult LivenessBody(const Case& c, const Runner& run);
+
+// Stronger (precondition: a real writer and no revoke): complete, and no
+// data waited for the probe0 timer. A revoke whose zero fill ends the stream
+// is excluded because every real writer sends the last zero chunk with MORE
+// (v4.19 and v5.0 write_partial_skip), so a sub-MSS tail of it stays corked
+// until probe0 when nothing else is in flight (found by exploration).
+PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner& run);
+
+// --- 3. Lower bound (precondition: writer v1-notlast, quiescent
+// configuration per IsQuiescentConfig, and the run confirms that no ACK,
+// completion or timer ran while a message was written): every flush run of
+// L bytes (see FlushRuns) leaves in exactly ceil(L/MSS) segments of which
+// at most one, the last, is sub-MSS.
+PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run);
+PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
+// The same claim with the window half of the precondition dropped (zero
+// costs and ample buffers only). FALSE: a layout larger than the peer's
+// first window (<= 65535 bytes, never scaled in the SYN-ACK) is cut at the
+// window edge by the footer's Nagle-off push (tcp_mss_split_point sends
+// `needed` = the window when Nagle allows partials), leaving a non-MSS
+// segment mid-run and the rest for the ACK (fixture lower_bound_zero_cost-*).
+PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run);
+
+// --- 4. Optimality (precondition: sendpage profile): among all per-piece
+// flag assignments over {MORE|NOTLAST, MORE, none} for the non-final pieces
+// (the final data piece of each message fixed to MORE, as v1-notlast has
+// it), `candidate` yields no more sub-MSS segments (+slack_sub) and no more
+// packets (+slack_packets) than any other. Exhaustive when at most
+// kExhaustiveFreePieces pieces are free (layouts up to 7 pieces with one
+// message), else `samples` assignments drawn from the case seed.
+inline constexpr int kExhaustiveFreePieces = 6;
+struct OptimalityOptions {
+  int samples = 48;
+  int64_t slack_sub = 0;
+  int64_t slack_packets = 0;
+  // Runtime quiescence: skip when the candidate's run had an asynchronous
+  // event during a message's writes, and compare only against alternatives
+  // whose runs had none either.
+  bool require_no_async = false;
+};
+PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& run,
+                                                  OptimalityOptions opt = {});
+PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags>& candidate,
+                                     const Runner& run, OptimalityOptions opt = {});
+// Every assignment the optimality property compares (exhaustive or sampled).
+std::vector<std::vector<PieceFlags>> AlternativeAssignments(const Layout& l, int samples, uint64_t seed);
+
+// --- 5. Dominance (precondition: both writers exist on their profiles):
+// sub-MSS(better) <= sub-MSS(other) + slack_sub and packets(better) <=
+// packets(other) + slack_packets, same layout and configuration.
+struct Side {
+  Writer writer;
+  std::string profile;  // empty: the case's profile
+};
+PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
+                             int64_t slack_sub = 0, int64_t slack_packets = 0, bool require_no_async = false);
+// v1-notlast vs v1-legacy on the case's (sendpage) profile.
+PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runner& run);
+// v1-cork vs v1-notlast on the case's (sendpage) profile.
+PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run);
+// v1-splice on linux-6.8 vs v1-notlast on linux-5.0 (the case's profile is ignored).
+PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run);
+
+// --- 6. Determinism and invariants (precondition: none): two runs give the
+// same trace hash and outcome; the model's invariants hold; wire-level
+// invariants hold (no segment above MSS, first transmissions tile the
+// written stream without gap or overlap, delivered == written on completion).
+PropertyResult Determinism_AndInvariants_Any(const Case& c, const Runner& run);
+
+}  // namespace sendsim::props
+
+#endif  // SENDSIM_PROPS_PROPERTIES_H_

@@ -1,0 +1,157 @@
+#include "props/registry.h"
+
+#include "absl/status/status.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace sendsim::props {
+namespace {
+
+using Check = std::function<PropertyResult(const Case&, const Runner&)>;
+
+CaseLimits SendpageOnly(CaseLimits l) {
+  l.profiles = {"linux-4.19", "linux-5.0"};
+  return l;
+}
+
+PropertySpec Spec(std::string name, std::string summary, CaseLimits limits, Check check, bool expected_to_hold = true,
+                  std::vector<std::string> weaker = {}) {
+  PropertySpec s;
+  s.name = std::move(name);
+  s.summary = std::move(summary);
+  s.limits = std::move(limits);
+  s.check = std::move(check);
+  s.expected_to_hold = expected_to_hold;
+  s.weaker = std::move(weaker);
+  return s;
+}
+
+}  // namespace
+
+std::vector<PropertySpec> AllProperties() {
+  std::vector<PropertySpec> v;
+  const CaseLimits any;
+  v.push_back(Spec("integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
+                   any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }));
+  v.push_back(Spec("liveness", "real writers: every message written and acknowledged within 30 s simulated", any,
+                   [](const Case& c, const Runner& r) { return Liveness_RealWriter_BoundedTime(c, r); }));
+  v.push_back(Spec("liveness_no_probe0", "real writers, no revoke: complete without data waiting for probe0", any,
+                   [](const Case& c, const Runner& r) { return Liveness_RealWriterNoRevoke_NoProbe0(c, r); }));
+  {
+    CaseLimits l = SendpageOnly(any);
+    l.writers = {Writer::kV1Notlast};
+    l.config.quiescent = true;
+    // Known false: zero costs and ample buffers, but layouts beyond the
+    // peer's 64 KiB first window (see IsQuiescentConfig).
+    v.push_back(Spec("lower_bound_zero_cost",
+                     "v1-notlast, zero costs, ample buffers, any layout size: flush runs in ceil(L/MSS) segments", l,
+                     [](const Case& c, const Runner& r) { return LowerBound_NotlastZeroCost(c, r); },
+                     /*expected_to_hold=*/false, {"integrity", "liveness"}));
+    l.config.fits_initial_window = true;
+    l.layout.max_pieces = 15;
+    v.push_back(Spec("lower_bound_quiescent",
+                     "v1-notlast, quiescent network (zero costs, layout inside the first window): each flush run of L "
+                     "bytes in ceil(L/MSS) segments, only the last sub-MSS",
+                     l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }));
+  }
+  {
+    CaseLimits l = SendpageOnly(any);
+    l.writers = {Writer::kV1Notlast};
+    l.layout.max_pieces = 7;
+    l.layout.min_pieces = 2;
+    l.layout.max_messages = 1;
+    l.layout.allow_revoke = false;
+    v.push_back(Spec("optimality",
+                     "v1-notlast flags vs every assignment (<= 7 pieces, exhaustive): no more sub-MSS, no more packets",
+                     l, [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r); },
+                     /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
+    l.layout.min_pieces = 8;
+    l.layout.max_pieces = 64;
+    l.layout.max_messages = 2;
+    v.push_back(Spec("optimality_sampled", "v1-notlast flags vs sampled assignments (8..64 pieces)", l,
+                     [](const Case& c, const Runner& r) {
+                       return Optimality_NotlastAmongAssignments(c, r, {16, 0, 0});
+                     },
+                     /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
+  }
+  {
+    CaseLimits l = SendpageOnly(any);
+    l.writers = {Writer::kV1Notlast};
+    v.push_back(Spec("dominance_notlast_legacy", "sub-MSS and packets: v1-notlast <= v1-legacy, same profile", l,
+                     [](const Case& c, const Runner& r) { return Dominance_NotlastOverLegacy_SameProfile(c, r); },
+                     /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
+    v.push_back(Spec("dominance_cork_notlast", "sub-MSS and packets: v1-cork <= v1-notlast, same profile", l,
+                     [](const Case& c, const Runner& r) { return Dominance_CorkOverNotlast_SameProfile(c, r); },
+                     /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
+    v.push_back(Spec("dominance_splice68_notlast50", "sub-MSS and packets: v1-splice@6.8 <= v1-notlast@5.0", l,
+                     [](const Case& c, const Runner& r) { return Dominance_Splice68OverNotlast50(c, r); },
+                     /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
+  }
+  // Narrower preconditions for the comparisons (exploration decides which
+  // hold; see the fixtures and props/README.md).
+  {
+    CaseLimits q = SendpageOnly(any);
+    q.writers = {Writer::kV1Notlast};
+    q.config.quiescent = true;
+    q.config.fits_initial_window = true;
+    q.layout.max_pieces = 15;
+    CaseLimits small = q;
+    small.layout.max_pieces = 7;
+    small.layout.min_pieces = 2;
+    small.layout.max_messages = 1;
+    small.layout.allow_revoke = false;
+    v.push_back(Spec("optimality_quiescent", "optimality (<= 7 pieces, exhaustive) in a quiescent network", small,
+                     [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r); }));
+    CaseLimits na = SendpageOnly(any);
+    na.writers = {Writer::kV1Notlast};
+    na.layout = small.layout;
+    v.push_back(Spec("optimality_no_async",
+                     "optimality (<= 7 pieces, exhaustive) among runs where nothing asynchronous interleaves a "
+                     "message's writes",
+                     na, [](const Case& c, const Runner& r) {
+                       return Optimality_NotlastAmongAssignments(c, r, {48, 0, 0, true});
+                     }));
+    auto dom = [](Side b, Side o, bool no_async) {
+      return [b, o, no_async](const Case& c, const Runner& r) { return DominatesBody(c, b, o, r, 0, 0, no_async); };
+    };
+    const Side notlast{Writer::kV1Notlast, ""}, legacy{Writer::kV1Legacy, ""}, cork{Writer::kV1Cork, ""};
+    const Side splice68{Writer::kV1Splice, "linux-6.8"}, notlast50{Writer::kV1Notlast, "linux-5.0"};
+    v.push_back(Spec("dominance_notlast_legacy_quiescent", "v1-notlast <= v1-legacy in a quiescent network", q,
+                     dom(notlast, legacy, false)));
+    v.push_back(Spec("dominance_cork_notlast_quiescent", "v1-cork <= v1-notlast in a quiescent network", q,
+                     dom(cork, notlast, false), /*expected_to_hold=*/false,
+                     {"dominance_notlast_legacy_quiescent", "dominance_splice68_notlast50_quiescent"}));
+    CaseLimits q1 = q;
+    q1.layout.allow_more_to_follow = false;
+    v.push_back(Spec("dominance_cork_notlast_quiescent_no_more_to_follow",
+                     "v1-cork <= v1-notlast in a quiescent network when no message sets more_to_follow", q1,
+                     dom(cork, notlast, false)));
+    v.push_back(Spec("dominance_splice68_notlast50_quiescent", "v1-splice@6.8 <= v1-notlast@5.0, quiescent network",
+                     q, dom(splice68, notlast50, false)));
+    CaseLimits anyl = SendpageOnly(any);
+    anyl.writers = {Writer::kV1Notlast};
+    v.push_back(Spec("dominance_notlast_legacy_no_async",
+                     "v1-notlast <= v1-legacy when neither run has an asynchronous event during a message's writes",
+                     anyl, dom(notlast, legacy, true), /*expected_to_hold=*/false));
+    v.push_back(Spec("dominance_cork_notlast_no_async", "v1-cork <= v1-notlast, no asynchronous event during writes",
+                     anyl, dom(cork, notlast, true), /*expected_to_hold=*/false));
+    v.push_back(Spec("dominance_splice68_notlast50_no_async",
+                     "v1-splice@6.8 <= v1-notlast@5.0, no asynchronous event during writes", anyl,
+                     dom(splice68, notlast50, true), /*expected_to_hold=*/false));
+  }
+  v.push_back(Spec("determinism_invariants", "same case twice: identical trace; model and wire invariants hold", any,
+                   [](const Case& c, const Runner& r) { return Determinism_AndInvariants_Any(c, r); }));
+  return v;
+}
+
+absl::StatusOr<PropertySpec> PropertyByName(absl::string_view name) {
+  std::vector<std::string> names;
+  for (PropertySpec& p : AllProperties()) {
+    if (p.name == name) return std::move(p);
+    names.push_back(p.name);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrFormat("unknown property '%s' (known: %s, or all / holding)", name, absl::StrJoin(names, ", ")));
+}
+
+}  // namespace sendsim::props
