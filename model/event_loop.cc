@@ -25,8 +25,7 @@ EventLoop::EventId EventLoop::ScheduleAt(TimeNs at, Callback cb) {
     std::fprintf(stderr, "EventLoop: more than %llu pending events\n", static_cast<unsigned long long>(kSlotMask));
     std::abort();
   }
-  heap_.push_back(Entry{at < now_ ? now_ : at, (next_seq_++ << kSlotBits) | slot});
-  std::push_heap(heap_.begin(), heap_.end(), Later());
+  PushEntry(Entry{at < now_ ? now_ : at, (next_seq_++ << kSlotBits) | slot});
   if (heap_.size() > max_heap_) max_heap_ = heap_.size();
   return (static_cast<uint64_t>(s.gen) << 32) | (slot + 1ULL);
 }
@@ -47,9 +46,40 @@ void EventLoop::Cancel(EventId id) {
   // The heap entry stays; PopTop frees the slot when it surfaces.
 }
 
+// A 4-ary min-heap on (at, key): half the depth of a binary heap, and the
+// four children of a node share a cache line (16-byte entries).
+void EventLoop::PushEntry(Entry e) {
+  size_t i = heap_.size();
+  heap_.push_back(e);
+  const Later later;
+  while (i > 0) {
+    const size_t parent = (i - 1) / 4;
+    if (!later(heap_[parent], e)) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
 void EventLoop::PopTop() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later());
+  const Entry last = heap_.back();
   heap_.pop_back();
+  const size_t n = heap_.size();
+  if (n == 0) return;
+  const Later later;
+  size_t i = 0;
+  for (;;) {
+    const size_t first = 4 * i + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t end = first + 4 < n ? first + 4 : n;
+    for (size_t c = first + 1; c < end; ++c)
+      if (later(heap_[best], heap_[c])) best = c;
+    if (!later(last, heap_[best])) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = last;
 }
 
 bool EventLoop::RunOne() {

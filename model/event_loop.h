@@ -83,6 +83,7 @@ class EventLoop {
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const { return a.at != b.at ? a.at > b.at : a.key > b.key; }
   };
+  void PushEntry(Entry e);
   void PopTop();
 
   TimeNs now_ = 0;
