@@ -6,8 +6,13 @@
 
 #include "cli/app.h"
 #include "cli/runner.h"
+#include "cli/working_dir.h"
 
 int main(int argc, char** argv) {
+  if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
+    std::cerr << "sendsim: " << s.message() << "\n";
+    return 2;
+  }
   std::vector<std::string> args(argv + 1, argv + argc);
   sendsim::cli::AppEnv env;
   env.out = &std::cout;

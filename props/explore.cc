@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/working_dir.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -324,6 +325,10 @@ int main(int argc, char** argv) {
       "explore --property=NAME|all|holding --cases=N --seed=S [--save] [--out_dir=DIR]\n"
       "Sharding: TEST_TOTAL_SHARDS / TEST_SHARD_INDEX select cases i with i % total == index.");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
+    absl::FPrintF(stderr, "%s: %s\n", "explore", s.message());
+    return 2;
+  }
   if (rest.size() > 1) {
     absl::FPrintF(stderr, "explore: unexpected argument '%s'\n", rest[1]);
     return 2;

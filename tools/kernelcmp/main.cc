@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/working_dir.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -254,6 +255,10 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "compare sendsim's linux-6.8 figures with this machine's kernel (needs root)");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
+    absl::FPrintF(stderr, "%s: %s\n", "kernelcmp", s.message());
+    return 2;
+  }
   if (rest.size() > 1) {
     std::fprintf(stderr, "kernelcmp: unexpected argument %s\n", rest[1]);
     return 2;
