@@ -1,6 +1,7 @@
 #include "model/link.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 namespace sendsim::model {
@@ -15,12 +16,14 @@ LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir) {
 Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSinkFn deliver, Observer* obs,
            LinkOptions opts)
     : loop_(loop),
-      bps_(bps == 0 ? 1 : bps),
+      bps_(bps),
       delay_(delay),
       dir_(dir),
       deliver_(std::move(deliver)),
       obs_(obs),
       opts_(std::move(opts)) {
+  assert(bps_ > 0 && "ValidateConfig rejects link_bps == 0");
+  assert(delay_ >= 0);
   std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
   opts_.drop_data_segments.erase(std::unique(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end()),
                                  opts_.drop_data_segments.end());

@@ -1,6 +1,7 @@
 #include "model/nic.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 namespace sendsim::model {
@@ -10,7 +11,9 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
       link_(link),
-      on_complete_(std::move(on_complete)) {}
+      on_complete_(std::move(on_complete)) {
+  assert(tx_completion_ns_ >= 0 && "ValidateConfig rejects negative tx_completion_ns");
+}
 
 void Nic::Transmit(XmitSkb skb) {
   ++skbs_;

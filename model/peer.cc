@@ -1,6 +1,7 @@
 #include "model/peer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 #include "model/constants.h"
@@ -36,10 +37,13 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
       pcfg_(cfg.peer),
       sack_(cfg.sack),
       timestamps_(cfg.timestamps) {
-  const int hz = cfg.hz > 0 ? cfg.hz : 250;
+  // Ranges are ValidateConfig's job; the peer does not clamp.
+  assert(cfg.hz > 0 && cfg.peer.wscale <= 14 && cfg.peer.ack_every_segs > 0);
+  assert(cfg.peer.gro_flush_ns >= 0 && cfg.peer.ack_proc_ns >= 0);
+  const int hz = cfg.hz;
   jiffy_ns_ = kNsPerSec / hz;
-  ato_min_ = static_cast<uint32_t>(std::max(1, hz / kTcpAtoMinHzDivisor));
-  delack_max_ = static_cast<uint32_t>(std::max(1, hz / kTcpDelackMaxHzDivisor));
+  ato_min_ = static_cast<uint32_t>(hz / kTcpAtoMinHzDivisor);
+  delack_max_ = static_cast<uint32_t>(hz / kTcpDelackMaxHzDivisor);
   // The receiver has no RTT samples of its own data: icsk_rto stays at its
   // post-handshake value, modelled as TCP_RTO_MIN (deliberate simplification).
   rto_jiffies_ = delack_max_;
@@ -52,7 +56,7 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   advmss_ = cfg.mss + ts;  // advertised MSS excludes options
   tcp_header_len_ = kTcpHeaderBase + ts;
 
-  wscale_ = std::min<uint8_t>(pcfg_.wscale, 14);
+  wscale_ = pcfg_.wscale;
   // Receive memory is counted as payload with truesize = 2 * payload, so the
   // window available from a buffer is exactly tcp_win_from_space(rcvbuf)
   // minus the queued payload. The buffer is fixed (a receiver with SO_RCVBUF
@@ -391,7 +395,7 @@ void Peer::GrowWindow(const RxSkb& skb) {
 }
 
 bool Peer::AckThresholdReached() const {
-  const uint32_t n = std::max<uint32_t>(pcfg_.ack_every_segs, 1);
+  const uint32_t n = pcfg_.ack_every_segs;
   return rcv_nxt_ - rcv_wup_ > uint64_t{n - 1} * rcv_mss_;
 }
 

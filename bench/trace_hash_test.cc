@@ -1,0 +1,102 @@
+// Golden-trace check for performance work: the full WirePacket stream (both
+// directions, every field incl. tag and time) of fixed 200-message runs is
+// hashed and compared against hashes recorded BEFORE the optimisations
+// (golden fixtures: the values are the model's own output at commit 2a0b5d0,
+// by design -- this test guards "same results", not correctness).
+// Optimisations of the event loop, link, NIC or peer must keep them.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "model/connection.h"
+#include "model/event_loop.h"
+#include "model/profile.h"
+#include "model/testing/stream_writer.h"
+
+namespace sendsim::model {
+namespace {
+
+class HashObserver : public Observer {
+ public:
+  void OnWirePacket(const WirePacket& p) override {
+    Mix(static_cast<uint64_t>(p.time));
+    Mix(static_cast<uint64_t>(p.dir));
+    Mix(p.seq);
+    Mix(p.ack);
+    Mix(p.len);
+    Mix(p.flags);
+    Mix(p.win);
+    Mix(static_cast<uint64_t>(p.reason));
+    Mix(p.tag);
+    ++packets;
+  }
+  void OnDeliver(TimeNs t, uint32_t seq, const uint8_t* /*data*/, uint32_t len) override {
+    Mix(static_cast<uint64_t>(t));
+    Mix(seq);
+    Mix(len);
+  }
+  uint64_t hash = 1469598103934665603ULL;
+  uint64_t packets = 0;
+
+ private:
+  void Mix(uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      hash ^= (v >> (8 * i)) & 0xff;
+      hash *= 1099511628211ULL;
+    }
+  }
+};
+
+struct Scenario {
+  const char* profile;
+  bool tso;
+  GroMode gro;
+  uint64_t app_read_bps;
+  bool notlast;
+};
+
+HashObserver RunScenario(const Scenario& s) {
+  ConnectionConfig cfg;  // the benchmark's configuration, with the full trace on
+  cfg.track_payload = false;
+  cfg.full_trace = true;
+  cfg.call_cost_ns = 1 * kNsPerUs;
+  cfg.tx_completion_ns = 5 * kNsPerUs;
+  cfg.tso = s.tso;
+  cfg.peer.gro = s.gro;
+  cfg.peer.gro_flush_ns = s.gro == GroMode::kBatch ? 2 * kNsPerUs : 0;
+  cfg.peer.app_read_bytes_per_sec = s.app_read_bps;
+  testing::MessageShape shape;
+  shape.pages = 32;
+  shape.notlast = s.notlast;
+  EventLoop loop;
+  HashObserver obs;
+  std::unique_ptr<Connection> conn = *Connection::Create(&loop, cfg, *ProfileByName(s.profile), &obs);
+  testing::StreamWriter writer(&loop, &conn->socket(), shape, 200, cfg.call_cost_ns + 500);
+  writer.Start();
+  loop.Run();
+  EXPECT_TRUE(writer.done());
+  return obs;
+}
+
+TEST(TraceHash, BenchScenarioUnchanged) {
+  const HashObserver h = RunScenario({"linux-4.19", true, GroMode::kOff, 0, true});
+  EXPECT_EQ(h.packets, 27695u);
+  EXPECT_EQ(h.hash, 9521001398237668755u);
+}
+
+TEST(TraceHash, GsoGroSlowReaderUnchanged) {
+  const HashObserver h = RunScenario({"linux-5.0", false, GroMode::kBatch, 2'000'000'000, false});
+  EXPECT_EQ(h.packets, 18510u);
+  EXPECT_EQ(h.hash, 14355403882583708115u);
+}
+
+TEST(TraceHash, PrePatch50Unchanged) {
+  const HashObserver h = RunScenario({"linux-5.0", true, GroMode::kOff, 0, false});
+  EXPECT_EQ(h.packets, 27695u);
+  EXPECT_EQ(h.hash, 17463128965430151152u);
+}
+
+}  // namespace
+}  // namespace sendsim::model
