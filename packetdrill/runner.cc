@@ -399,12 +399,13 @@ class ScriptRun {
         Advance(hi, [this] { return !out_.empty(); });
         if (failure_) return *failure_;
         if (out_.empty()) break;
-        const Capture& c = out_.front();
+        // A copy: the front is popped below while its length is still needed.
+        const Capture c = out_.front();
         const Capture& prev = frags.back();
         if (c.seq != prev.seq + prev.len || (c.flags & ~kEndFlags) != (frags[0].flags & ~kEndFlags) || c.len == 0) break;
-        frags.push_back(c);
         out_.pop_front();
         total += c.len;
+        frags.push_back(c);
       }
     }
     Capture agg = frags[0];
