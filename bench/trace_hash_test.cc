@@ -14,40 +14,12 @@
 #include "model/event_loop.h"
 #include "model/profile.h"
 #include "model/testing/stream_writer.h"
+#include "model/testing/trace_hash.h"
 
 namespace sendsim::model {
 namespace {
 
-class HashObserver : public Observer {
- public:
-  void OnWirePacket(const WirePacket& p) override {
-    Mix(static_cast<uint64_t>(p.time));
-    Mix(static_cast<uint64_t>(p.dir));
-    Mix(p.seq);
-    Mix(p.ack);
-    Mix(p.len);
-    Mix(p.flags);
-    Mix(p.win);
-    Mix(static_cast<uint64_t>(p.reason));
-    Mix(p.tag);
-    ++packets;
-  }
-  void OnDeliver(TimeNs t, uint32_t seq, const uint8_t* /*data*/, uint32_t len) override {
-    Mix(static_cast<uint64_t>(t));
-    Mix(seq);
-    Mix(len);
-  }
-  uint64_t hash = 1469598103934665603ULL;
-  uint64_t packets = 0;
-
- private:
-  void Mix(uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (v >> (8 * i)) & 0xff;
-      hash *= 1099511628211ULL;
-    }
-  }
-};
+using HashObserver = testing::TraceHashObserver;
 
 struct Scenario {
   const char* profile;

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "model/profile.h"
 #include "model/testing/stream_writer.h"
+#include "model/testing/trace_hash.h"
 
 namespace sendsim::model {
 namespace {
@@ -17,31 +18,7 @@ namespace {
 using testing::MessageShape;
 using testing::StreamWriter;
 
-// FNV-1a over every field of every wire packet, both directions.
-class HashObserver : public Observer {
- public:
-  void OnWirePacket(const WirePacket& p) override {
-    Mix(static_cast<uint64_t>(p.time));
-    Mix(static_cast<uint64_t>(p.dir));
-    Mix(p.seq);
-    Mix(p.ack);
-    Mix(p.len);
-    Mix(p.flags);
-    Mix(p.win);
-    Mix(static_cast<uint64_t>(p.reason));
-    ++packets;
-  }
-  uint64_t hash = 1469598103934665603ULL;
-  uint64_t packets = 0;
-
- private:
-  void Mix(uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      hash ^= (v >> (8 * i)) & 0xff;
-      hash *= 1099511628211ULL;
-    }
-  }
-};
+using HashObserver = testing::TraceHashObserver;
 
 struct RunResult {
   uint64_t hash = 0;
