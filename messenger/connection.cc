@@ -423,18 +423,10 @@ int CephConnection::write_partial_skip() {
 // ---------------------------------------------------------------------------
 // prepare_* (msgr1)
 
-void CephConnection::prepare_write_message() {
-  con_out_kvec_reset();
-  out_msg_done_ = false;
-  out_kvec_part_ = CallPart::kPrefix;
-  out_kvec_has_msg_ = true;
-  // Piggyback an ack.
-  if (in_seq_ > in_seq_acked_) {
-    in_seq_acked_ = in_seq_;
-    con_out_kvec_add(kTagAckByte, 1);
-    PutLe64(out_temp_ack_.data(), in_seq_acked_);
-    con_out_kvec_add(out_temp_ack_.data(), kAckSeqLen);
-  }
+// The part of prepare_write_message both protocols share: move the head of
+// out_queue to out_sent, give it its sequence number once, and fill the
+// header's length fields.
+CephMsgRef CephConnection::take_next_out_msg() {
   CephMsgRef m = out_queue_.front();
   out_queue_.pop_front();
   out_sent_.push_back(m);
@@ -449,6 +441,22 @@ void CephConnection::prepare_write_message() {
   m->hdr.front_len = static_cast<uint32_t>(m->front.size());
   m->hdr.middle_len = m->middle ? static_cast<uint32_t>(m->middle->size()) : 0;
   m->hdr.data_len = static_cast<uint32_t>(m->data_length);
+  return m;
+}
+
+void CephConnection::prepare_write_message() {
+  con_out_kvec_reset();
+  out_msg_done_ = false;
+  out_kvec_part_ = CallPart::kPrefix;
+  out_kvec_has_msg_ = true;
+  // Piggyback an ack.
+  if (in_seq_ > in_seq_acked_) {
+    in_seq_acked_ = in_seq_;
+    con_out_kvec_add(kTagAckByte, 1);
+    PutLe64(out_temp_ack_.data(), in_seq_acked_);
+    con_out_kvec_add(out_temp_ack_.data(), kAckSeqLen);
+  }
+  CephMsgRef m = take_next_out_msg();
   con_out_kvec_add(kTagMsgByte, 1);
   con_out_kvec_add(out_hdr_.data(), kMsgHeaderLen);
   con_out_kvec_add(m->front.data(), m->front.size());
@@ -518,18 +526,7 @@ void CephConnection::prepare_message_v2() {
   out_msg_done_ = false;
   out_kvec_part_ = CallPart::kPrefix;
   out_kvec_has_msg_ = true;
-  CephMsgRef m = out_queue_.front();
-  out_queue_.pop_front();
-  out_sent_.push_back(m);
-  out_msg_ = m;
-  if (m->needs_out_seq) {
-    m->hdr.seq = ++out_seq_;
-    m->needs_out_seq = false;
-    if (listener_ != nullptr) listener_->OnMessagePrepared(*m, loop_->now());
-  }
-  m->hdr.front_len = static_cast<uint32_t>(m->front.size());
-  m->hdr.middle_len = m->middle ? static_cast<uint32_t>(m->middle->size()) : 0;
-  m->hdr.data_len = static_cast<uint32_t>(m->data_length);
+  CephMsgRef m = take_next_out_msg();
   // msgr2 acks ride in every message header (ack_seq).
   in_seq_acked_ = in_seq_;
   Preamble pre;

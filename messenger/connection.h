@@ -143,6 +143,7 @@ class CephConnection {
   int write_partial_message_data();
   int write_partial_skip();
 
+  CephMsgRef take_next_out_msg();
   void prepare_write_message();
   void prepare_write_message_footer();
   void prepare_write_ack();
