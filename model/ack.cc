@@ -80,6 +80,7 @@ void TcpSock::TcpAck(const Segment& seg) {
     snd_wnd_ = seg.win;
     if (seg.win > max_window_) max_window_ = seg.win;
   }
+  if (ack > snd_una_) retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
   snd_una_ = ack;
   if (prior_packets == 0) {
     // no_queue: tcp_ack_probe.
@@ -162,6 +163,7 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     if (skb.lost) lost_out_ -= std::min(lost_out_, acked_pcount);
     if (!skb.ever_retrans && *first_ackt < 0) *first_ackt = skb.sent_ns;
     packets_out_ -= acked_pcount;
+    delivered_ += acked_pcount;
     *acked_total += acked_pcount;
     *flag |= kFlagDataAcked;
     if (!fully_acked) break;
@@ -331,7 +333,7 @@ uint32_t TcpSock::CurrentSsthresh() const {
 // tcp_update_pacing_rate: factor x mss x max(cwnd, packets_out) / srtt.
 void TcpSock::UpdatePacingRate() {
   uint64_t rate = static_cast<uint64_t>(mss_cache_) * ((1000000 / 100) << 3);
-  rate *= snd_cwnd_ < snd_ssthresh_ / 2 ? kTcpPacingSsRatio : kTcpPacingCaRatio;
+  rate *= snd_cwnd_ < snd_ssthresh_ / 2 ? config_.sysctl.pacing_ss_ratio : config_.sysctl.pacing_ca_ratio;
   rate *= std::max(snd_cwnd_, packets_out_);
   if (srtt_us_ != 0) rate /= srtt_us_;
   pacing_rate_ = rate;
@@ -360,7 +362,7 @@ void TcpSock::SndbufExpand() {
   uint32_t nr_segs = std::max<uint32_t>(kTcpInitCwnd, snd_cwnd_);
   nr_segs = std::max<uint32_t>(nr_segs, kTcpReorderingDefault + 1);
   const uint64_t sndmem = 2ULL * nr_segs * per_mss;
-  if (sndbuf_ < sndmem) sndbuf_ = static_cast<uint32_t>(std::min<uint64_t>(sndmem, kTcpWmemMax));
+  if (sndbuf_ < sndmem) sndbuf_ = static_cast<uint32_t>(std::min<uint64_t>(sndmem, config_.sysctl.wmem[2]));
 }
 
 // sk_stream_write_space / ceph_sock_write_space: wake only when the free

@@ -47,6 +47,9 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
   if (uint64_t{c.peer.rcvbuf} < uint64_t{4} * c.mss)
     return absl::InvalidArgumentError(
         absl::StrFormat("peer.rcvbuf %d below 4 * mss (%d)", c.peer.rcvbuf, uint64_t{4} * c.mss));
+  if (c.sysctl.wmem[0] == 0 || c.sysctl.wmem[1] == 0 || c.sysctl.wmem[2] == 0)
+    return Bad("sysctl.wmem values must be >= 1");
+  if (c.sysctl.min_tso_segs == 0) return Bad("sysctl.min_tso_segs must be >= 1");
   for (size_t i = 1; i < c.drop_data_segments.size(); ++i)
     if (c.drop_data_segments[i] <= c.drop_data_segments[i - 1])
       return Bad("drop_data_segments must be strictly increasing");

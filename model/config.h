@@ -30,6 +30,18 @@ struct PeerConfig {
   uint64_t app_read_bytes_per_sec = 0;  // 0: the application reads instantly
 };
 
+// net.ipv4 sysctls the sender reads besides autocorking/slow_start_after_idle
+// (kept in ConnectionConfig for history). Defaults are the kernel's, so a
+// config that does not mention them behaves as before they existed.
+struct TcpSysctls {
+  uint32_t wmem[3] = {4096, 16384, 4 * 1024 * 1024};  // tcp_wmem: [1] initial sndbuf, [2] autotuning cap
+  uint32_t min_tso_segs = 2;                           // tcp_min_tso_segs
+  uint32_t tso_win_divisor = 3;                        // tcp_tso_win_divisor (0: fixed 3-MSS rule)
+  uint32_t pacing_ss_ratio = 200;                      // tcp_pacing_ss_ratio (%)
+  uint32_t pacing_ca_ratio = 120;                      // tcp_pacing_ca_ratio (%)
+  uint32_t notsent_lowat = UINT32_MAX;                 // tcp_notsent_lowat (socket option overrides)
+};
+
 // One TCP connection's static parameters (route, host, NIC, link).
 struct ConnectionConfig {
   uint32_t mss = 1448;                  // mss_cache after options (1500 MTU with timestamps)
@@ -44,6 +56,7 @@ struct ConnectionConfig {
   uint32_t cwnd_clamp = 0;              // 0 = none; limits snd_cwnd (tests, property configurations)
   CongestionControl cc = CongestionControl::kCubic;
   bool slow_start_after_idle = true;
+  TcpSysctls sysctl;
   uint64_t link_bps = 10'000'000'000;   // link rate, bits per second
   TimeNs one_way_delay_ns = 25 * kNsPerUs;  // propagation + switching, each direction
   TimeNs tx_completion_ns = 0;          // NIC TX-completion (IRQ coalescing) delay after the last bit

@@ -44,6 +44,7 @@ Profile Linux68() {
   p.sendmsg_first_skb_linear = false;
   p.sendmsg_flush_backlog_every = 16;
   p.check_space_on_new_data = true;
+  p.notsent_lowat_wake_shift = true;
   return p;
 }
 

@@ -42,6 +42,8 @@ struct Profile {
   int sendmsg_flush_backlog_every = 1;
   // tcp_event_new_data_sent calls tcp_check_space (v6.x).
   bool check_space_on_new_data = false;
+  // tcp_stream_memory_free(sk, wake) shifts unsent bytes by `wake` (v5.4+).
+  bool notsent_lowat_wake_shift = false;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
 };

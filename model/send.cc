@@ -41,7 +41,10 @@ TcpSock::MssGoal TcpSock::SendMss(int /*flags*/) {
 bool TcpSock::StreamMemoryFree(int wake) const {
   if (wmem_queued_ >= sndbuf_) return false;
   const uint64_t notsent = write_seq_ - snd_nxt_;
-  return (notsent << wake) < notsent_lowat_;
+  // The wake shift (POLLOUT/write space only below half the mark) came
+  // with v5.4 ("tcp: reduce POLLOUT events caused by TCP_NOTSENT_LOWAT").
+  if (!profile_.notsent_lowat_wake_shift) wake = 0;
+  return (notsent << wake) < NotsentLowat();
 }
 
 // skb_entail.
@@ -149,6 +152,7 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
   // ->sendpage was removed in v6.5: callers use sendmsg(MSG_SPLICE_PAGES).
   if (!profile_.has_sendpage) return -kEinval;
   if (offset > static_cast<uint32_t>(kPageSize) || size > static_cast<uint32_t>(kPageSize) - offset) return -kEinval;
+  if (send_shutdown_) return -kEpipe;  // sk_stream_error after SEND_SHUTDOWN
   LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kPage;
@@ -167,6 +171,7 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
 }
 
 int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
+  if (send_shutdown_) return -kEpipe;  // tcp_sendmsg_locked: do_error with -EPIPE
   LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kKvec;
@@ -188,6 +193,7 @@ int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
 int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done) {
   for (const BioVec& b : bvec)
     if (b.offset > static_cast<uint32_t>(kPageSize) || b.len > static_cast<uint32_t>(kPageSize) - b.offset) return -kEinval;
+  if (send_shutdown_) return -kEpipe;
   LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kBvec;

@@ -24,7 +24,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   lsndtime_ = Jiffies();
   snd_cwnd_stamp_ = Jiffies();
   // tcp_init_buffer_space -> tcp_sndbuf_expand unless SO_SNDBUF was set.
-  sndbuf_ = kTcpWmemDefault;
+  sndbuf_ = config.sysctl.wmem[1];  // tcp_init_sock
   if (config.sndbuf != 0) {
     sndbuf_ = std::max(std::min(config.sndbuf, kWmemMax) * 2, kSockMinSndbuf);
     sndbuf_locked_ = true;
@@ -128,7 +128,7 @@ int TcpSock::setsockopt(SockOpt opt, int64_t value) {
       WriteSpace();
       return 0;
     case SockOpt::kTcpNotsentLowat:
-      notsent_lowat_ = val == 0 ? UINT32_MAX : val;
+      notsent_lowat_ = val;
       WriteSpace();
       return 0;
     case SockOpt::kTcpNodelay:
@@ -172,6 +172,17 @@ TcpInfo TcpSock::info() const {
   i.snd_wnd = snd_wnd_;
   i.sndbuf = sndbuf_;
   i.wmem_queued = wmem_queued_;
+  i.rto_us = static_cast<uint32_t>(rto_jiffies_ * jiffy_us_);
+  i.ca_state = in_loss_ ? 4 : 0;
+  i.retransmits = static_cast<uint8_t>(std::min<uint32_t>(retransmits_, 255));
+  i.probes = static_cast<uint8_t>(std::min<uint32_t>(probes_out_, 255));
+  i.backoff = static_cast<uint8_t>(std::min<uint32_t>(backoff_, 255));
+  i.lost = lost_out_;
+  i.retrans = retrans_out_;
+  i.total_retrans = total_retrans_;
+  i.delivered = delivered_;
+  i.pacing_rate = pacing_rate_;
+  i.notsent_lowat = NotsentLowat();
   return i;
 }
 

@@ -55,7 +55,8 @@ struct Skb {
   TimeNs sent_ns = 0;  // skb_mstamp of the last (re)transmission
   std::vector<PayloadPiece> payload;  // only when payload is tracked
 
-  uint32_t len() const { return static_cast<uint32_t>(end_seq - seq); }
+  // skb->len: a FIN occupies a sequence number (end_seq) but no payload byte.
+  uint32_t len() const { return static_cast<uint32_t>(end_seq - seq) - ((tcp_flags & kTcpFin) ? 1 : 0); }
 };
 
 // Sink for skb clones handed to the IP layer (the Nic, or a test).
@@ -95,6 +96,18 @@ class TcpSock final : public Socket {
   void OnAckSegment(const Segment& seg);
   // tcp_wfree: a clone of `truesize` bytes was freed by TX completion.
   void OnTxCompletion(uint32_t truesize);
+
+  // tcp_shutdown(SEND_SHUTDOWN) and tcp_close: the FIN is queued once
+  // (tcp_send_fin) and later sends fail with -EPIPE. Returns 0.
+  int Shutdown();
+  bool send_shutdown() const { return send_shutdown_; }
+  // Sysctls Linux reads on every use, changed on a live socket
+  // (tcp_wmem[1] only matters at socket creation and is ignored here).
+  void UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle);
+  // tcp_poll's POLLOUT: __sk_stream_is_writeable(sk, 1), or shut down.
+  bool PollWriteable() const;
+  // tcp_notsent_lowat: the socket option, else the sysctl.
+  uint32_t NotsentLowat() const { return notsent_lowat_ != 0 ? notsent_lowat_ : config_.sysctl.notsent_lowat; }
 
   // Invariants (sequence space, accounting, cwnd/window at send time).
   absl::Status CheckInvariants() const;
@@ -250,6 +263,7 @@ class TcpSock final : public Socket {
   void RetransmitTimer();
   void ProbeTimer();
   int WriteWakeup();
+  void XmitProbeSkb();  // tcp_xmit_probe_skb: bare ACK with seq snd_una - 1
   void SendLossProbe();
   void CheckProbeTimer();
 
@@ -302,7 +316,12 @@ class TcpSock final : public Socket {
   uint64_t max_packets_seq_ = 0;
   bool is_cwnd_limited_ = false;
   uint64_t pacing_rate_ = UINT64_MAX;  // sk_pacing_rate, bytes/s
-  uint32_t notsent_lowat_ = UINT32_MAX;
+  uint32_t notsent_lowat_ = 0;  // TCP_NOTSENT_LOWAT; 0 = the sysctl
+  bool send_shutdown_ = false;   // SEND_SHUTDOWN
+  uint32_t probes_out_ = 0;      // icsk_probes_out
+  uint32_t retransmits_ = 0;     // icsk_retransmits (consecutive RTOs)
+  uint32_t total_retrans_ = 0;   // tp->total_retrans (segments)
+  uint32_t delivered_ = 1;       // tp->delivered (the handshake counts one)
   uint32_t user_mss_ = 0;
   // CUBIC (bictcp) state.
   struct Cubic {

@@ -121,6 +121,7 @@ void TcpSock::CheckProbeTimer() {
 void TcpSock::RetransmitTimer() {
   if (packets_out_ == 0) return;
   ++counters_.rto_fires;
+  ++retransmits_;
   if (!in_loss_) {
     snd_ssthresh_ = RecalcSsthresh();
     if (config_.cc == CongestionControl::kCubic) {
@@ -151,32 +152,44 @@ void TcpSock::RetransmitTimer() {
   ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
 }
 
-// tcp_probe_timer -> tcp_send_probe0.
+// tcp_probe_timer -> tcp_send_probe0. Every probe that went out (data or a
+// window probe) doubles the next interval (icsk_backoff, capped by
+// tcp_retries2 = 15, and the interval by TCP_RTO_MAX); the local-congestion
+// branch (TCP_RESOURCE_PROBE_INTERVAL) cannot happen in the model.
+// Simplification: no abort after tcp_retries2 unanswered probes.
 void TcpSock::ProbeTimer() {
-  if (packets_out_ != 0 || write_queue_.empty()) return;
+  if (packets_out_ != 0 || write_queue_.empty()) {
+    probes_out_ = 0;
+    return;
+  }
   ++counters_.probe0_fires;
   WriteWakeup();
   if (packets_out_ != 0 || write_queue_.empty()) {
+    probes_out_ = 0;
     backoff_ = 0;
     return;
   }
+  ++probes_out_;
   if (backoff_ < 15) ++backoff_;
   const uint64_t base = std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs));
   ResetXmitTimer(XmitTimer::kProbe0,
                  static_cast<uint32_t>(std::min<uint64_t>(base << backoff_, NsToJiffiesCeil(kTcpRtoMaxNs))));
 }
 
-// tcp_write_wakeup: up to one MSS of the head, PSH set, ignoring Nagle,
-// cork and cwnd (but not the receive window).
+// tcp_write_wakeup: when the head starts inside the window, up to one MSS of
+// it (less if the window is smaller), PSH set, ignoring Nagle, cork and cwnd;
+// otherwise (zero window, or a window ending before the head) a window probe.
 int TcpSock::WriteWakeup() {
-  if (write_queue_.empty()) return -1;
+  if (write_queue_.empty() || write_queue_.front().seq >= snd_una_ + snd_wnd_) {
+    XmitProbeSkb();
+    return 0;
+  }
   Skb* skb = &write_queue_.front();
   const uint64_t wnd_end = snd_una_ + snd_wnd_;
-  if (skb->seq >= wnd_end) return -1;  // zero window: only a window probe ACK
   const uint32_t mss = mss_cache_;
   uint64_t seg_size = wnd_end - skb->seq;
   if (pushed_seq_ < skb->end_seq) pushed_seq_ = skb->end_seq;
-  if (seg_size < skb->len() || skb->len() > mss) {
+  if (seg_size < skb->end_seq - skb->seq || skb->len() > mss) {
     seg_size = std::min<uint64_t>(seg_size, mss);
     skb->tcp_flags |= kTcpPsh;
     SplitSkb(write_queue_, 0, static_cast<uint32_t>(seg_size), mss);
@@ -190,6 +203,22 @@ int TcpSock::WriteWakeup() {
   TransmitSkb(*skb, PushReason::kProbe0, false);
   EventNewDataSent();
   return 0;
+}
+
+// tcp_xmit_probe_skb(sk, 0): a data-less ACK one below snd_una, which the
+// peer finds out of window and answers with an ACK carrying its current
+// window (tcp_send_dupack). It is not queued, not counted in packets_out and
+// freed by __sock_wfree (no TSQ involvement): truesize 0 here.
+void TcpSock::XmitProbeSkb() {
+  XmitSkb x;
+  x.seq = static_cast<uint32_t>(snd_una_ - 1);
+  x.len = 0;
+  x.tcp_flags = kTcpAck;
+  x.truesize = 0;
+  x.win = 65535;
+  x.reason = PushReason::kProbe0;
+  x.tag = call_tag_;
+  xmit_(std::move(x));
 }
 
 // tcp_send_loss_probe: new data if the window allows, else the last

@@ -7,7 +7,8 @@
 
 namespace sendsim::model {
 
-uint32_t TsoAutosizeRule(uint64_t pacing_rate, uint32_t mss_now, bool rtt_term, uint32_t min_rtt_us, int tso_rtt_log) {
+uint32_t TsoAutosizeRule(uint64_t pacing_rate, uint32_t mss_now, bool rtt_term, uint32_t min_rtt_us, int tso_rtt_log,
+                         uint32_t min_tso_segs) {
   uint64_t bytes = pacing_rate >> kSkPacingShift;
   if (rtt_term) {
     const uint32_t r = min_rtt_us >> tso_rtt_log;
@@ -16,12 +17,13 @@ uint32_t TsoAutosizeRule(uint64_t pacing_rate, uint32_t mss_now, bool rtt_term, 
   } else {
     bytes = std::min<uint64_t>(bytes, kGsoMaxSize - 1 - kMaxTcpHeader);
   }
-  const uint64_t segs = std::max<uint64_t>(bytes / mss_now, kTcpMinTsoSegs);
+  const uint64_t segs = std::max<uint64_t>(bytes / mss_now, min_tso_segs);
   return static_cast<uint32_t>(std::min<uint64_t>(segs, kGsoMaxSegs));
 }
 
 uint32_t TcpSock::TsoSegs(uint32_t mss_now) const {
-  return TsoAutosizeRule(pacing_rate_, mss_now, profile_.autosize_rtt_term, min_rtt_us_, profile_.tso_rtt_log);
+  return TsoAutosizeRule(pacing_rate_, mss_now, profile_.autosize_rtt_term, min_rtt_us_, profile_.tso_rtt_log,
+                         config_.sysctl.min_tso_segs);
 }
 
 // tcp_init_tso_segs.
@@ -74,8 +76,13 @@ bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_li
   const uint64_t limit = std::min(send_win, cong_win);
   if (limit >= static_cast<uint64_t>(max_segs) * mss_cache_) return false;
   if (&skb != &write_queue_.back() && limit >= skb.len()) return false;
-  const uint64_t chunk = std::min<uint64_t>(snd_wnd_, static_cast<uint64_t>(snd_cwnd_) * mss_cache_) / kTcpTsoWinDivisor;
-  if (limit >= chunk) return false;
+  if (config_.sysctl.tso_win_divisor != 0) {
+    const uint64_t chunk =
+        std::min<uint64_t>(snd_wnd_, static_cast<uint64_t>(snd_cwnd_) * mss_cache_) / config_.sysctl.tso_win_divisor;
+    if (limit >= chunk) return false;
+  } else if (limit > 3ULL * mss_cache_) {
+    return false;  // tcp_max_tso_deferred_mss: at most 3 MSS wait for more
+  }
   if (rtx_queue_.empty()) return false;
   // The next ACK is not expected soon: sending now is better than waiting.
   const int64_t age_us = (loop_->now() - rtx_queue_.front().sent_ns) / kNsPerUs;
@@ -227,6 +234,7 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
     if (skb.end_seq > snd_una_ + snd_wnd_ && reason != PushReason::kProbe0) NoteViolation("new data sent beyond the peer's window");
   }
   if (skb.len() > mss_cache_ && skb.gso_size != mss_cache_) NoteViolation("skb larger than MSS without gso_size == mss");
+  if (retransmit) total_retrans_ += skb.pcount;  // __tcp_retransmit_skb
   XmitSkb x;
   x.seq = static_cast<uint32_t>(skb.seq);
   x.len = skb.len();

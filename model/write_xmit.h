@@ -31,7 +31,8 @@ inline uint32_t TsoSegsForLen(uint32_t len, uint32_t mss) { return len <= mss ? 
 // tcp_tso_autosize + tcp_tso_segs: burst size in segments from the pacing
 // rate (~1 ms of data), at least tcp_min_tso_segs. v6.x adds
 // gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log) and clamps to gso_max_size.
-uint32_t TsoAutosizeRule(uint64_t pacing_rate, uint32_t mss_now, bool rtt_term, uint32_t min_rtt_us, int tso_rtt_log);
+uint32_t TsoAutosizeRule(uint64_t pacing_rate, uint32_t mss_now, bool rtt_term, uint32_t min_rtt_us, int tso_rtt_log,
+                         uint32_t min_tso_segs = kTcpMinTsoSegs);
 
 }  // namespace sendsim::model
 

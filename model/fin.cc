@@ -1,0 +1,66 @@
+// Connection teardown on the send side (tcp_shutdown / tcp_close ->
+// tcp_send_fin), tcp_poll's POLLOUT test and live sysctl changes.
+
+#include <algorithm>
+
+#include "model/ack.h"
+#include "model/tcp_sock.h"
+
+namespace sendsim::model {
+
+// tcp_send_fin (v4.19 = v5.0 = v6.8 for what the model covers): the FIN rides
+// on the last unsent skb when there is one; otherwise a new data-less skb
+// carries it (the sent tail is reused only under memory pressure, which the
+// model does not have). Either way the FIN takes one sequence number
+// (end_seq, write_seq) and the queue is pushed with TCP_NAGLE_OFF, so a
+// corked or Nagle-held tail leaves with the FIN.
+int TcpSock::Shutdown() {
+  if (send_shutdown_) return 0;  // tcp_close_state: FIN already queued
+  LockSock();
+  send_shutdown_ = true;
+  if (!write_queue_.empty()) {
+    Skb& tail = write_queue_.back();
+    tail.tcp_flags |= kTcpFin;
+    ++tail.end_seq;
+    ++write_seq_;
+  } else {
+    // alloc_skb_fclone(MAX_TCP_HEADER) + sk_forced_mem_schedule +
+    // tcp_init_nondata_skb + tcp_queue_skb (not skb_entail: no PUSH clearing,
+    // no restart-after-idle check). Head-only truesize.
+    Skb& skb = write_queue_.emplace_back();
+    skb.seq = write_seq_;
+    skb.end_seq = write_seq_ + 1;
+    skb.tcp_flags = kTcpAck | kTcpFin;
+    skb.truesize = kSkbTruesizeHeadOnly;
+    skb.pcount = 1;
+    skb.tag = call_tag_;
+    wmem_queued_ += skb.truesize;
+    ++write_seq_;
+  }
+  PushPendingFrames(mss_cache_, kTcpNagleOff, PushReason::kControl);
+  ScheduleRelease();
+  return 0;
+}
+
+// tcp_poll: POLLOUT once SEND_SHUTDOWN is set; otherwise
+// __sk_stream_is_writeable(sk, 1): free space >= half the queued truesize and
+// tcp_stream_memory_free (below sndbuf and below TCP_NOTSENT_LOWAT; v5.4+
+// compares twice the unsent bytes).
+bool TcpSock::PollWriteable() const {
+  if (send_shutdown_) return true;
+  return StreamWriteableRule(sndbuf_, wmem_queued_) && StreamMemoryFree(1);
+}
+
+// Linux reads these sysctls at the point of use (tcp_tso_autosize,
+// tcp_tso_should_defer, tcp_update_pacing_rate, tcp_sndbuf_expand,
+// tcp_notsent_lowat, tcp_should_autocork, tcp_slow_start_after_idle_check),
+// so a change applies to an established socket from its next use. A lower
+// notsent_lowat or a larger limit may also change writability: as the kernel
+// does nothing at the moment of the sysctl write, neither does the model.
+void TcpSock::UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle) {
+  config_.sysctl = sysctl;
+  config_.autocorking = autocorking;
+  config_.slow_start_after_idle = slow_start_after_idle;
+}
+
+}  // namespace sendsim::model
