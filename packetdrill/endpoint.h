@@ -37,6 +37,12 @@ class Endpoint {
   virtual void OnSegment(const model::Segment& seg) = 0;
   // TX completion of a transmitted clone (tcp_wfree).
   virtual void OnTxCompletion(uint32_t truesize) = 0;
+  // close() / shutdown(SHUT_WR): queue the FIN (tcp_send_fin). 0 or -errno.
+  virtual int Shutdown() = 0;
+  // tcp_poll's POLLOUT test on the connection.
+  virtual bool PollOut() const = 0;
+  // Sysctls changed by a mid-script command (see model::TcpSock::UpdateSysctls).
+  virtual void UpdateSysctls(const model::ConnectionConfig& config) = 0;
 };
 
 // Receives every skb clone the endpoint hands to the IP layer.

@@ -18,6 +18,12 @@ class FakeSocket final : public model::Socket, public Endpoint {
     if (pending_) Resume();
   }
   void OnTxCompletion(uint32_t) override {}
+  int Shutdown() override {
+    Flush();
+    return 0;
+  }
+  bool PollOut() const override { return written_ - acked_ < opts_.limit; }
+  void UpdateSysctls(const model::ConnectionConfig&) override {}
 
   int64_t sendpage(model::Page, uint32_t, uint32_t size, int flags, DoneFn done) override {
     return Send(size, flags, std::move(done));
