@@ -72,6 +72,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   const uint64_t ack = snd_una_ + static_cast<uint64_t>(delta);
   if (ack > snd_nxt_) return;  // acks data never sent
   const uint32_t prior_packets = packets_out_;
+  probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
   int flag = 0;
   // tcp_ack_update_window: the peer sends no data, so its seq stays at
   // snd_wl1; the window updates when the ACK advances or the window grows.

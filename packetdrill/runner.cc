@@ -699,7 +699,10 @@ class ScriptRun {
         {"tcpi_snd_mss", i.snd_mss},           {"tcpi_advmss", neg_.advmss},
         {"tcpi_rtt", i.rtt_us},                {"tcpi_unacked", i.unacked},
         {"tcpi_notsent_bytes", i.notsent_bytes}, {"tcpi_bytes_sent", static_cast<int64_t>(i.bytes_sent)},
-        {"tcpi_bytes_acked", static_cast<int64_t>(i.bytes_acked)}, {"tcpi_snd_wnd", i.snd_wnd},
+        // An active open counts its SYN's sequence number (tcp_ack on the
+        // SYN-ACK runs tcp_snd_una_update); a passive child starts at ISN + 1.
+        // Checked on a 6.18 kernel: 0 vs 1 right after the handshake.
+        {"tcpi_bytes_acked", static_cast<int64_t>(i.bytes_acked) + (active_open_ ? 1 : 0)}, {"tcpi_snd_wnd", i.snd_wnd},
         {"tcpi_snd_wscale", neg_.snd_wscale},  {"tcpi_rcv_wscale", neg_.rcv_wscale},
         {"tcpi_data_segs_out", static_cast<int64_t>(i.segs_out)},
         {"tcpi_rcv_mss", RcvMss(i.snd_mss)},    {"tcpi_rto", i.rto_us},
@@ -1019,6 +1022,7 @@ class ScriptRun {
     EmitControl(0, kFlagSyn, 0, std::min<uint32_t>(neg_.rcv_wnd, 65535),
                 SynOptions(neg_.syn_mss, neg_.sack, neg_.timestamps, TsVal(), 0, ws));
     syn_at_ = loop_.now();
+    active_open_ = true;
     state_ = State::kSynSent;
     fds_[*fd].connection = true;
     accepted_ = true;
@@ -1409,6 +1413,7 @@ class ScriptRun {
   uint32_t snd_nxt_ = 1;                 // script sequence after the highest byte sent
   std::optional<uint32_t> fin_seq_;      // sequence number of our FIN
   bool peer_fin_ = false;
+  bool active_open_ = false;
   bool have_last_ack_ = false;           // for duplicate-ACK detection
   uint32_t last_ack_ = 0;
   uint32_t last_win_ = 0;
