@@ -487,6 +487,10 @@ class ScriptRun {
   // The model transmitted an skb: record it as the tun device would see it
   // and complete it at once (tun orphans the skb on transmit).
   void OnXmit(const model::XmitSkb& skb) {
+    if (delack_event_ != 0) {
+      loop_.Cancel(delack_event_);  // the segment carries the pending ACK
+      delack_event_ = 0;
+    }
     const uint32_t seg = settings_.tso || skb.gso_size == 0 ? skb.len : skb.gso_size;
     uint32_t off = 0;
     do {
@@ -511,11 +515,8 @@ class ScriptRun {
   absl::Status Inject(const Event& e, const PacketEvent& p) {
     const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
     if (p.flags & kFlagRst) return Skip(e.line, "inbound RST: connection reset is not modelled");
-    if ((p.flags & kFlagFin) && !(fin_seq_ && ack && !syn)) {
-      // In ESTABLISHED, tcp_fin moves to CLOSE_WAIT with a delayed ACK in
-      // pingpong mode, whose timing the model does not have.
-      return Skip(e.line, "inbound FIN before our close(): the receive side (CLOSE_WAIT) is not modelled");
-    }
+    if ((p.flags & kFlagFin) && (syn || !ack)) return Skip(e.line, "inbound FIN without ACK or with SYN");
+    if ((p.flags & kFlagFin) && peer_fin_) return Skip(e.line, "a second inbound FIN (retransmission) is not modelled");
     if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || p.urg) return Skip(e.line, "urgent data and ECN are not modelled");
     if (!p.ecn.empty() && p.ecn != "noecn") return Skip(e.line, absl::StrFormat("ECN marking [%s] is not modelled", p.ecn));
     if (ack && !p.ack) return Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
@@ -588,11 +589,27 @@ class ScriptRun {
     seg.win = win;
     ep_->OnSegment(seg);
     if (p.flags & kFlagFin) {
-      // tcp_fin in FIN_WAIT1 (-> CLOSING) or FIN_WAIT2 (-> TIME_WAIT): the
-      // FIN is acknowledged at once (tcp_send_ack, seq = snd_nxt).
       rcv_nxt_ = p.seq_start + 1;
       peer_fin_ = true;
-      EmitControl(snd_nxt_, kFlagAck, rcv_nxt_, DataWindow(), DataOptions(neg_.timestamps, TsVal(), last_peer_tsval_));
+      if (fin_seq_) {
+        // tcp_fin in FIN_WAIT1 (-> CLOSING) or FIN_WAIT2 (-> TIME_WAIT): the
+        // FIN is acknowledged at once (tcp_send_ack, seq = snd_nxt).
+        EmitControl(snd_nxt_, kFlagAck, rcv_nxt_, DataWindow(), DataOptions(neg_.timestamps, TsVal(), last_peer_tsval_));
+      } else {
+        peer_fin_first_ = true;
+        // ESTABLISHED -> CLOSE_WAIT: tcp_fin schedules an ACK and enters
+        // pingpong mode, so __tcp_ack_snd_check delays it; icsk_ack.ato is
+        // still 0 (no data was received), so tcp_send_delayed_ack's timer is
+        // due at once and fires on the next jiffy tick. (On a 6.18 kernel,
+        // HZ 250, the ACK of a FIN left 3.7 ms after it.) Any segment sent
+        // before then carries the ACK instead (tcp_event_ack_sent).
+        const TimeNs jiffy = model::kNsPerSec / hz_;
+        const TimeNs at = (loop_.now() / jiffy + 1) * jiffy;
+        delack_event_ = loop_.ScheduleAt(at, [this] {
+          delack_event_ = 0;
+          EmitControl(snd_nxt_, kFlagAck, rcv_nxt_, DataWindow(), DataOptions(neg_.timestamps, TsVal(), last_peer_tsval_));
+        });
+      }
     }
     return absl::OkStatus();
   }
@@ -629,6 +646,7 @@ class ScriptRun {
     c.call_cost_ns = 0;
     c.track_payload = false;
     c.full_trace = false;
+    hz_ = c.hz;
     ep.profile = profile_;
     ep.initial_window = peer_window;
     ep.handshake_rtt_ns = rtt;
@@ -716,7 +734,8 @@ class ScriptRun {
                                                                                : static_cast<int64_t>(i.pacing_rate)},
         {"tcpi_state", TcpState()},            {"tcpi_options", TcpiOptions()},
         {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
-        {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_CLOSING", 11},
+        {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
+        {"TCP_CLOSE", 7}, {"TCP_CLOSE_WAIT", 8}, {"TCP_LAST_ACK", 9}, {"TCP_CLOSING", 11},
         {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4},
     };
     absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, v);
@@ -737,8 +756,9 @@ class ScriptRun {
   // tcpi_state: FIN_WAIT1 once the FIN is queued (tcp_close_state), FIN_WAIT2
   // once it is acknowledged; CLOSING after the peer's FIN crossed ours.
   int64_t TcpState() const {
-    if (!fin_seq_) return 1;
+    if (!fin_seq_) return peer_fin_ ? 8 /* CLOSE_WAIT */ : 1;
     const bool fin_acked = have_last_ack_ && static_cast<int32_t>(last_ack_ - (*fin_seq_ + 1)) >= 0;
+    if (peer_fin_ && peer_fin_first_) return fin_acked ? 7 /* CLOSE */ : 9 /* LAST_ACK */;
     if (peer_fin_) return fin_acked ? 6 /* TIME_WAIT */ : 11;
     return fin_acked ? 5 : 4;
   }
@@ -1413,7 +1433,10 @@ class ScriptRun {
   uint32_t snd_nxt_ = 1;                 // script sequence after the highest byte sent
   std::optional<uint32_t> fin_seq_;      // sequence number of our FIN
   bool peer_fin_ = false;
+  bool peer_fin_first_ = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   bool active_open_ = false;
+  int hz_ = 250;                          // jiffies of the receive-side timers (the model's hz)
+  model::EventLoop::EventId delack_event_ = 0;
   bool have_last_ack_ = false;           // for duplicate-ACK detection
   uint32_t last_ack_ = 0;
   uint32_t last_win_ = 0;
