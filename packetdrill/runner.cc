@@ -27,6 +27,7 @@ constexpr TimeNs kAnyTimeHorizonNs = 3600 * model::kNsPerSec;  // "*" waits at m
 // Linux values of the flags and constants scripts use.
 constexpr int64_t kORdonly = 0, kOWronly = 1, kORdwr = 2, kONonblock = 0x800;
 constexpr int64_t kFGetfl = 3, kFSetfl = 4;
+constexpr int64_t kSiocinq = 0x541B, kSiocoutq = 0x5411, kSiocoutqnsd = 0x894B;
 constexpr int64_t kPollIn = 0x1, kPollPri = 0x2, kPollOut = 0x4, kPollErr = 0x8, kPollHup = 0x10, kPollNval = 0x20,
                   kPollRdnorm = 0x40, kPollRdband = 0x80, kPollWrnorm = 0x100, kPollWrband = 0x200,
                   kPollRdhup = 0x2000;
@@ -41,6 +42,8 @@ std::optional<int64_t> Constant(const std::string& w) {
       {"POLLHUP", kPollHup}, {"POLLNVAL", kPollNval}, {"POLLRDNORM", kPollRdnorm}, {"POLLRDBAND", kPollRdband},
       {"POLLWRNORM", kPollWrnorm}, {"POLLWRBAND", kPollWrband}, {"POLLRDHUP", kPollRdhup},
       {"SHUT_RD", 0}, {"SHUT_WR", 1}, {"SHUT_RDWR", 2},
+      {"SIOCINQ", kSiocinq}, {"FIONREAD", kSiocinq}, {"SIOCOUTQ", kSiocoutq}, {"TIOCOUTQ", kSiocoutq},
+      {"SIOCOUTQNSD", kSiocoutqnsd},
       {"MSG_DONTWAIT", model::kMsgDontwait}, {"MSG_EOR", model::kMsgEor}, {"MSG_NOSIGNAL", model::kMsgNosignal},
       {"MSG_MORE", model::kMsgMore}, {"MSG_ZEROCOPY", model::kMsgZerocopy},
       {"MSG_ERRQUEUE", 0x2000}, {"MSG_OOB", 0x1}, {"MSG_PEEK", 0x2}, {"MSG_WAITALL", 0x100}, {"MSG_TRUNC", 0x20}, {"MSG_FASTOPEN", 0x20000000},
@@ -872,6 +875,7 @@ class ScriptRun {
     if (n == "open") return SysOpen(e, sc, tol, completed);
     if (n == "close") return SysClose(e, sc, tol, completed);
     if (n == "shutdown") return SysShutdown(e, sc, tol, completed);
+    if (n == "ioctl") return SysIoctl(e, sc, tol, completed);
     if (n == "poll") return SysPoll(e, sc, tol, completed);
     if (n == "recvmsg" && sc.args.size() == 3) {
       std::optional<int64_t> fl = IntValue(sc.args[2]);
@@ -1330,6 +1334,35 @@ class ScriptRun {
     if (!IsConnFd(*fd) || !ep_) return Immediate(e, sc, tol, -kErrEnotconn, completed);
     if (*how != 0) {
       if (absl::Status st = SendFin(e.line); !st.ok()) return st;
+    }
+    return Immediate(e, sc, tol, 0, completed);
+  }
+
+  // tcp_ioctl: SIOCOUTQ = write_seq - snd_una, SIOCOUTQNSD = write_seq -
+  // snd_nxt (a queued FIN counts, as in Linux), SIOCINQ = 0 (the model never
+  // receives data; a received FIN is not counted).
+  absl::Status SysIoctl(const Event& e, const SyscallEvent& sc, TimeNs tol, TimeNs* completed) {
+    absl::StatusOr<int> fd = FdArg(e, sc, 0);
+    if (!fd.ok()) return fd.status();
+    if (!fds_.count(*fd)) return Immediate(e, sc, tol, -kErrEbadf, completed);
+    std::optional<int64_t> req = sc.args.size() == 3 ? IntValue(sc.args[1]) : std::nullopt;
+    if (!req || (*req != kSiocinq && *req != kSiocoutq && *req != kSiocoutqnsd)) {
+      return Skip(e.line, "ioctl() other than SIOCINQ/SIOCOUTQ/SIOCOUTQNSD");
+    }
+    if (!IsConnFd(*fd) || !ep_) return Immediate(e, sc, tol, -kErrEinval, completed);  // LISTEN
+    const model::TcpInfo i = ep_->socket().info();
+    const uint64_t write_seq = i.bytes_sent + i.notsent_bytes;
+    int64_t val = 0;
+    if (*req == kSiocoutq) val = static_cast<int64_t>(write_seq - i.bytes_acked);
+    if (*req == kSiocoutqnsd) val = i.notsent_bytes;
+    const Expr& out = sc.args[2];
+    const bool unchecked = out.kind == Expr::Kind::kEllipsis ||
+                           (out.kind == Expr::Kind::kArray && out.children.size() == 1 &&
+                            out.children[0].kind == Expr::Kind::kEllipsis);
+    if (!unchecked) {
+      std::optional<int64_t> want = IntValue(out);
+      if (!want) return Skip(e.line, "ioctl() with a non-integer value");
+      if (*want != val) return Fail(e.line, absl::StrFormat("ioctl() gave %d, expected %d", val, *want));
     }
     return Immediate(e, sc, tol, 0, completed);
   }
