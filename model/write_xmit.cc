@@ -280,6 +280,7 @@ void TcpSock::EventNewDataSent() {
 bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReason reason) {
   ++counters_.pushes_by_reason[static_cast<int>(reason)];
   uint32_t sent_pkts = 0;
+  uint32_t fin_over_cwnd = 0;  // tcp_cwnd_test lets a FIN skb past a full cwnd
   bool is_cwnd_limited = false;
   const uint32_t max_segs = TsoSegs(mss_now);
   while (!write_queue_.empty()) {
@@ -319,6 +320,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
       break;
     }
     if (skb->end_seq == skb->seq) break;  // empty skb of a writer sleeping in sendmsg
+    if ((skb->tcp_flags & kTcpFin) && CwndQuotaRule(PacketsInFlight(), snd_cwnd_) == 0) fin_over_cwnd = 1;
     TransmitSkb(*skb, reason, false);
     const uint32_t pcount = skb->pcount;
     // tcp_minshall_update.
@@ -329,7 +331,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
   }
   if (sent_pkts > 0) {
     if (push_one != 2) ScheduleLossProbe(false);
-    if (push_one != 2 && PacketsInFlight() > snd_cwnd_) NoteViolation("packets in flight exceed cwnd after tcp_write_xmit");
+    if (push_one != 2 && PacketsInFlight() > snd_cwnd_ + fin_over_cwnd) NoteViolation("packets in flight exceed cwnd after tcp_write_xmit");
     is_cwnd_limited |= PacketsInFlight() >= snd_cwnd_;
     CwndValidate(is_cwnd_limited);
     return false;

@@ -1,0 +1,105 @@
+// tcp_send_fin through TcpSock::Shutdown, and tcp_poll's POLLOUT.
+
+#include "gtest/gtest.h"
+#include "model/constants.h"
+#include "model/tcp_sock.h"
+#include "model/testing/sender_context.h"
+
+namespace sendsim::model {
+namespace {
+
+using testing::SenderContext;
+
+// Corked 1000 bytes (TCP_NODELAY|TCP_CORK holds a sub-MSS tail). tcp_send_fin
+// finds the unsent tail skb: FIN set on it, end_seq and write_seq + 1, then
+// __tcp_push_pending_frames(TCP_NAGLE_OFF): tcp_nagle_test passes an skb with
+// FIN, so the 1000 bytes leave with FIN and the PSH of the write's tcp_push.
+TEST(Fin, RidesOnTheUnsentTail) {
+  SenderContext ctx;
+  ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kTcpCork, 1), 0);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ASSERT_TRUE(ctx.skbs().empty());
+  ASSERT_EQ(ctx.sock().Shutdown(), 0);
+  ASSERT_EQ(ctx.skbs().size(), 1u);
+  const XmitSkb& skb = ctx.skbs()[0];
+  EXPECT_EQ(skb.seq, 0u);
+  EXPECT_EQ(skb.len, 1000u);
+  EXPECT_EQ(skb.tcp_flags, kTcpAck | kTcpPsh | kTcpFin);
+  EXPECT_EQ(ctx.sock().write_seq(), 1001u);
+  EXPECT_EQ(ctx.sock().snd_nxt(), 1001u);
+  EXPECT_TRUE(ctx.sock().CheckInvariants().ok());
+  // The peer acknowledges data and FIN: nothing is left in flight.
+  ctx.AtUs(100);
+  ctx.Ack(1001);
+  EXPECT_EQ(ctx.sock().packets_out(), 0u);
+  EXPECT_EQ(ctx.sock().rtx_queue_len(), 0u);
+  EXPECT_TRUE(ctx.sock().CheckInvariants().ok()) << ctx.sock().CheckInvariants();
+}
+
+// 10 full segments fill cwnd 10. With nothing unsent, tcp_send_fin queues a
+// data-less FIN skb (pcount 1), and tcp_cwnd_test lets a one-segment FIN skb
+// through although cwnd is full: packets_out becomes 11.
+TEST(Fin, AloneAndPastAFullCwnd) {
+  SenderContext ctx;
+  ASSERT_EQ(ctx.SendMsg(10 * 1448, 0), 10 * 1448);
+  ASSERT_EQ(ctx.sock().packets_out(), 10u);
+  ASSERT_EQ(ctx.sock().snd_cwnd(), 10u);
+  const size_t before = ctx.skbs().size();
+  ASSERT_EQ(ctx.sock().Shutdown(), 0);
+  ASSERT_EQ(ctx.skbs().size(), before + 1);
+  const XmitSkb& fin = ctx.skbs().back();
+  EXPECT_EQ(fin.seq, 14480u);
+  EXPECT_EQ(fin.len, 0u);
+  EXPECT_EQ(fin.tcp_flags, kTcpAck | kTcpFin);
+  EXPECT_EQ(ctx.sock().packets_out(), 11u);
+  EXPECT_TRUE(ctx.sock().CheckInvariants().ok());
+  ctx.AtUs(100);
+  ctx.Ack(14481);
+  EXPECT_EQ(ctx.sock().packets_out(), 0u);
+  EXPECT_TRUE(ctx.sock().CheckInvariants().ok()) << ctx.sock().CheckInvariants();
+}
+
+// After SEND_SHUTDOWN every send path fails with EPIPE, a second shutdown is
+// a no-op (no second FIN) and tcp_poll reports POLLOUT.
+TEST(Fin, SendsFailAfterShutdown) {
+  SenderContext ctx;
+  ASSERT_EQ(ctx.sock().Shutdown(), 0);
+  EXPECT_EQ(ctx.SendMsg(100, 0), -kEpipe);
+  EXPECT_EQ(ctx.SendPage(100, 0), -kEpipe);
+  ASSERT_EQ(ctx.skbs().size(), 1u);
+  EXPECT_EQ(ctx.sock().Shutdown(), 0);
+  EXPECT_EQ(ctx.skbs().size(), 1u);
+  EXPECT_EQ(ctx.sock().write_seq(), 1u);
+  EXPECT_TRUE(ctx.sock().PollWriteable());
+}
+
+// tcp_notsent_lowat: the socket option, else the sysctl. tcp_poll calls
+// __sk_stream_is_writeable(sk, 1); from v5.4 tcp_stream_memory_free compares
+// 2 * unsent with the mark, before only unsent. 600 corked bytes against a
+// sysctl of 1000: writable on linux-4.19 (600 < 1000), not on linux-6.8
+// (1200 >= 1000); the option at 2000 makes both writable, and 0 returns to
+// the sysctl.
+TEST(PollWriteable, NotsentLowatSysctlAndOption) {
+  for (const char* profile : {"linux-4.19", "linux-6.8"}) {
+    SCOPED_TRACE(profile);
+    SenderContext::Options o;
+    o.profile = profile;
+    o.config.sysctl.notsent_lowat = 1000;
+    SenderContext ctx(o);
+    EXPECT_TRUE(ctx.sock().PollWriteable());
+    ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kTcpCork, 1), 0);
+    ASSERT_EQ(ctx.SendMsg(600, 0), 600);
+    ASSERT_EQ(ctx.sock().info().notsent_bytes, 600u);
+    const bool v54 = std::string(profile) == "linux-6.8";
+    EXPECT_EQ(ctx.sock().PollWriteable(), !v54);
+    ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kTcpNotsentLowat, 2000), 0);
+    EXPECT_TRUE(ctx.sock().PollWriteable());
+    EXPECT_EQ(ctx.sock().info().notsent_lowat, 2000u);
+    ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kTcpNotsentLowat, 0), 0);
+    EXPECT_EQ(ctx.sock().info().notsent_lowat, 1000u);
+    EXPECT_EQ(ctx.sock().PollWriteable(), !v54);
+  }
+}
+
+}  // namespace
+}  // namespace sendsim::model
