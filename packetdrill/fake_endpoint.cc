@@ -18,11 +18,18 @@ class FakeSocket final : public model::Socket, public Endpoint {
     if (pending_) Resume();
   }
   void OnTxCompletion(uint32_t) override {}
+  // Flushes, then a data-less FIN skb (one sequence number).
   int Shutdown() override {
+    if (fin_) return 0;
     Flush();
+    model::XmitSkb x;
+    x.seq = static_cast<uint32_t>(sent_);
+    x.tcp_flags = model::kTcpAck | model::kTcpFin;
+    fin_ = true;
+    sink_(x);
     return 0;
   }
-  bool PollOut() const override { return written_ - acked_ < opts_.limit; }
+  bool PollOut() const override { return written_ - acked_ < opts_.limit && written_ - sent_ < lowat_; }
   void UpdateSysctls(const model::ConnectionConfig&) override {}
 
   int64_t sendpage(model::Page, uint32_t, uint32_t size, int flags, DoneFn done) override {
@@ -38,7 +45,10 @@ class FakeSocket final : public model::Socket, public Endpoint {
     for (const model::BioVec& v : bvec) n += v.len;
     return Send(n, flags, std::move(done));
   }
-  int setsockopt(model::SockOpt, int64_t) override { return 0; }
+  int setsockopt(model::SockOpt opt, int64_t v) override {
+    if (opt == model::SockOpt::kTcpNotsentLowat) lowat_ = v == 0 ? UINT64_MAX : static_cast<uint64_t>(v);
+    return 0;
+  }
   void set_write_space_callback(WriteSpaceFn) override {}
   void set_call_tag(uint64_t) override {}
   bool owned() const override { return false; }
@@ -101,6 +111,8 @@ class FakeSocket final : public model::Socket, public Endpoint {
   uint64_t written_ = 0, sent_ = 0, acked_ = 0;
   bool pending_ = false;
   bool more_ = false;
+  bool fin_ = false;
+  uint64_t lowat_ = UINT64_MAX;
   uint64_t left_ = 0, copied_ = 0;
   DoneFn done_;
 };

@@ -285,9 +285,12 @@ TEST(RunnerTest, AssertsPassFailAndSkip) {
   Result s = RunText("   +0 %{ print(tcpi_snd_cwnd) }%\n");
   EXPECT_EQ(s.verdict, Verdict::kSkip);
   EXPECT_THAT(s.reason, HasSubstr("python"));
-  Result u = RunText("   +0 %{ assert tcpi_reordering == 3 }%\n");
+  Result u = RunText("   +0 %{ assert tcpi_rcv_rtt == 3 }%\n");
   EXPECT_EQ(u.verdict, Verdict::kSkip);
-  EXPECT_THAT(u.reason, HasSubstr("tcpi_reordering is not modelled"));
+  EXPECT_THAT(u.reason, HasSubstr("tcpi_rcv_rtt is not modelled"));
+  // Connection state and constants of the tcp_info vocabulary.
+  EXPECT_EQ(RunText("   +0 %{ assert tcpi_state == TCP_ESTABLISHED and tcpi_ca_state == TCP_CA_Open }%\n").verdict,
+            Verdict::kPass);
 }
 
 TEST(RunnerTest, UnsupportedConstructsSkip) {
@@ -301,18 +304,18 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
            {"   +0 read(4, ..., 100) = 100\n", d, "receiving data is not modelled"},
            {"   +0 < P. 1:101(100) ack 1 win 257\n", d, "inbound data"},
            {"   +0 > F. 1:1(0) ack 1\n", d, "outbound FIN without close()"},
-           {"   +0 send(4, ..., 10, MSG_MORE) = 10\n   +0 close(4) = 0\n", d, "close() with unsent data"},
            {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
             "   +0 < . 1:1(0) ack 1 win 257 <sack 1:11,nop,nop>\n", d, "SACK blocks"},
            {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
             "   +0 < . 1:1(0) ack 1 win 257\n", d, "duplicate ACK"},
-           {"   +0 < . 1:1(0) ack 1 win 0\n", d, "zero window"},
-           {"   +0 < R. 1:1(0) ack 1 win 257\n", d, "FIN/RST"},
+           {"   +0 < R. 1:1(0) ack 1 win 257\n", d, "inbound RST"},
+           {"   +0 < F. 1:1(0) ack 1 win 257\n +.01 < F. 1:1(0) ack 1 win 257\n", d, "a second inbound FIN"},
            {"", "`tc qdisc replace dev tun0 root fq`\n", "unsupported command: tc qdisc"},
            {"", "`../common/defaults.sh\nsysctl -q net.ipv4.tcp_mtu_probing=1`\n", "MTU probing"},
-           {"   +0 `sysctl -q net.ipv4.tcp_autocorking=0`\n", d, "after the connection is set up"},
+           {"   +0 `ip route change 192.0.2.1 dev tun0 advmss 1000`\n", d, "after the connection is set up"},
+           {"   +0 `sysctl -q net.ipv4.tcp_mtu_probing=1`\n", d, "MTU probing"},
+           {"   +0 ioctl(4, FIONBIO, [1]) = 0\n", d, "ioctl() other than"},
            {"   +0 setsockopt(4, SOL_SOCKET, SO_LINGER, {onoff=1, linger=0}, 8) = 0\n", d, "SO_LINGER"},
-           {"   +0 shutdown(4, SHUT_WR) = 0\n", d, "shutdown() is not supported"},
            {"   +0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)]\n", d, "icmp packets"},
        }) {
     Result r = RunText(c.body, {}, c.header);
@@ -404,6 +407,35 @@ TEST(RunnerTest, CloseSendsFinWhenNothingIsUnsent) {
 )");
   EXPECT_EQ(wrong.verdict, Verdict::kFail);
   EXPECT_THAT(wrong.reason, HasSubstr("sequence number differs"));
+}
+
+// Zero windows and send-path sysctls after the handshake no longer skip.
+TEST(RunnerTest, ZeroWindowAndLiveSysctlsRun) {
+  Result r = RunText("   +0 `sysctl -q net.ipv4.tcp_autocorking=0`\n   +0 < . 1:1(0) ack 1 win 0\n");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+// shutdown(SHUT_WR) sends the FIN; the peer's FIN in FIN_WAIT is acked at once.
+TEST(RunnerTest, ShutdownThenPeerFin) {
+  Result r = RunText(R"(
+   +0 write(4, ..., 100) = 100
+   +0 > P. 1:101(100) ack 1
+   +0 shutdown(4, SHUT_WR) = 0
+   +0 > F. 101:101(0) ack 1
+  +.1 < F. 1:1(0) ack 102 win 257
+   +0 > . 102:102(0) ack 2
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+// The peer's FIN first (CLOSE_WAIT): the delayed ACK leaves on the next jiffy
+// tick (HZ 250 -> 4 ms) and acknowledges the FIN.
+TEST(RunnerTest, PeerFinFirstIsAckedOnTheNextTick) {
+  Result r = RunText("  +.1 < F. 1:1(0) ack 1 win 257\n+.004 > . 1:1(0) ack 2\n");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  Result wrong = RunText("  +.1 < F. 1:1(0) ack 1 win 257\n+.004 > . 1:1(0) ack 1\n");
+  EXPECT_EQ(wrong.verdict, Verdict::kFail);
+  EXPECT_THAT(wrong.reason, HasSubstr("ack number differs"));
 }
 
 TEST(RunnerTest, NonblockingSocketFromSocketCall) {
