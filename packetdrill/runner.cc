@@ -661,6 +661,7 @@ class ScriptRun {
     }
     ep_ = *std::move(made);
     state_ = State::kEstablished;
+    conn_opts_ = listen_opts_;
     model::Socket& sock = ep_->socket();
     if (listen_opts_.cork && sock.setsockopt(model::SockOpt::kTcpCork, 1) != 0) {
       return Fail(line, "model refused the inherited TCP_CORK");
@@ -965,6 +966,11 @@ class ScriptRun {
       }
       if (on_conn) {
         int r = ep_->socket().setsockopt(mo, *v);
+        if (r == 0) {
+          if (mo == model::SockOpt::kTcpNodelay) conn_opts_.nodelay = *v != 0;
+          if (mo == model::SockOpt::kTcpCork) conn_opts_.cork = *v != 0;
+          if (mo == model::SockOpt::kTcpNotsentLowat) conn_opts_.notsent_lowat = static_cast<uint32_t>(*v);
+        }
         return Immediate(e, sc, tol, r, completed);
       }
       if (IsConnFd(*fd) && state_ == State::kClosed) return Immediate(e, sc, tol, -kErrEbadf, completed);
@@ -991,11 +997,13 @@ class ScriptRun {
     } else if (opt == "TCP_MAXSEG") {
       val = on_conn ? ep_->socket().info().snd_mss : (listen_opts_.user_mss != 0 ? listen_opts_.user_mss : 536);
     } else if (opt == "TCP_NODELAY") {
-      val = listen_opts_.nodelay;
-      if (on_conn) return Skip(e.line, "getsockopt(TCP_NODELAY) on the connection is not modelled");
+      // do_tcp_getsockopt: !!(nonagle & TCP_NAGLE_OFF), !!(nonagle & TCP_NAGLE_CORK),
+      // tp->notsent_lowat (0 while the sysctl applies).
+      val = (on_conn ? conn_opts_ : listen_opts_).nodelay;
+    } else if (opt == "TCP_CORK") {
+      val = (on_conn ? conn_opts_ : listen_opts_).cork;
     } else if (opt == "TCP_NOTSENT_LOWAT") {
-      if (on_conn) return Skip(e.line, "getsockopt(TCP_NOTSENT_LOWAT) on the connection is not modelled");
-      val = listen_opts_.notsent_lowat;
+      val = (on_conn ? conn_opts_ : listen_opts_).notsent_lowat;
     } else {
       return Skip(e.line, absl::StrFormat("getsockopt(%s) is not modelled", opt));
     }
@@ -1460,6 +1468,7 @@ class ScriptRun {
   std::map<int, Fd> fds_;
   bool accepted_ = false;
   SockOpts listen_opts_;
+  SockOpts conn_opts_;  // the connection's options (inherited, then its own setsockopt calls)
   std::optional<PeerSyn> peer_;
   Negotiated neg_;
   uint32_t rcv_nxt_ = 1;
