@@ -260,6 +260,13 @@ class ScriptRun {
     for (const Event& e : s_.events) {
       if (absl::Status st = Step(e); !st.ok()) return st;
       if (failure_) return *failure_;
+      // tcp_mtu_probing=1 enables probing only when tcp_write_timeout's
+      // black-hole detection fires (retransmits_timed_out with
+      // tcp_retries1 = 3), which then clamps the MSS to tcp_base_mss.
+      // (Conservative: retransmits >= 3 stands for the time-based test.)
+      if (settings_.tcp_mtu_probing != 0 && ep_ && ep_->socket().info().retransmits >= 3) {
+        return Skip(e.line, "tcp_mtu_probing after repeated RTOs: black-hole MTU probing is not modelled");
+      }
     }
     if (pending_ && !pending_->done) {
       return Fail(pending_->line, absl::StrFormat("blocking %s() had not returned by the end of the script (expected at %s)",
@@ -627,7 +634,9 @@ class ScriptRun {
   // The runner finished the handshake: build the established model socket.
   absl::Status Establish(int line, uint32_t peer_window, TimeNs rtt) {
     const Settings& s = settings_;
-    if (s.tcp_mtu_probing != 0) return Skip(line, "tcp_mtu_probing: MTU probing is not modelled");
+    // tcp_mtup_init: icsk_mtup.enabled = tcp_mtu_probing > 1; at 1 nothing
+    // changes until black-hole detection (see RunAll).
+    if (s.tcp_mtu_probing > 1) return Skip(line, "tcp_mtu_probing=2: MTU probing (tcp_mtu_probe) is not modelled");
     if (s.tcp_min_tso_segs == 0) return Skip(line, "tcp_min_tso_segs 0 is outside the sysctl's range");
     EndpointParams ep;
     model::ConnectionConfig& c = ep.config;
@@ -705,7 +714,9 @@ class ScriptRun {
         a.route_mtu != b.route_mtu || a.route_initcwnd != b.route_initcwnd || a.route_mtu_lock != b.route_mtu_lock) {
       return Skip(line, "changing routes, offloads or the qdisc after the connection is set up is not modelled");
     }
-    if (a.tcp_mtu_probing != b.tcp_mtu_probing) return Skip(line, "tcp_mtu_probing: MTU probing is not modelled");
+    // tcp_mtu_probing: the connection's icsk_mtup.enabled was fixed by
+    // tcp_mtup_init; a later value only matters to black-hole detection after
+    // repeated RTOs, which RunAll turns into a skip.
     if (b.tcp_min_tso_segs == 0) return Skip(line, "tcp_min_tso_segs 0 is outside the sysctl's range");
     model::ConnectionConfig c;
     SysctlsInto(b, &c);
