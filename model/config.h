@@ -40,12 +40,16 @@ struct TcpSysctls {
   uint32_t pacing_ss_ratio = 200;                      // tcp_pacing_ss_ratio (%)
   uint32_t pacing_ca_ratio = 120;                      // tcp_pacing_ca_ratio (%)
   uint32_t notsent_lowat = UINT32_MAX;                 // tcp_notsent_lowat (socket option overrides)
+  uint32_t mtu_probing = 0;                            // tcp_mtu_probing (2: tcp_mtu_probe from the start)
+  uint32_t base_mss = 1024;                            // tcp_base_mss (first MSS when probing)
+  uint32_t probe_threshold = 8;                        // tcp_probe_threshold (bytes of MTU search interval)
 };
 
 // One TCP connection's static parameters (route, host, NIC, link).
 struct ConnectionConfig {
   uint32_t mss = 1448;                  // mss_cache after options (1500 MTU with timestamps)
   uint32_t mtu = 1500;
+  uint32_t mss_clamp = 0;               // peer's MSS option (rx_opt.mss_clamp); 0: mss + options
   bool timestamps = true;               // 12 bytes of TCP options per segment
   bool sack = true;
   bool tso = true;                      // NIC segmentation; false = software GSO before the NIC

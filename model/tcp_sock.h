@@ -46,6 +46,7 @@ struct Skb {
   bool lost = false;          // TCPCB_LOST
   bool retrans = false;       // TCPCB_RETRANS (counted in retrans_out)
   bool ever_retrans = false;  // TCPCB_EVER_RETRANS (Karn: no RTT sample)
+  bool mtu_probe = false;     // built by tcp_mtu_probe: one segment larger than mss_cache
   // Identity of the last frag, for skb_can_coalesce.
   uint64_t last_frag_page = 0;
   uint32_t last_frag_end = 0;
@@ -251,6 +252,14 @@ class TcpSock final : public Socket {
   void CwndApplicationLimited();
   void XmitRetransmitQueue();
 
+  // --- mtu_probe.cc ---
+  void MtupInit();
+  uint32_t MtuToMss(uint32_t pmtu) const;  // tcp_mtu_to_mss
+  uint32_t MssToMtu(uint32_t mss) const;   // tcp_mss_to_mtu
+  void SyncMss();                          // tcp_sync_mss with the route MTU
+  int MtuProbe(PushReason reason);         // -1 not now, 0 wait, 1 sent
+  void MtupProbeSuccess();
+
   // --- timers.cc ---
   void ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies);
   void ClearXmitTimer();
@@ -318,6 +327,13 @@ class TcpSock final : public Socket {
   uint64_t pacing_rate_ = UINT64_MAX;  // sk_pacing_rate, bytes/s
   uint32_t notsent_lowat_ = 0;  // TCP_NOTSENT_LOWAT; 0 = the sysctl
   bool send_shutdown_ = false;   // SEND_SHUTDOWN
+  // icsk_mtup (MTU probing) and the MSS before its clamp.
+  bool mtup_enabled_ = false;
+  uint32_t search_low_ = 0;
+  uint32_t search_high_ = 0;
+  uint32_t probe_size_ = 0;      // MTU of the outstanding probe (0: none)
+  uint64_t probe_seq_end_ = 0;
+  uint32_t full_mss_ = 0;        // tcp_mtu_to_mss(pmtu) as negotiated (config.mss)
   uint32_t probes_out_ = 0;      // icsk_probes_out
   uint32_t retransmits_ = 0;     // icsk_retransmits (consecutive RTOs)
   uint32_t total_retrans_ = 0;   // tp->total_retrans (segments)

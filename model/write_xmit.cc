@@ -233,12 +233,13 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   if (!retransmit) {
     if (skb.end_seq > snd_una_ + snd_wnd_ && reason != PushReason::kProbe0) NoteViolation("new data sent beyond the peer's window");
   }
-  if (skb.len() > mss_cache_ && skb.gso_size != mss_cache_) NoteViolation("skb larger than MSS without gso_size == mss");
+  if (skb.len() > mss_cache_ && skb.gso_size != mss_cache_ && !skb.mtu_probe)
+    NoteViolation("skb larger than MSS without gso_size == mss");
   if (retransmit) total_retrans_ += skb.pcount;  // __tcp_retransmit_skb
   XmitSkb x;
   x.seq = static_cast<uint32_t>(skb.seq);
   x.len = skb.len();
-  x.gso_size = skb.len() > mss_cache_ ? mss_cache_ : 0;
+  x.gso_size = skb.len() > mss_cache_ && !skb.mtu_probe ? mss_cache_ : 0;
   x.tcp_flags = skb.tcp_flags;
   x.truesize = skb.truesize;
   x.ack = 0;
@@ -283,6 +284,11 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
   uint32_t fin_over_cwnd = 0;  // tcp_cwnd_test lets a FIN skb past a full cwnd
   bool is_cwnd_limited = false;
   const uint32_t max_segs = TsoSegs(mss_now);
+  if (push_one == 0 && mtup_enabled_) {
+    const int r = MtuProbe(reason);
+    if (r == 0) return false;
+    if (r > 0) sent_pkts = 1;
+  }
   while (!write_queue_.empty()) {
     Skb* skb = &write_queue_.front();
     const uint32_t tso_segs = InitTsoSegs(*skb, mss_now);

@@ -162,6 +162,9 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_slow_start_after_idle") return integer(&s->tcp_slow_start_after_idle);
   if (name == "tcp_autocorking") return integer(&s->tcp_autocorking);
   if (name == "tcp_mtu_probing") return integer(&s->tcp_mtu_probing);
+  if (name == "tcp_base_mss") return integer(&s->tcp_base_mss);
+  if (name == "tcp_probe_threshold") return integer(&s->tcp_probe_threshold);
+  if (name == "tcp_probe_interval") return integer(&s->ignored_int);  // the reprobe timer is not modelled
   if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
   // Receiver-side or connection-setup knobs that cannot change what this

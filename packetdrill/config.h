@@ -31,6 +31,8 @@ struct Settings {
   int tcp_slow_start_after_idle = 1;
   int tcp_autocorking = 1;
   int tcp_mtu_probing = 0;
+  uint32_t tcp_base_mss = 1024;
+  uint32_t tcp_probe_threshold = 8;
   std::string tcp_congestion_control = "cubic";
   uint32_t tcp_pacing_ss_ratio = 200;
   uint32_t tcp_pacing_ca_ratio = 120;

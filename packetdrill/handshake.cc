@@ -63,6 +63,7 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   // clamped by TCP_MAXSEG), then minus the timestamp option.
   uint32_t mss_clamp = peer != nullptr ? peer->mss.value_or(kTcpMssDefault) : kTcpMssDefault;
   if (o.user_mss != 0) mss_clamp = std::min(mss_clamp, o.user_mss);
+  n.mss_clamp = mss_clamp;
   uint32_t mss = std::min(n.pmtu - headers, mss_clamp);
   n.mss_cache = std::max<uint32_t>(mss - (n.timestamps ? kTsOptionLen : 0), 48);
 

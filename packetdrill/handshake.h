@@ -35,6 +35,7 @@ struct Negotiated {
   uint32_t syn_mss = 1460;    // MSS option we send: route advmss clamped by TCP_MAXSEG
   uint32_t advmss = 1460;     // tp->advmss (tcpi_advmss): syn_mss minus the timestamp option
   uint32_t mss_cache = 1460;  // sending MSS: min(pmtu - 40, peer MSS, TCP_MAXSEG) minus options
+  uint32_t mss_clamp = 536;   // tp->rx_opt.mss_clamp: the peer's MSS option clamped by TCP_MAXSEG
   uint32_t rcv_wnd = 0;       // initial receive window (bytes)
 };
 

@@ -634,14 +634,15 @@ class ScriptRun {
   // The runner finished the handshake: build the established model socket.
   absl::Status Establish(int line, uint32_t peer_window, TimeNs rtt) {
     const Settings& s = settings_;
-    // tcp_mtup_init: icsk_mtup.enabled = tcp_mtu_probing > 1; at 1 nothing
-    // changes until black-hole detection (see RunAll).
-    if (s.tcp_mtu_probing > 1) return Skip(line, "tcp_mtu_probing=2: MTU probing (tcp_mtu_probe) is not modelled");
+    // tcp_mtup_init: icsk_mtup.enabled = tcp_mtu_probing > 1 (the model's
+    // tcp_mtu_probe); at 1 nothing changes until black-hole detection (RunAll).
+    if (s.tcp_mtu_probing > 1 && s.ipv6) return Skip(line, "MTU probing over IPv6 is not modelled");
     if (s.tcp_min_tso_segs == 0) return Skip(line, "tcp_min_tso_segs 0 is outside the sysctl's range");
     EndpointParams ep;
     model::ConnectionConfig& c = ep.config;
     c.mss = neg_.mss_cache;
     c.mtu = neg_.pmtu;
+    c.mss_clamp = neg_.mss_clamp;
     c.timestamps = neg_.timestamps;
     c.sack = neg_.sack;
     c.tso = s.tso;
@@ -692,6 +693,9 @@ class ScriptRun {
     c->sysctl.pacing_ss_ratio = s.tcp_pacing_ss_ratio;
     c->sysctl.pacing_ca_ratio = s.tcp_pacing_ca_ratio;
     c->sysctl.notsent_lowat = s.tcp_notsent_lowat;
+    c->sysctl.mtu_probing = static_cast<uint32_t>(std::max(s.tcp_mtu_probing, 0));
+    c->sysctl.base_mss = s.tcp_base_mss;
+    c->sysctl.probe_threshold = s.tcp_probe_threshold;
     c->autocorking = s.tcp_autocorking != 0;
     c->slow_start_after_idle = s.tcp_slow_start_after_idle != 0;
   }

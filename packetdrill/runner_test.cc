@@ -311,7 +311,6 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
            {"   +0 < R. 1:1(0) ack 1 win 257\n", d, "inbound RST"},
            {"   +0 < F. 1:1(0) ack 1 win 257\n +.01 < F. 1:1(0) ack 1 win 257\n", d, "a second inbound FIN"},
            {"", "`tc qdisc replace dev tun0 root fq`\n", "unsupported command: tc qdisc"},
-           {"", "`../common/defaults.sh\nsysctl -q net.ipv4.tcp_mtu_probing=2`\n", "MTU probing"},
            {"   +0 `ip route change 192.0.2.1 dev tun0 advmss 1000`\n", d, "after the connection is set up"},
            {"   +0 ioctl(4, FIONBIO, [1]) = 0\n", d, "ioctl() other than"},
            {"   +0 setsockopt(4, SOL_SOCKET, SO_LINGER, {onoff=1, linger=0}, 8) = 0\n", d, "SO_LINGER"},

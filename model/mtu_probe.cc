@@ -1,0 +1,132 @@
+// Packetization-layer path MTU discovery (RFC 4821) as Linux does it with
+// tcp_mtu_probing=2: tcp_mtup_init, tcp_sync_mss's clamp to search_low,
+// tcp_mtu_probe (binary search between tcp_base_mss and the peer's MSS) and
+// tcp_mtup_probe_success.
+//
+// Simplifications: probe loss (tcp_mtup_probe_failed), the 10-minute reprobe
+// timer (tcp_mtu_check_reprobe) and black-hole detection after RTOs are not
+// modelled; a retransmitted probe keeps its size (Linux re-fragments it); the
+// skb split off behind the probe gets a fresh head truesize (Linux trims the
+// old skb in place). IPv4 header sizes.
+
+#include <algorithm>
+
+#include "model/tcp_sock.h"
+#include "model/write_xmit.h"
+
+namespace sendsim::model {
+namespace {
+
+constexpr uint32_t kNetAndTcpHeader = 20 + 20;  // IPv4 + struct tcphdr
+constexpr uint32_t kTsOption = 12;
+constexpr uint32_t kMinSndMss = 48;             // TCP_MIN_SND_MSS
+
+}  // namespace
+
+// tcp_mtup_init: enabled only at tcp_mtu_probing > 1; search between
+// tcp_base_mss's MTU and the peer's MSS clamp + headers, bounded by the route
+// MTU (tcp_sync_mss), and the MSS starts at search_low's.
+void TcpSock::MtupInit() {
+  mtup_enabled_ = config_.sysctl.mtu_probing > 1;
+  if (!mtup_enabled_) return;
+  const uint32_t clamp = config_.mss_clamp != 0 ? config_.mss_clamp : full_mss_ + (config_.timestamps ? kTsOption : 0);
+  search_high_ = std::min(clamp + kNetAndTcpHeader, config_.mtu);
+  search_low_ = MssToMtu(config_.sysctl.base_mss);
+  SyncMss();
+}
+
+uint32_t TcpSock::MtuToMss(uint32_t pmtu) const {
+  const uint32_t clamp = config_.mss_clamp != 0 ? config_.mss_clamp : full_mss_ + (config_.timestamps ? kTsOption : 0);
+  uint32_t mss = pmtu > kNetAndTcpHeader ? pmtu - kNetAndTcpHeader : 0;
+  mss = std::min(mss, clamp);
+  mss = std::max(mss, kMinSndMss);
+  if (config_.timestamps) mss = mss > kTsOption ? mss - kTsOption : 0;
+  return std::max(mss, kMinSndMss);
+}
+
+uint32_t TcpSock::MssToMtu(uint32_t mss) const {
+  return mss + kNetAndTcpHeader + (config_.timestamps ? kTsOption : 0);
+}
+
+// tcp_sync_mss(sk, pmtu_cookie): the route's MSS, clamped to search_low's
+// while probing is enabled.
+void TcpSock::SyncMss() {
+  uint32_t mss = full_mss_;
+  if (mtup_enabled_) mss = std::min(mss, MtuToMss(search_low_));
+  mss_cache_ = mss;
+}
+
+// tcp_mtu_probe (v4.19 = v6.8 for what is modelled). The probe takes the head
+// of the write queue: whole skbs plus the front of the one that straddles the
+// probe size (tcp_can_coalesce_send_queue_head refuses an eor skb inside).
+int TcpSock::MtuProbe(PushReason reason) {
+  if (!mtup_enabled_ || probe_size_ != 0 || in_loss_ || snd_cwnd_ < 11) return -1;
+  const uint32_t mss_now = mss_cache_;
+  const uint32_t probe = MtuToMss((search_high_ + search_low_) >> 1);
+  const uint64_t size_needed = probe + static_cast<uint64_t>(kTcpReorderingDefault + 1) * mss_cache_;
+  if (probe > MtuToMss(search_high_) || search_high_ < search_low_ + config_.sysctl.probe_threshold) {
+    return -1;  // search done (tcp_mtu_check_reprobe's 10-minute restart not modelled)
+  }
+  if (write_seq_ - snd_nxt_ < size_needed) return -1;
+  if (snd_wnd_ < size_needed) return -1;
+  if (snd_nxt_ + size_needed > snd_una_ + snd_wnd_) return 0;
+  if (PacketsInFlight() + 2 > snd_cwnd_) return PacketsInFlight() == 0 ? -1 : 0;
+  {
+    uint64_t left = probe;
+    for (const Skb& s : write_queue_) {
+      if (left <= s.len()) break;
+      if (s.eor || (s.tcp_flags & kTcpFin)) return -1;
+      left -= s.len();
+    }
+  }
+  // Make the probe's bytes whole skbs at the head, then merge them.
+  uint64_t acc = 0;
+  size_t n = 0;
+  while (acc < probe) {
+    if (acc + write_queue_[n].len() > probe) SplitSkb(write_queue_, n, static_cast<uint32_t>(probe - acc), mss_now);
+    acc += write_queue_[n].len();
+    ++n;
+  }
+  Skb nskb;
+  nskb.seq = write_queue_[0].seq;
+  nskb.end_seq = nskb.seq + probe;
+  nskb.tcp_flags = kTcpAck;
+  nskb.truesize = kSkbTruesizeHeadOnly + probe;  // sk_stream_alloc_skb(probe_size), data copied linear
+  nskb.linear_len = probe;
+  nskb.pcount = 1;  // tcp_init_tso_segs(nskb, nskb->len)
+  nskb.mtu_probe = true;
+  uint32_t freed = 0;
+  for (size_t i = 0; i < n; ++i) {
+    Skb& s = write_queue_[i];
+    nskb.tcp_flags |= s.tcp_flags;  // the straddling skb's part lost PSH/FIN in SplitSkb
+    nskb.eor = s.eor;
+    nskb.tag = s.tag;
+    for (const PayloadPiece& p : s.payload) nskb.payload.push_back(p);
+    freed += s.truesize;
+  }
+  write_queue_.erase(write_queue_.begin(), write_queue_.begin() + static_cast<std::ptrdiff_t>(n));
+  wmem_queued_ = wmem_queued_ - freed + nskb.truesize;
+  write_queue_.push_front(std::move(nskb));
+  TransmitSkb(write_queue_.front(), reason, false);
+  // "Decrement cwnd here because we are sending effectively two packets."
+  --snd_cwnd_;
+  probe_size_ = MssToMtu(probe);
+  probe_seq_end_ = write_queue_.front().end_seq;
+  EventNewDataSent();
+  return 1;
+}
+
+// tcp_mtup_probe_success: cwnd rescaled to the new packet size, the probe size
+// becomes search_low and the MSS follows (tcp_sync_mss).
+void TcpSock::MtupProbeSuccess() {
+  const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / probe_size_;
+  snd_cwnd_ = static_cast<uint32_t>(std::max<uint64_t>(cwnd, 1));
+  snd_cwnd_cnt_ = 0;
+  snd_cwnd_stamp_ = Jiffies();
+  snd_ssthresh_ = CurrentSsthresh();
+  search_low_ = probe_size_;
+  probe_size_ = 0;
+  SyncMss();
+}
+
+}  // namespace sendsim::model
