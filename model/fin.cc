@@ -18,6 +18,11 @@ int TcpSock::Shutdown() {
   if (send_shutdown_) return 0;  // tcp_close_state: FIN already queued
   LockSock();
   send_shutdown_ = true;
+  // A writer parked in sk_stream_wait_memory is woken and fails (EPIPE).
+  if (pending_call_ && !pending_call_->resume_scheduled) {
+    pending_call_->resume_scheduled = true;
+    loop_->ScheduleAfter(0, [this] { ResumeBlockedCall(); });
+  }
   if (!write_queue_.empty()) {
     Skb& tail = write_queue_.back();
     tail.tcp_flags |= kTcpFin;

@@ -1,5 +1,9 @@
 // tcp_send_fin through TcpSock::Shutdown, and tcp_poll's POLLOUT.
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "model/constants.h"
 #include "model/tcp_sock.h"
@@ -71,6 +75,29 @@ TEST(Fin, SendsFailAfterShutdown) {
   EXPECT_EQ(ctx.skbs().size(), 1u);
   EXPECT_EQ(ctx.sock().write_seq(), 1u);
   EXPECT_TRUE(ctx.sock().PollWriteable());
+}
+
+// A blocking write parked in sk_stream_wait_memory (SO_SNDBUF at its minimum,
+// 4608 bytes of truesize, far less than 100000 bytes) is woken by the
+// shutdown and returns the bytes it had copied (do_error with copied > 0).
+TEST(Fin, ShutdownEndsABlockedWrite) {
+  SenderContext::Options o;
+  o.config.sndbuf = 1;  // -> SOCK_MIN_SNDBUF
+  SenderContext ctx(o);
+  std::vector<uint8_t> data(100000, 0);
+  Iovec iov{data.data(), data.size()};
+  int64_t result = 0;
+  const int64_t r = ctx.sock().sendmsg(absl::MakeConstSpan(&iov, 1), 0, [&](int64_t v) { result = v; });
+  ASSERT_EQ(r, Socket::kInProgress);
+  ASSERT_TRUE(ctx.sock().blocked_call_pending());
+  const uint64_t queued = ctx.sock().write_seq();
+  ASSERT_GT(queued, 0u);
+  ASSERT_EQ(ctx.sock().Shutdown(), 0);
+  ctx.AtUs(1);
+  EXPECT_FALSE(ctx.sock().blocked_call_pending());
+  EXPECT_EQ(result, static_cast<int64_t>(queued));
+  EXPECT_EQ(ctx.sock().write_seq(), queued + 1);  // the FIN
+  EXPECT_TRUE(ctx.sock().CheckInvariants().ok()) << ctx.sock().CheckInvariants();
 }
 
 // tcp_notsent_lowat: the socket option, else the sysctl. tcp_poll calls

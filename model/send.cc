@@ -303,6 +303,15 @@ void TcpSock::RemoveEmptyTailSkb() {
 void TcpSock::ResumeBlockedCall() {
   if (!pending_call_) return;
   pending_call_->resume_scheduled = false;
+  if (send_shutdown_) {
+    // sk_stream_wait_memory: SEND_SHUTDOWN ends the wait with -EPIPE, and the
+    // call returns what it had copied (do_error).
+    const int64_t copied = pending_call_->cursor.copied;
+    DoneFn done = std::move(pending_call_->done);
+    pending_call_.reset();
+    if (done) done(copied > 0 ? copied : -kEpipe);
+    return;
+  }
   if (!StreamMemoryFree(0)) return;
   LockSock();
   SendCursor& c = pending_call_->cursor;
