@@ -415,6 +415,9 @@ void TcpSock::XmitRetransmitQueue() {
     if (!rtx_queue_[i].lost || rtx_queue_[i].retrans) continue;
     const uint32_t in_flight = PacketsInFlight();
     if (in_flight >= snd_cwnd_) return;
+    // __tcp_retransmit_skb: -EAGAIN beyond a (shrunk) window, except the head,
+    // which also serves as a zero-window probe after an RTO.
+    if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) return;
     const uint32_t segs = snd_cwnd_ - in_flight;
     const uint32_t len = segs * mss_cache_;
     if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);

@@ -121,7 +121,10 @@ void TcpSock::CheckProbeTimer() {
 void TcpSock::RetransmitTimer() {
   if (packets_out_ == 0) return;
   ++counters_.rto_fires;
-  ++retransmits_;
+  // With a zero window the retransmission doubles as a window probe: Linux
+  // resends the head without counting a backoff or a retransmit round.
+  const bool zero_window = snd_wnd_ == 0;
+  if (!zero_window) ++retransmits_;
   if (!in_loss_) {
     snd_ssthresh_ = RecalcSsthresh();
     if (config_.cc == CongestionControl::kCubic) {
@@ -147,7 +150,7 @@ void TcpSock::RetransmitTimer() {
     lost_out_ += skb.pcount;
   }
   XmitRetransmitQueue();
-  ++backoff_;
+  if (!zero_window) ++backoff_;
   rto_jiffies_ = std::min(rto_jiffies_ << 1, NsToJiffiesCeil(kTcpRtoMaxNs));
   ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
 }
@@ -232,7 +235,9 @@ void TcpSock::SendLossProbe() {
         ++counters_.tlp_fires;
         timer_kind_ = XmitTimer::kNone;
       }
-    } else if (!rtx_queue_.empty()) {
+    } else if (!rtx_queue_.empty() &&
+               (rtx_queue_.back().seq < snd_una_ + snd_wnd_ || rtx_queue_.back().seq == snd_una_)) {
+      // (__tcp_retransmit_skb refuses an skb beyond the window: no probe.)
       // Simplification: skb_still_in_host_queue is not checked.
       size_t idx = rtx_queue_.size() - 1;
       const uint32_t pcount = rtx_queue_[idx].pcount;
