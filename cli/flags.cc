@@ -47,6 +47,10 @@ ABSL_FLAG(uint32_t, queue_depth, D().queue_depth,
 ABSL_FLAG(uint64_t, osd_reply_ns, D().osd_reply_ns,
           "OSD time from having the whole request to its reply [ns]. Source: SSD-backed BlueStore write "
           "latency of a few hundred us (UNVERIFIED).");
+ABSL_FLAG(uint64_t, osd_reply_jitter_ns, D().osd_reply_jitter_ns,
+          "Spread of the OSD reply time: each reply adds a seeded uniform draw from [0, this] [ns]. Source: "
+          "OSD write latency varies by tens of percent request to request (UNVERIFIED); without spread a "
+          "queue-depth workload locks into a periodic cycle.");
 ABSL_FLAG(uint32_t, mss, D().mss,
           "TCP MSS (mss_cache) [bytes]. Source: 1500 MTU - 20 IPv4 - 20 TCP - 12 timestamp option.");
 ABSL_FLAG(uint32_t, mtu, D().mtu, "Interface MTU [bytes]. Source: Ethernet default; jumbo frames were optional.");
@@ -123,6 +127,7 @@ const std::vector<Knob>& Knobs() {
       SENDSIM_KNOB(page_offset, page_offset),
       SENDSIM_KNOB(queue_depth, queue_depth),
       SENDSIM_KNOB(osd_reply_ns, osd_reply_ns),
+      SENDSIM_KNOB(osd_reply_jitter_ns, osd_reply_jitter_ns),
       SENDSIM_KNOB(mss, mss),
       SENDSIM_KNOB(mtu, mtu),
       SENDSIM_KNOB(timestamps, timestamps),

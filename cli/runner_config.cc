@@ -67,6 +67,7 @@ messenger::DriverOptions BuildDriverOptions(const Scenario& s, const model::Conn
   d.seed = s.seed;
   d.replies = true;
   d.reply_delay_ns = static_cast<model::TimeNs>(s.osd_reply_ns);
+  d.reply_jitter_ns = static_cast<model::TimeNs>(s.osd_reply_jitter_ns);
   d.queue_depth = s.queue_depth;
   d.ack_arrival_delay_ns = cfg.one_way_delay_ns;
   // The decoder still checks every crc; byte-for-byte comparison is the

@@ -144,6 +144,7 @@ absl::Status ValidateScenario(const Scenario& s) {
   }
   SENDSIM_RETURN_IF_ERROR(CheckRange("queue_depth", s.queue_depth, 0, 4096, "requests"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_ns", s.osd_reply_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_jitter_ns", s.osd_reply_jitter_ns, 0, kMaxTimeNs, "ns"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
   if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {

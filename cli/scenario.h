@@ -59,6 +59,7 @@ struct Scenario {
   uint32_t page_offset = 0;
   uint32_t queue_depth = 4;           // requests outstanding (0: all submitted at t = 0)
   uint64_t osd_reply_ns = 500000;     // OSD: message decoded -> reply (acks it, frees a slot)
+  uint64_t osd_reply_jitter_ns = 0;   // + uniform [0, jitter] per reply (seeded)
   // --- TCP connection ---
   uint32_t mss = 1448;
   uint32_t mtu = 1500;

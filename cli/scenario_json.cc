@@ -129,6 +129,7 @@ const std::vector<Field>& Fields() {
       {"page_offset", U32(&Scenario::page_offset)},
       {"queue_depth", U32(&Scenario::queue_depth)},
       {"osd_reply_ns", U64(&Scenario::osd_reply_ns)},
+      {"osd_reply_jitter_ns", U64(&Scenario::osd_reply_jitter_ns)},
       {"mss", U32(&Scenario::mss)},
       {"mtu", U32(&Scenario::mtu)},
       {"timestamps", Bool(&Scenario::timestamps)},
@@ -323,6 +324,7 @@ nlohmann::ordered_json ScenarioToJsonValue(const Scenario& s) {
   j["page_offset"] = s.page_offset;
   j["queue_depth"] = s.queue_depth;
   j["osd_reply_ns"] = s.osd_reply_ns;
+  j["osd_reply_jitter_ns"] = s.osd_reply_jitter_ns;
   j["mss"] = s.mss;
   j["mtu"] = s.mtu;
   j["timestamps"] = s.timestamps;

@@ -11,6 +11,7 @@ WorkloadDriver::WorkloadDriver(model::EventLoop* loop, std::vector<MessageSpec> 
     : loop_(loop),
       specs_(std::move(specs)),
       options_(options),
+      reply_rng_(options.seed ^ 0x5245'504c'594a'4954ull),  // "REPLYJIT"
       downstream_(downstream),
       pool_(options.pool_pages, options.seed),
       records_(specs_.size()),
@@ -110,7 +111,11 @@ void WorkloadDriver::OnDecoded(const DecodedMessage& m) {
   inflight_[index].reset();
   if (!options_.replies || m.aborted) return;
   const uint64_t seq = m.hdr.seq;
-  loop_->ScheduleAt(m.completed_at + options_.reply_delay_ns, [this, index, seq] {
+  model::TimeNs delay = options_.reply_delay_ns;
+  if (options_.reply_jitter_ns > 0) {
+    delay += static_cast<model::TimeNs>(reply_rng_.Uniform(static_cast<uint64_t>(options_.reply_jitter_ns) + 1));
+  }
+  loop_->ScheduleAt(m.completed_at + delay, [this, index, seq] {
     records_[index].replied = loop_->now();
     conn_->OnPeerAck(seq);
     conn_->OnIncomingMessages(1);

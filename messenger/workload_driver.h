@@ -35,6 +35,11 @@ struct DriverOptions {
   // what moves our in_seq (and acks our message).
   bool replies = true;
   model::TimeNs reply_delay_ns = 50 * model::kNsPerUs;
+  // Each reply takes reply_delay_ns plus a uniform draw from
+  // [0, reply_jitter_ns] (a seeded stream of its own). OSD service times vary;
+  // without spread a queue-depth workload locks into a cycle whose phases,
+  // not the send path, decide which message ends see an ACK.
+  model::TimeNs reply_jitter_ns = 0;
   // 0: submit at each spec's submit_at. N > 0: keep at most N requests
   // outstanding (submitted, no reply yet), like a queue depth.
   uint32_t queue_depth = 0;
@@ -96,6 +101,7 @@ class WorkloadDriver : public model::Observer, public ConnectionListener {
   model::EventLoop* loop_;
   std::vector<MessageSpec> specs_;
   DriverOptions options_;
+  SplitMix64 reply_rng_;
   model::Observer* downstream_;
   PagePool pool_;
   std::unique_ptr<CephConnection> conn_;

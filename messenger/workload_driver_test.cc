@@ -1,6 +1,7 @@
 #include "messenger/workload_driver.h"
 
 #include <deque>
+#include <set>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -112,6 +113,43 @@ TEST(DriverQueueDepthTest, AtMostQdOutstanding) {
   for (size_t i = 2; i < r.size(); ++i) EXPECT_GE(r[i].submitted, r[i - 2].replied) << i;
   // 192-byte front: prefix 1 + 53 + 192 = 246 (+9 with an ack), 8192 data, 21 footer.
   EXPECT_EQ(r[0].stream_end - r[0].stream_begin, 246u + 8192u + 21u);
+}
+
+// Reply time = reply_delay_ns + a seeded uniform draw from [0, jitter]: every
+// reply lands in that window, the draws differ, and the same seed gives the
+// same draws. Jitter 0 keeps the fixed delay.
+std::vector<model::TimeNs> ReplyDelays(model::TimeNs jitter, uint64_t seed) {
+  Loopback lb(10 * model::kNsPerUs, FakeSocket::kUnlimited);
+  DriverOptions o = Opt();
+  o.seed = seed;
+  o.queue_depth = 2;
+  o.reply_jitter_ns = jitter;
+  WorkloadDriver drv(&lb.loop, KrbdWrites(30, 8192, 192, 0), o);
+  lb.driver = &drv;
+  ConnectionOptions co;
+  co.policy = MakeWriterPolicy(WriterKind::kV1Notlast);
+  EXPECT_TRUE(drv.Attach(&lb.sock, co).ok());
+  drv.Start();
+  lb.loop.Run();
+  EXPECT_TRUE(drv.Finish().ok()) << drv.Finish();
+  std::vector<model::TimeNs> d;
+  for (const MessageRecord& r : drv.records()) d.push_back(r.replied - r.delivered);
+  return d;
+}
+
+TEST(DriverReplyJitterTest, DrawsStayInTheWindowAndFollowTheSeed) {
+  const model::TimeNs base = 20 * model::kNsPerUs;
+  const model::TimeNs jitter = 15 * model::kNsPerUs;
+  const std::vector<model::TimeNs> a = ReplyDelays(jitter, 11);
+  ASSERT_EQ(a.size(), 30u);
+  for (model::TimeNs v : a) {
+    EXPECT_GE(v, base);
+    EXPECT_LE(v, base + jitter);
+  }
+  EXPECT_GT(std::set<model::TimeNs>(a.begin(), a.end()).size(), 10u);
+  EXPECT_EQ(ReplyDelays(jitter, 11), a);
+  EXPECT_NE(ReplyDelays(jitter, 12), a);
+  for (model::TimeNs v : ReplyDelays(0, 11)) EXPECT_EQ(v, base);
 }
 
 TEST(DriverTest, PoolBoundsMemoryWhilePagesStayDistinct) {

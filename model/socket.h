@@ -96,6 +96,9 @@ class Socket {
 
   // True between lock_sock and release_sock of the current call.
   virtual bool owned() const = 0;
+  // Softirq time taken so far from the CPU the caller runs on (model::CpuSteal);
+  // 0 unless receive processing shares the sender's CPU.
+  virtual TimeNs cpu_stolen_ns() { return 0; }
   virtual TcpInfo info() const = 0;
   virtual const Counters& counters() const = 0;
 };

@@ -184,21 +184,30 @@ class Replayer {
     return absl::OkStatus();
   }
 
+  // Repeats `call` (a send-family call returning bytes or -1/errno) until it
+  // accepts something or fails: EINTR retries at once, EAGAIN waits until the
+  // socket is writable (poll), as libceph's worker does after the write-space
+  // callback.
+  template <typename Call>
+  absl::StatusOr<ssize_t> UntilAccepted(const char* what, Call call) {
+    for (;;) {
+      const ssize_t n = call();
+      if (n >= 0) return n;
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) return Errno(what);
+      absl::Status s = WaitWritable();
+      if (!s.ok()) return s;
+    }
+  }
+
   // One "piece" send: like write_partial_kvec / ceph_tcp_sendpage, a short
   // count or EAGAIN resumes the same piece, with the same flags, once the
   // socket is writable again.
   absl::Status SendPiece(const uint8_t* p, size_t len, int flags) {
     while (len > 0) {
-      ssize_t n = send(sock_, p, len, flags | BaseFlags());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          absl::Status s = WaitWritable();
-          if (!s.ok()) return s;
-          continue;
-        }
-        return Errno("send");
-      }
+      absl::StatusOr<ssize_t> r = UntilAccepted("send", [&] { return send(sock_, p, len, flags | BaseFlags()); });
+      if (!r.ok()) return r.status();
+      const ssize_t n = *r;
       // A short count is retried at once (write_partial_kvec / do_sendmsg
       // loop); the retry normally gets EAGAIN, which waits.
       sent_ += n;
@@ -270,16 +279,9 @@ class Replayer {
       msg.msg_iov = iov.data() + first;
       msg.msg_iovlen = count;
       const int flags = first + count < iov.size() ? MSG_MORE : 0;
-      ssize_t n = sendmsg(sock_, &msg, flags | BaseFlags());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          absl::Status s = WaitWritable();
-          if (!s.ok()) return s;
-          continue;
-        }
-        return Errno("sendmsg");
-      }
+      absl::StatusOr<ssize_t> r = UntilAccepted("sendmsg", [&] { return sendmsg(sock_, &msg, flags | BaseFlags()); });
+      if (!r.ok()) return r.status();
+      const ssize_t n = *r;
       sent_ += n;
       size_t left = n;
       while (left > 0 && left >= iov[first].iov_len) {
@@ -304,16 +306,9 @@ class Replayer {
         s = SpliceChunk(&off, total);
         continue;
       }
-      ssize_t n = sendfile(sock_, file_.get(), &off, total - off);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          s = WaitWritable();
-          continue;
-        }
-        return Errno("sendfile");
-      }
-      sent_ += n;
+      absl::StatusOr<ssize_t> r = UntilAccepted("sendfile", [&] { return sendfile(sock_, file_.get(), &off, total - off); });
+      if (!r.ok()) return r.status();
+      sent_ += *r;
     }
     if (!s.ok()) return s;
     return SendPiece(footer_.data(), footer_.size(), MSG_EOR);
@@ -334,16 +329,10 @@ class Replayer {
       in_pipe += n;
     }
     while (in_pipe > 0) {
-      ssize_t n = splice(pipe_r_.get(), nullptr, sock_, nullptr, in_pipe, SPLICE_F_MORE);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-          absl::Status s = WaitWritable();
-          if (!s.ok()) return s;
-          continue;
-        }
-        return Errno("splice to socket");
-      }
+      absl::StatusOr<ssize_t> r = UntilAccepted(
+          "splice to socket", [&] { return splice(pipe_r_.get(), nullptr, sock_, nullptr, in_pipe, SPLICE_F_MORE); });
+      if (!r.ok()) return r.status();
+      const ssize_t n = *r;
       if (n == 0) return absl::InternalError("splice to socket made no progress");
       sent_ += n;
       in_pipe -= n;
