@@ -28,7 +28,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   // tcp_init_buffer_space -> tcp_sndbuf_expand unless SO_SNDBUF was set.
   sndbuf_ = config.sysctl.wmem[1];  // tcp_init_sock
   if (config.sndbuf != 0) {
-    sndbuf_ = std::max(std::min(config.sndbuf, kWmemMax) * 2, kSockMinSndbuf);
+    sndbuf_ = std::max(std::min(config.sndbuf, config.sysctl.wmem_max) * 2, kSockMinSndbuf);
     sndbuf_locked_ = true;
   } else {
     SndbufExpand();
@@ -126,7 +126,7 @@ int TcpSock::setsockopt(SockOpt opt, int64_t value) {
     case SockOpt::kSoSndbuf:
       // sock_setsockopt: capped by wmem_max, doubled, locked; wakes writers.
       sndbuf_locked_ = true;
-      sndbuf_ = std::max(std::min(val, kWmemMax) * 2, kSockMinSndbuf);
+      sndbuf_ = std::max(std::min(val, config_.sysctl.wmem_max) * 2, kSockMinSndbuf);
       WriteSpace();
       return 0;
     case SockOpt::kTcpNotsentLowat:

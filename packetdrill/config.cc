@@ -212,7 +212,12 @@ absl::Status SetSysctlAssignment(std::string_view assignment, Settings* s) {
     }
     return absl::OkStatus();
   }
-  if (k == "net.core.wmem_max" && Strip(value) == "212992") return absl::OkStatus();  // the model's cap
+  if (k == "net.core.wmem_max") {
+    if (!ParseU32(Strip(value), &s->wmem_max)) {
+      return absl::InvalidArgumentError(absl::StrFormat("bad value '%s' for sysctl %s", value, k));
+    }
+    return absl::OkStatus();
+  }
   if (!ConsumePrefix(&k, "net.ipv4.")) {
     return absl::UnimplementedError(absl::StrFormat("sysctl %s is not modelled", norm));
   }

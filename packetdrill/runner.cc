@@ -696,6 +696,7 @@ class ScriptRun {
     c->sysctl.mtu_probing = static_cast<uint32_t>(std::max(s.tcp_mtu_probing, 0));
     c->sysctl.base_mss = s.tcp_base_mss;
     c->sysctl.probe_threshold = s.tcp_probe_threshold;
+    c->sysctl.wmem_max = s.wmem_max;
     c->autocorking = s.tcp_autocorking != 0;
     c->slow_start_after_idle = s.tcp_slow_start_after_idle != 0;
   }
@@ -991,7 +992,11 @@ class ScriptRun {
       if (IsConnFd(*fd) && state_ == State::kClosed) return Immediate(e, sc, tol, -kErrEbadf, completed);
       // Before the connection exists: remembered and inherited by it.
       switch (mo) {
-        case model::SockOpt::kSoSndbuf: listen_opts_.sndbuf = *v; break;
+        case model::SockOpt::kSoSndbuf:
+          // sock_setsockopt reads net.core.wmem_max now: min(val, wmem_max).
+          listen_opts_.sndbuf = std::min<int64_t>(*v, settings_.wmem_max);
+          listen_sndbuf_ = std::max<int64_t>(listen_opts_.sndbuf * 2, 4608);
+          break;
         case model::SockOpt::kTcpNodelay: listen_opts_.nodelay = *v != 0; break;
         case model::SockOpt::kTcpCork: listen_opts_.cork = *v != 0; break;
         case model::SockOpt::kTcpMaxseg:
@@ -1007,8 +1012,7 @@ class ScriptRun {
     int64_t val = 0;
     if (opt == "SO_SNDBUF") {
       if (on_conn) val = ep_->socket().info().sndbuf;
-      else val = listen_opts_.sndbuf > 0 ? std::max<int64_t>(std::min<int64_t>(listen_opts_.sndbuf, 212992) * 2, 4608)
-                                         : settings_.tcp_wmem[1];
+      else val = listen_opts_.sndbuf > 0 ? listen_sndbuf_ : settings_.tcp_wmem[1];
     } else if (opt == "TCP_MAXSEG") {
       val = on_conn ? ep_->socket().info().snd_mss : (listen_opts_.user_mss != 0 ? listen_opts_.user_mss : 536);
     } else if (opt == "TCP_NODELAY") {
@@ -1483,7 +1487,8 @@ class ScriptRun {
   std::map<int, Fd> fds_;
   bool accepted_ = false;
   SockOpts listen_opts_;
-  SockOpts conn_opts_;  // the connection's options (inherited, then its own setsockopt calls)
+  SockOpts conn_opts_;
+  int64_t listen_sndbuf_ = 0;  // sk_sndbuf after SO_SNDBUF on the socket before the connection  // the connection's options (inherited, then its own setsockopt calls)
   std::optional<PeerSyn> peer_;
   Negotiated neg_;
   uint32_t rcv_nxt_ = 1;
