@@ -69,7 +69,7 @@ TEST(ConfigTest, UnsupportedCommandsAreUnimplementedWithReason) {
   };
   for (const Case& c : {Case{"tc qdisc replace dev tun0 root fq", "unsupported command: tc qdisc"},
                         Case{"sysctl -q net.ipv4.tcp_reordering=10", "sysctl net.ipv4.tcp_reordering is not modelled"},
-                        Case{"sysctl -q net.core.wmem_max=1000", "sysctl net.core.wmem_max is not modelled"},
+                        Case{"sysctl -q net.core.somaxconn=1000", "sysctl net.core.somaxconn is not modelled"},
                         Case{"sysctl -q net.ipv4.tcp_congestion_control=bbr", "congestion control 'bbr'"},
                         Case{"ip route change 10.0.0.0/8 rto_min 5", "route metric rto_min"},
                         Case{"ethtool -K tun0 sg off", "ethtool feature sg"},
@@ -79,6 +79,15 @@ TEST(ConfigTest, UnsupportedCommandsAreUnimplementedWithReason) {
     EXPECT_EQ(st.code(), absl::StatusCode::kUnimplemented) << c.cmd;
     EXPECT_THAT(std::string(st.message()), HasSubstr(c.reason)) << c.cmd;
   }
+}
+
+TEST(ConfigTest, WmemMaxAndMtuProbingSysctls) {
+  Settings s;
+  ASSERT_TRUE(ApplyCommand("sysctl -q net.core.wmem_max=1000", &s).ok());
+  EXPECT_EQ(s.wmem_max, 1000u);
+  ASSERT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_base_mss=512 net.ipv4.tcp_probe_threshold=16", &s).ok());
+  EXPECT_EQ(s.tcp_base_mss, 512u);
+  EXPECT_EQ(s.tcp_probe_threshold, 16u);
 }
 
 TEST(ConfigTest, MalformedRecognisedCommandsAreInvalid) {
