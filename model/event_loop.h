@@ -15,14 +15,24 @@ inline constexpr TimeNs kNsPerUs = 1000;
 inline constexpr TimeNs kNsPerMs = 1000 * kNsPerUs;
 inline constexpr TimeNs kNsPerSec = 1000 * kNsPerMs;
 
-// The one clock of a simulation: a priority queue of callbacks ordered by
+// The one clock of a simulation: a priority queue of events ordered by
 // (time, insertion sequence). Ties run in insertion order, so a run is a pure
 // function of its inputs. Nothing else in sendsim keeps time.
 //
-// Callbacks live in recycled slots; the heap holds only small POD entries, so
-// sifting never moves a std::function. An EventId names (slot, generation):
-// cancelling an id whose event already ran, was cancelled, or never existed
-// is a harmless no-op.
+// Two kinds of events share the queue:
+//  - one-shot callbacks (ScheduleAt), named by an EventId: cancelling an id
+//    whose event already ran, was cancelled, or never existed is a harmless
+//    no-op;
+//  - Timers: a slot with at most one pending expiry that can be re-armed or
+//    cancelled in place (the kernel's timer_list / mod_timer), calling a
+//    plain function. A component whose events form a FIFO (a link's frames,
+//    a NIC's completions) reserves each event's ordering key when it creates
+//    the event (ReserveKey) and keeps only its head in the queue on one
+//    Timer: the run order is exactly that of one ScheduleAt per event, while
+//    the queue holds one entry per component instead of one per frame.
+//
+// Cancelled and re-armed events leave the queue at once, so it holds exactly
+// the pending events.
 class EventLoop {
  public:
   using Callback = std::function<void()>;
@@ -31,11 +41,28 @@ class EventLoop {
   // 0 is never a valid id.
   using EventId = uint64_t;
 
+  // Where an event sorts: its time, then its insertion sequence number.
+  struct Key {
+    TimeNs at = 0;
+    uint64_t seq = 0;
+  };
+
+  class Timer;
+
+  EventLoop() = default;
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
   TimeNs now() const { return now_; }
 
   // Schedules `cb` at absolute time `at` (clamped to now()).
   EventId ScheduleAt(TimeNs at, Callback cb);
   EventId ScheduleAfter(TimeNs delay, Callback cb) { return ScheduleAt(now_ + delay, std::move(cb)); }
+
+  // The key ScheduleAt(at, ...) would give an event now, without scheduling
+  // anything: for an event queued later with Timer::ArmAtKey, which then
+  // sorts exactly where that ScheduleAt call would have put it.
+  Key ReserveKey(TimeNs at) { return Key{at < now_ ? now_ : at, next_seq_++}; }
 
   // Cancels a pending event; no-op for ids that are not pending.
   void Cancel(EventId id);
@@ -56,9 +83,9 @@ class EventLoop {
     if (now_ < t) now_ = t;
   }
 
-  bool empty() const { return live_ == 0; }
+  bool empty() const { return heap_.empty(); }
   uint64_t events_run() const { return events_run_; }
-  // Heap entries, live or cancelled (diagnostics).
+  // Pending events in the queue (diagnostics).
   size_t queue_size() const { return heap_.size(); }
   size_t max_queue_size() const { return max_heap_; }
 
@@ -66,35 +93,73 @@ class EventLoop {
   void set_post_event_hook(Callback hook) { post_event_hook_ = std::move(hook); }
 
  private:
-  // 16 bytes: time, then insertion sequence (high 40 bits) and slot (low 24
-  // bits). A slot is reused only after its entry left the heap, so the entry
-  // needs no generation of its own.
+  using Fn = void (*)(void* ctx);
+  static constexpr uint32_t kNotQueued = UINT32_MAX;
+
+  // 16 bytes: time, then insertion sequence (high 40 bits) and record (low
+  // 24 bits); the four children of a node share a cache line.
   struct Entry {
     TimeNs at;
     uint64_t key;
   };
-  static constexpr int kSlotBits = 24;
-  static constexpr uint64_t kSlotMask = (1ULL << kSlotBits) - 1;
-  struct Slot {
-    Callback cb;
+  static constexpr int kRecBits = 24;
+  static constexpr uint64_t kRecMask = (1ULL << kRecBits) - 1;
+  // What an entry runs. One-shot records (fn == nullptr) run callbacks_[i]
+  // and are recycled after running; Timer records belong to their Timer.
+  struct Rec {
+    Fn fn = nullptr;
+    void* ctx = nullptr;
+    uint32_t pos = kNotQueued;  // index in heap_
     uint32_t gen = 0;
-    bool live = false;
   };
-  struct Later {
-    bool operator()(const Entry& a, const Entry& b) const { return a.at != b.at ? a.at > b.at : a.key > b.key; }
-  };
-  void PushEntry(Entry e);
-  void PopTop();
+  static bool Before(const Entry& a, const Entry& b) { return a.at != b.at ? a.at < b.at : a.key < b.key; }
+
+  uint32_t AllocRec();
+  void FreeRec(uint32_t rec);
+  void Queue(uint32_t rec, Key key);  // inserts, or moves an already queued record
+  void Dequeue(uint32_t rec);
+  void Place(size_t i, const Entry& e) {
+    heap_[i] = e;
+    recs_[e.key & kRecMask].pos = static_cast<uint32_t>(i);
+  }
+  void SiftUp(size_t i, Entry e);
+  void SiftDown(size_t i, Entry e);
 
   TimeNs now_ = 0;
   uint64_t next_seq_ = 0;
   uint64_t events_run_ = 0;
-  uint64_t live_ = 0;
-  std::vector<Entry> heap_;
+  std::vector<Entry> heap_;  // 4-ary min-heap on (at, key)
   size_t max_heap_ = 0;
-  std::deque<Slot> slots_;  // stable addresses: callbacks run in place
-  std::vector<uint32_t> free_slots_;
+  std::vector<Rec> recs_;
+  std::deque<Callback> callbacks_;  // by record; stable addresses: callbacks run in place
+  std::vector<uint32_t> free_recs_;
   Callback post_event_hook_;
+};
+
+// A re-armable event with at most one pending expiry, calling fn(ctx).
+// Arming a pending timer moves it (it sorts as a newly scheduled event);
+// destroying the timer cancels it. The timer must not outlive its loop.
+class EventLoop::Timer {
+ public:
+  using Fn = EventLoop::Fn;
+
+  Timer(EventLoop* loop, Fn fn, void* ctx);
+  ~Timer();
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+
+  // Fires at `at` (clamped to now()), after everything scheduled so far for
+  // the same time.
+  void ArmAt(TimeNs at) { loop_->Queue(rec_, loop_->ReserveKey(at)); }
+  // Fires at a key reserved earlier with ReserveKey; the key must not sort
+  // before the event running now.
+  void ArmAtKey(Key key) { loop_->Queue(rec_, key); }
+  void Cancel() { loop_->Dequeue(rec_); }
+  bool pending() const { return loop_->recs_[rec_].pos != kNotQueued; }
+
+ private:
+  EventLoop* loop_;
+  uint32_t rec_;
 };
 
 }  // namespace sendsim::model

@@ -21,7 +21,8 @@ Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSi
       dir_(dir),
       deliver_(std::move(deliver)),
       obs_(obs),
-      opts_(std::move(opts)) {
+      opts_(std::move(opts)),
+      deliver_timer_(loop, &Link::DeliverEvent, this) {
   assert(bps_ > 0 && "ValidateConfig rejects link_bps == 0");
   assert(delay_ >= 0);
   std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
@@ -103,17 +104,21 @@ TimeNs Link::SendAt(TimeNs ready, Segment seg) {
     lookahead_(arrival, seg);
     return last_bit;
   }
-  in_flight_.push_back(InFlight{arrival, std::move(seg)});
-  // Arrivals are non-decreasing (FIFO, constant delay) and ties run in
-  // insertion order, so the event that fires k-th always finds the k-th
-  // segment at the head of in_flight_.
-  loop_->ScheduleAt(arrival, [this] { DeliverHead(); });
+  // The segment's delivery sorts where ScheduleAt(arrival) would put it now.
+  // Arrivals are non-decreasing (FIFO, constant delay) and later keys have
+  // later sequence numbers, so the keys in in_flight_ increase and the head's
+  // event is always the next one due.
+  const EventLoop::Key key = loop_->ReserveKey(arrival);
+  in_flight_.push_back(InFlight{key, std::move(seg)});
+  if (!deliver_timer_.pending()) deliver_timer_.ArmAtKey(key);
   return last_bit;
 }
 
 void Link::DeliverHead() {
   InFlight f = std::move(in_flight_.front());
   in_flight_.pop_front();
+  // Re-arm before delivering: the sink may send on this link again.
+  if (!in_flight_.empty()) deliver_timer_.ArmAtKey(in_flight_.front().key);
   if (deliver_) deliver_(f.seg);
 }
 

@@ -16,8 +16,10 @@
 // Delivery modes:
 //  - event mode (default): `deliver` runs at the arrival time (last bit +
 //    delay) from an EventLoop event, with loop->now() == arrival. One event
-//    per segment; the callback captures only `this`, segments wait in a FIFO
-//    (no heap allocation per packet when payload/SACK vectors are empty).
+//    per segment, ordered as if each were scheduled when it was sent; the
+//    segments wait in a FIFO and only the head's event is in the loop's
+//    queue (no heap allocation per packet when payload/SACK vectors are
+//    empty).
 //  - lookahead mode (set_lookahead_sink): the sink runs synchronously inside
 //    Send() and gets the arrival time explicitly. Only valid for a sink whose
 //    state nobody else touches and whose outputs leave through another Link
@@ -124,9 +126,10 @@ class Link {
 
  private:
   struct InFlight {
-    TimeNs arrival = 0;
+    EventLoop::Key key;  // arrival time and the event order it was sent in
     Segment seg;
   };
+  static void DeliverEvent(void* link) { static_cast<Link*>(link)->DeliverHead(); }
   void DeliverHead();
 
   EventLoop* loop_;
@@ -147,7 +150,9 @@ class Link {
   uint64_t cached_q_ = 0;
   uint64_t cached_r_ = 0;
 
-  RingQueue<InFlight> in_flight_;  // event mode: segments not yet delivered
+  // Event mode: segments not yet delivered, and one event for the head.
+  RingQueue<InFlight> in_flight_;
+  EventLoop::Timer deliver_timer_;
 
   uint64_t packets_ = 0;
   uint64_t payload_bytes_ = 0;

@@ -11,7 +11,8 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
       link_(link),
-      on_complete_(std::move(on_complete)) {
+      on_complete_(std::move(on_complete)),
+      completion_timer_(loop, &Nic::CompleteEvent, this) {
   assert(tx_completion_ns_ >= 0 && "ValidateConfig rejects negative tx_completion_ns");
 }
 
@@ -64,21 +65,27 @@ void Nic::Transmit(XmitSkb skb) {
                                 : static_cast<uint32_t>(static_cast<uint64_t>(skb.truesize) * offset / skb.len);
       const uint32_t share = last ? skb.truesize - truesize_given : upto - truesize_given;
       truesize_given += share;
-      completions_.push_back(Completion{last_bit + tx_completion_ns_, share});
-      loop_->ScheduleAt(last_bit + tx_completion_ns_, [this] { Complete(); });
+      QueueCompletion(last_bit + tx_completion_ns_, share);
     } else if (last) {
-      completions_.push_back(Completion{last_bit + tx_completion_ns_, skb.truesize});
-      loop_->ScheduleAt(last_bit + tx_completion_ns_, [this] { Complete(); });
+      QueueCompletion(last_bit + tx_completion_ns_, skb.truesize);
     }
   }
 }
 
+void Nic::QueueCompletion(TimeNs at, uint32_t truesize) {
+  // Sorts where ScheduleAt(at) would put it now. Completion times are
+  // non-decreasing in transmission order (FIFO link, constant completion
+  // delay), so the keys in completions_ increase and the head's event is
+  // always the next one due.
+  const EventLoop::Key key = loop_->ReserveKey(at);
+  completions_.push_back(Completion{key, truesize});
+  if (!completion_timer_.pending()) completion_timer_.ArmAtKey(key);
+}
+
 void Nic::Complete() {
-  // Completion times are non-decreasing in transmission order (FIFO link,
-  // constant completion delay) and equal times run in insertion order, so the
-  // k-th event finds the k-th completion at the head.
   const Completion c = completions_.front();
   completions_.pop_front();
+  if (!completions_.empty()) completion_timer_.ArmAtKey(completions_.front().key);
   pending_truesize_ -= c.truesize;
   if (on_complete_) on_complete_(c.truesize);
 }
