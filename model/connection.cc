@@ -34,7 +34,7 @@ class ConnectionImpl final : public Connection, public Observer {
     opts.initial_window = peer_->initial_window();
     opts.handshake_rtt_ns = 2 * config.one_way_delay_ns;
     sock_ = std::make_unique<TcpSock>(loop, config, profile, opts,
-                                      [this](XmitSkb&& skb) { nic_->Transmit(std::move(skb)); });
+                                      [this](XmitSkb&& skb) { nic_->Transmit(skb); });
 #ifndef NDEBUG
     // Debug builds check the invariants after every event.
     loop_->set_post_event_hook([this] {

@@ -2,11 +2,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 
 namespace sendsim::model {
 
-uint32_t EventLoop::AllocRec() {
+uint32_t EventLoop::AllocRec(Kind kind) {
   uint32_t rec;
   if (!free_recs_.empty()) {
     rec = free_recs_.back();
@@ -20,35 +21,40 @@ uint32_t EventLoop::AllocRec() {
     recs_.emplace_back();
     callbacks_.emplace_back();
   }
-  ++recs_[rec].gen;
+  Rec& r = recs_[rec];
+  ++r.gen;
+  r.kind = kind;
   return rec;
 }
 
 void EventLoop::FreeRec(uint32_t rec) {
-  recs_[rec].fn = nullptr;
-  recs_[rec].ctx = nullptr;
+  Rec& r = recs_[rec];
+  if (r.kind == Kind::kFunction) callbacks_[rec] = nullptr;
+  r.kind = Kind::kFree;
+  r.fn = nullptr;
+  r.ctx = nullptr;
   free_recs_.push_back(rec);
 }
 
 EventLoop::EventId EventLoop::ScheduleAt(TimeNs at, Callback cb) {
-  const uint32_t rec = AllocRec();
+  const uint32_t rec = AllocRec(Kind::kFunction);
   callbacks_[rec] = std::move(cb);
   Queue(rec, ReserveKey(at));
-  return (static_cast<uint64_t>(recs_[rec].gen) << 32) | (rec + 1ULL);
+  return IdOf(rec);
 }
 
 bool EventLoop::IsPending(EventId id) const {
   const uint64_t rec1 = id & 0xffffffffULL;
   if (rec1 == 0 || rec1 > recs_.size()) return false;
   const Rec& r = recs_[rec1 - 1];
-  return r.fn == nullptr && r.pos != kNotQueued && r.gen == static_cast<uint32_t>(id >> 32);
+  return (r.kind == Kind::kInline || r.kind == Kind::kFunction) && r.pos != kNotQueued &&
+         r.gen == static_cast<uint32_t>(id >> 32);
 }
 
 void EventLoop::Cancel(EventId id) {
   if (!IsPending(id)) return;
   const uint32_t rec = static_cast<uint32_t>((id & 0xffffffffULL) - 1);
   Dequeue(rec);
-  callbacks_[rec] = nullptr;
   FreeRec(rec);
 }
 
@@ -56,6 +62,13 @@ void EventLoop::Queue(uint32_t rec, Key key) {
   const Entry e{key.at, (key.seq << kRecBits) | rec};
   const uint32_t pos = recs_[rec].pos;
   if (pos == kNotQueued) {
+    if (root_dead_) {
+      // Replaces the running event's entry: no key in the heap sorts before
+      // the running event, so the new entry only moves down.
+      root_dead_ = false;
+      SiftDown(0, e);
+      return;
+    }
     heap_.push_back(e);
     SiftUp(heap_.size() - 1, e);
     if (heap_.size() > max_heap_) max_heap_ = heap_.size();
@@ -108,32 +121,61 @@ void EventLoop::SiftDown(size_t i, Entry e) {
   Place(i, e);
 }
 
-bool EventLoop::RunOne() {
-  if (heap_.empty()) return false;
-  const Entry top = heap_.front();
-  const uint32_t rec = static_cast<uint32_t>(top.key & kRecMask);
-  recs_[rec].pos = kNotQueued;
+void EventLoop::PopDeadRoot() {
+  root_dead_ = false;
   const Entry last = heap_.back();
   heap_.pop_back();
   if (!heap_.empty()) SiftDown(0, last);
+}
+
+bool EventLoop::RunOne() {
+  if (root_dead_) PopDeadRoot();  // RunOne called from inside an event
+  if (heap_.empty()) return false;
+  const Entry top = heap_.front();
+  const uint32_t rec = static_cast<uint32_t>(top.key & kRecMask);
+  Rec& r = recs_[rec];
+  r.pos = kNotQueued;
+  root_dead_ = true;
   now_ = top.at;
   ++events_run_;
-  const Fn fn = recs_[rec].fn;
-  if (fn != nullptr) {
-    fn(recs_[rec].ctx);
-  } else {
-    // The record is freed only after the callback, so it cannot be reused
-    // (and its callback overwritten) while running.
-    callbacks_[rec]();
-    callbacks_[rec] = nullptr;
-    FreeRec(rec);
+  // recs_ may grow while the event runs: copy what the call needs first. A
+  // one-shot record is recycled before its call (the callable is moved out),
+  // so the event's id is no longer pending while it runs.
+  switch (r.kind) {
+    case Kind::kTimer: {
+      const Fn fn = r.fn;
+      fn(r.ctx);
+      break;
+    }
+    case Kind::kInline: {
+      const Fn fn = r.fn;
+      alignas(void*) unsigned char buf[kInlineBytes];
+      std::memcpy(buf, r.buf, kInlineBytes);
+      FreeRec(rec);
+      fn(buf);
+      break;
+    }
+    case Kind::kFunction: {
+      const Callback cb = std::move(callbacks_[rec]);
+      FreeRec(rec);
+      cb();
+      break;
+    }
+    case Kind::kFree:
+      std::fprintf(stderr, "EventLoop: queued entry without an event\n");
+      std::abort();
   }
+  if (root_dead_) PopDeadRoot();
   if (post_event_hook_) post_event_hook_();
   return true;
 }
 
 void EventLoop::RunUntil(TimeNs until) {
-  while (!heap_.empty() && heap_.front().at <= until) RunOne();
+  for (;;) {
+    if (root_dead_) PopDeadRoot();
+    if (heap_.empty() || heap_.front().at > until) break;
+    RunOne();
+  }
   if (now_ < until && !empty()) now_ = until;
 }
 
@@ -143,7 +185,7 @@ uint64_t EventLoop::Run(uint64_t max_events) {
   return n;
 }
 
-EventLoop::Timer::Timer(EventLoop* loop, Fn fn, void* ctx) : loop_(loop), rec_(loop->AllocRec()) {
+EventLoop::Timer::Timer(EventLoop* loop, Fn fn, void* ctx) : loop_(loop), rec_(loop->AllocRec(Kind::kTimer)) {
   loop_->recs_[rec_].fn = fn;
   loop_->recs_[rec_].ctx = ctx;
 }

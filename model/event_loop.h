@@ -2,8 +2,11 @@
 #define SENDSIM_MODEL_EVENT_LOOP_H_
 
 #include <cstdint>
-#include <deque>
+#include <cstring>
 #include <functional>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace sendsim::model {
@@ -49,6 +52,13 @@ class EventLoop {
 
   class Timer;
 
+  // Callables ScheduleAt stores inline.
+  static constexpr size_t kInlineBytes = 16;
+  template <typename F, typename D = std::decay_t<F>>
+  static constexpr bool kInlineCallable = !std::is_same_v<D, Callback> && std::is_invocable_r_v<void, D&> &&
+                                          std::is_trivially_copyable_v<D> && sizeof(D) <= kInlineBytes &&
+                                          alignof(D) <= alignof(void*);
+
   EventLoop() = default;
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
@@ -57,7 +67,22 @@ class EventLoop {
 
   // Schedules `cb` at absolute time `at` (clamped to now()).
   EventId ScheduleAt(TimeNs at, Callback cb);
-  EventId ScheduleAfter(TimeNs delay, Callback cb) { return ScheduleAt(now_ + delay, std::move(cb)); }
+  // Same for a small trivially copyable callable (a lambda capturing a
+  // pointer or two): stored in the queue's record, no std::function.
+  template <typename F, std::enable_if_t<kInlineCallable<F>, int> = 0>
+  EventId ScheduleAt(TimeNs at, F&& f) {
+    using D = std::decay_t<F>;
+    const uint32_t rec = AllocRec(Kind::kInline);
+    Rec& r = recs_[rec];
+    ::new (static_cast<void*>(r.buf)) D(std::forward<F>(f));
+    r.fn = [](void* buf) { (*std::launder(static_cast<D*>(buf)))(); };
+    Queue(rec, ReserveKey(at));
+    return IdOf(rec);
+  }
+  template <typename F>
+  EventId ScheduleAfter(TimeNs delay, F&& f) {
+    return ScheduleAt(now_ + delay, std::forward<F>(f));
+  }
 
   // The key ScheduleAt(at, ...) would give an event now, without scheduling
   // anything: for an event queued later with Timer::ArmAtKey, which then
@@ -83,10 +108,10 @@ class EventLoop {
     if (now_ < t) now_ = t;
   }
 
-  bool empty() const { return heap_.empty(); }
+  bool empty() const { return queue_size() == 0; }
   uint64_t events_run() const { return events_run_; }
   // Pending events in the queue (diagnostics).
-  size_t queue_size() const { return heap_.size(); }
+  size_t queue_size() const { return heap_.size() - (root_dead_ ? 1 : 0); }
   size_t max_queue_size() const { return max_heap_; }
 
   // Called after every event (debug invariant checks). Null disables.
@@ -104,18 +129,25 @@ class EventLoop {
   };
   static constexpr int kRecBits = 24;
   static constexpr uint64_t kRecMask = (1ULL << kRecBits) - 1;
-  // What an entry runs. One-shot records (fn == nullptr) run callbacks_[i]
-  // and are recycled after running; Timer records belong to their Timer.
+  // What an entry runs: a Timer's fn(ctx), an inline callable in `buf`
+  // (fn invokes it), or a std::function in callbacks_. One-shot records are
+  // recycled when their event runs or is cancelled; Timer records belong to
+  // their Timer.
+  enum class Kind : uint8_t { kFree, kTimer, kInline, kFunction };
   struct Rec {
     Fn fn = nullptr;
     void* ctx = nullptr;
     uint32_t pos = kNotQueued;  // index in heap_
     uint32_t gen = 0;
+    Kind kind = Kind::kFree;
+    alignas(void*) unsigned char buf[kInlineBytes];
   };
   static bool Before(const Entry& a, const Entry& b) { return a.at != b.at ? a.at < b.at : a.key < b.key; }
 
-  uint32_t AllocRec();
+  uint32_t AllocRec(Kind kind);
   void FreeRec(uint32_t rec);
+  EventId IdOf(uint32_t rec) const { return (static_cast<uint64_t>(recs_[rec].gen) << 32) | (rec + 1ULL); }
+  void PopDeadRoot();
   void Queue(uint32_t rec, Key key);  // inserts, or moves an already queued record
   void Dequeue(uint32_t rec);
   void Place(size_t i, const Entry& e) {
@@ -130,8 +162,11 @@ class EventLoop {
   uint64_t events_run_ = 0;
   std::vector<Entry> heap_;  // 4-ary min-heap on (at, key)
   size_t max_heap_ = 0;
+  // While an event runs, its entry stays at the root: the first event queued
+  // meanwhile replaces it (one sift instead of a pop and a push).
+  bool root_dead_ = false;
   std::vector<Rec> recs_;
-  std::deque<Callback> callbacks_;  // by record; stable addresses: callbacks run in place
+  std::vector<Callback> callbacks_;  // by record, for Kind::kFunction
   std::vector<uint32_t> free_recs_;
   Callback post_event_hook_;
 };

@@ -40,7 +40,7 @@ uint32_t Link::WireBytes(const Segment& seg) const {
   return std::max(ip, kEthMinPayloadBytes) + kEthHeaderFcsBytes + kEthPreambleIfgBytes;
 }
 
-TimeNs Link::SendAt(TimeNs ready, Segment seg) {
+TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   if (ready < loop_->now()) ready = loop_->now();
   // Start = max(ready, exact end of the previous frame).
   TimeNs start_ns = busy_ns_;

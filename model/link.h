@@ -107,10 +107,11 @@ class Link {
   // Queues `seg` behind the frames already on the link, ready at now().
   // Sets seg.sent_at (first bit), reports it to the observer, delivers it at
   // arrival. Returns the time its last bit leaves (rounded up).
-  TimeNs Send(Segment seg) { return SendAt(loop_->now(), std::move(seg)); }
+  // Lookahead mode only reads `seg`; event mode moves from it.
+  TimeNs Send(Segment&& seg) { return SendAt(loop_->now(), std::move(seg)); }
   // Same, for a frame that becomes ready at `ready` >= now() (the peer's ACK
   // processing latency). Calls must come in non-decreasing `ready` order.
-  TimeNs SendAt(TimeNs ready, Segment seg);
+  TimeNs SendAt(TimeNs ready, Segment&& seg);
 
   // Wire bytes (byte times) one segment occupies.
   uint32_t WireBytes(const Segment& seg) const;

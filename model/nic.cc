@@ -16,7 +16,7 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
   assert(tx_completion_ns_ >= 0 && "ValidateConfig rejects negative tx_completion_ns");
 }
 
-void Nic::Transmit(XmitSkb skb) {
+void Nic::Transmit(const XmitSkb& skb) {
   ++skbs_;
   pending_truesize_ += skb.truesize;
   const uint32_t mss = (skb.gso_size == 0 || skb.len <= skb.gso_size) ? skb.len : skb.gso_size;
@@ -27,19 +27,24 @@ void Nic::Transmit(XmitSkb skb) {
   uint32_t piece_off = 0;
   uint32_t offset = 0;  // bytes of the skb already cut
   uint32_t truesize_given = 0;
+  // One Segment refilled per cut (the link only reads it in lookahead mode
+  // and moves from it in event mode, leaving its vectors empty).
+  Segment seg;
+  seg.ack = skb.ack;
+  seg.win = skb.win;
+  seg.reason = skb.reason;
+  seg.tag = skb.tag;
+  seg.retransmit = skb.retransmit;
   for (uint32_t i = 0; i < nsegs; ++i) {
     const bool last = i + 1 == nsegs;
     const uint32_t len = last ? skb.len - offset : mss;
-    Segment seg;
+    seg.sent_at = 0;
     seg.seq = skb.seq + offset;
     seg.len = len;
     // tcp_gso_segment: PSH/FIN (and CWR) only on the last segment.
     seg.flags = last ? skb.tcp_flags : static_cast<uint8_t>(skb.tcp_flags & ~(kTcpPsh | kTcpFin));
-    seg.ack = skb.ack;
-    seg.win = skb.win;
-    seg.reason = skb.reason;
-    seg.tag = skb.tag;
-    seg.retransmit = skb.retransmit;
+    seg.payload.clear();
+    seg.sack.clear();
     if (track) {
       uint32_t need = len;
       while (need > 0 && piece < skb.payload.size()) {

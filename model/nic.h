@@ -40,7 +40,7 @@ class Nic {
   Nic& operator=(const Nic&) = delete;
 
   // Enqueues the clone; segments leave back to back behind earlier frames.
-  void Transmit(XmitSkb skb);
+  void Transmit(const XmitSkb& skb);
 
   uint64_t skbs() const { return skbs_; }
   uint64_t segments() const { return segments_; }
