@@ -7,32 +7,14 @@
 
 namespace sendsim::model {
 
-uint32_t EventLoop::AllocRec(Kind kind) {
-  uint32_t rec;
-  if (!free_recs_.empty()) {
-    rec = free_recs_.back();
-    free_recs_.pop_back();
-  } else {
-    rec = static_cast<uint32_t>(recs_.size());
-    if (rec > kRecMask) {
-      std::fprintf(stderr, "EventLoop: more than %llu pending events\n", static_cast<unsigned long long>(kRecMask));
-      std::abort();
-    }
-    recs_.emplace_back();
-    callbacks_.emplace_back();
+void EventLoop::GrowRecs() {
+  const uint32_t rec = static_cast<uint32_t>(recs_.size());
+  if (rec > kRecMask) {
+    std::fprintf(stderr, "EventLoop: more than %llu pending events\n", static_cast<unsigned long long>(kRecMask));
+    std::abort();
   }
-  Rec& r = recs_[rec];
-  ++r.gen;
-  r.kind = kind;
-  return rec;
-}
-
-void EventLoop::FreeRec(uint32_t rec) {
-  Rec& r = recs_[rec];
-  if (r.kind == Kind::kFunction) callbacks_[rec] = nullptr;
-  r.kind = Kind::kFree;
-  r.fn = nullptr;
-  r.ctx = nullptr;
+  recs_.emplace_back();
+  callbacks_.emplace_back();
   free_recs_.push_back(rec);
 }
 

@@ -142,10 +142,31 @@ class EventLoop {
     Kind kind = Kind::kFree;
     alignas(void*) unsigned char buf[kInlineBytes];
   };
-  static bool Before(const Entry& a, const Entry& b) { return a.at != b.at ? a.at < b.at : a.key < b.key; }
+  // One 128-bit comparison (times are never negative): no data-dependent
+  // branch in the sift loops.
+  static bool Before(const Entry& a, const Entry& b) {
+    using U = unsigned __int128;
+    return ((U(static_cast<uint64_t>(a.at)) << 64) | a.key) < ((U(static_cast<uint64_t>(b.at)) << 64) | b.key);
+  }
 
-  uint32_t AllocRec(Kind kind);
-  void FreeRec(uint32_t rec);
+  uint32_t AllocRec(Kind kind) {
+    if (free_recs_.empty()) GrowRecs();
+    const uint32_t rec = free_recs_.back();
+    free_recs_.pop_back();
+    Rec& r = recs_[rec];
+    ++r.gen;
+    r.kind = kind;
+    return rec;
+  }
+  void GrowRecs();  // adds one free record
+  void FreeRec(uint32_t rec) {
+    Rec& r = recs_[rec];
+    if (r.kind == Kind::kFunction) callbacks_[rec] = nullptr;
+    r.kind = Kind::kFree;
+    r.fn = nullptr;
+    r.ctx = nullptr;
+    free_recs_.push_back(rec);
+  }
   EventId IdOf(uint32_t rec) const { return (static_cast<uint64_t>(recs_[rec].gen) << 32) | (rec + 1ULL); }
   void PopDeadRoot();
   void Queue(uint32_t rec, Key key);  // inserts, or moves an already queued record

@@ -22,22 +22,13 @@ Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSi
       deliver_(std::move(deliver)),
       obs_(obs),
       opts_(std::move(opts)),
+      ip_base_bytes_(kIpTcpHeaderBytes + (opts_.timestamps ? kTcpTimestampOptionBytes : 0)),
       deliver_timer_(loop, &Link::DeliverEvent, this) {
   assert(bps_ > 0 && "ValidateConfig rejects link_bps == 0");
   assert(delay_ >= 0);
   std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
   opts_.drop_data_segments.erase(std::unique(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end()),
                                  opts_.drop_data_segments.end());
-}
-
-uint32_t Link::WireBytes(const Segment& seg) const {
-  uint32_t ip = kIpTcpHeaderBytes + seg.len;
-  if (opts_.timestamps) ip += kTcpTimestampOptionBytes;
-  if (!seg.sack.empty()) {
-    ip += kTcpSackBaseBytes + kTcpSackPerBlockBytes * static_cast<uint32_t>(seg.sack.size());
-  }
-  if (!opts_.ethernet_framing) return ip;
-  return std::max(ip, kEthMinPayloadBytes) + kEthHeaderFcsBytes + kEthPreambleIfgBytes;
 }
 
 TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
@@ -100,6 +91,10 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   }
   if (drop) return last_bit;
 
+  if (lookahead_ptr_ != nullptr) {
+    lookahead_ptr_(lookahead_ctx_, arrival, seg);
+    return last_bit;
+  }
   if (lookahead_) {
     lookahead_(arrival, seg);
     return last_bit;
@@ -109,7 +104,9 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   // later sequence numbers, so the keys in in_flight_ increase and the head's
   // event is always the next one due.
   const EventLoop::Key key = loop_->ReserveKey(arrival);
-  in_flight_.push_back(InFlight{key, std::move(seg)});
+  InFlight& slot = in_flight_.next_slot();
+  slot.key = key;
+  slot.seg = std::move(seg);
   if (!deliver_timer_.pending()) deliver_timer_.ArmAtKey(key);
   return last_bit;
 }

@@ -28,6 +28,7 @@
 //    (and so processed) before loop time T (arrival > send time). See
 //    Peer::OnSegmentAt for the peer side of that argument.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -49,9 +50,12 @@ class RingQueue {
   bool empty() const { return head_ == tail_; }
   size_t size() const { return tail_ - head_; }
   T& front() { return buf_[head_ & (buf_.size() - 1)]; }
-  void push_back(T v) {
+  void push_back(T v) { next_slot() = std::move(v); }
+  // Appends and returns the new last element (for in-place filling); it
+  // holds whatever the slot held before.
+  T& next_slot() {
     if (size() == buf_.size()) Grow();
-    buf_[tail_++ & (buf_.size() - 1)] = std::move(v);
+    return buf_[tail_++ & (buf_.size() - 1)];
   }
   void pop_front() { ++head_; }
 
@@ -92,6 +96,8 @@ LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir);
 class Link {
  public:
   using LookaheadSinkFn = std::function<void(TimeNs arrival, const Segment& seg)>;
+  // The same as a plain function and its context (no std::function call).
+  using LookaheadSinkPtr = void (*)(void* ctx, TimeNs arrival, const Segment& seg);
 
   // `loop` and `obs` (may be null) must outlive the link. `deliver` may be
   // empty when a lookahead sink is installed.
@@ -102,7 +108,15 @@ class Link {
   Link& operator=(const Link&) = delete;
 
   // Delivers synchronously inside Send() instead of via events (see above).
-  void set_lookahead_sink(LookaheadSinkFn sink) { lookahead_ = std::move(sink); }
+  void set_lookahead_sink(LookaheadSinkFn sink) {
+    lookahead_ = std::move(sink);
+    lookahead_ptr_ = nullptr;
+  }
+  void set_lookahead_sink(LookaheadSinkPtr sink, void* ctx) {
+    lookahead_ = nullptr;
+    lookahead_ptr_ = sink;
+    lookahead_ctx_ = ctx;
+  }
 
   // Queues `seg` behind the frames already on the link, ready at now().
   // Sets seg.sent_at (first bit), reports it to the observer, delivers it at
@@ -114,7 +128,14 @@ class Link {
   TimeNs SendAt(TimeNs ready, Segment&& seg);
 
   // Wire bytes (byte times) one segment occupies.
-  uint32_t WireBytes(const Segment& seg) const;
+  uint32_t WireBytes(const Segment& seg) const {
+    uint32_t ip = ip_base_bytes_ + seg.len;
+    if (!seg.sack.empty()) {
+      ip += kTcpSackBaseBytes + kTcpSackPerBlockBytes * static_cast<uint32_t>(seg.sack.size());
+    }
+    if (!opts_.ethernet_framing) return ip;
+    return std::max(ip, kEthMinPayloadBytes) + kEthHeaderFcsBytes + kEthPreambleIfgBytes;
+  }
 
   uint64_t bps() const { return bps_; }
   TimeNs delay() const { return delay_; }
@@ -139,8 +160,11 @@ class Link {
   Direction dir_;
   SegmentSinkFn deliver_;
   LookaheadSinkFn lookahead_;
+  LookaheadSinkPtr lookahead_ptr_ = nullptr;
+  void* lookahead_ctx_ = nullptr;
   Observer* obs_;
   LinkOptions opts_;
+  uint32_t ip_base_bytes_;  // IP + TCP headers and the timestamp option
   size_t next_drop_ = 0;  // index into opts_.drop_data_segments (sorted)
 
   // Exact end of the last frame: busy_ns_ + busy_rem_ / bps_.

@@ -96,7 +96,9 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
 }
 
 void Peer::AttachLookahead(Link* data_link) {
-  data_link->set_lookahead_sink([this](TimeNs arrival, const Segment& seg) { OnSegmentAt(arrival, seg); });
+  data_link->set_lookahead_sink(
+      [](void* peer, TimeNs arrival, const Segment& seg) { static_cast<Peer*>(peer)->OnSegmentAt(arrival, seg); },
+      this);
 }
 
 uint64_t Peer::Unwrap(uint32_t seq) const {
@@ -311,9 +313,11 @@ void Peer::Deliver(uint64_t seq, uint32_t len, const std::vector<PayloadPiece>& 
   rcv_nxt_ = seq + len;
   unread_ += len;
   // tcp_sack_remove: blocks now covered by rcv_nxt go away.
-  sack_blocks_.erase(std::remove_if(sack_blocks_.begin(), sack_blocks_.end(),
-                                    [this](const auto& b) { return b.first <= rcv_nxt_; }),
-                     sack_blocks_.end());
+  if (!sack_blocks_.empty()) {
+    sack_blocks_.erase(std::remove_if(sack_blocks_.begin(), sack_blocks_.end(),
+                                      [this](const auto& b) { return b.first <= rcv_nxt_; }),
+                       sack_blocks_.end());
+  }
 }
 
 void Peer::OfoQueue() {
