@@ -14,6 +14,7 @@ void EventLoop::GrowRecs() {
     std::abort();
   }
   recs_.emplace_back();
+  pos_.push_back(kNotQueued);
   callbacks_.emplace_back();
   free_recs_.push_back(rec);
 }
@@ -29,7 +30,7 @@ bool EventLoop::IsPending(EventId id) const {
   const uint64_t rec1 = id & 0xffffffffULL;
   if (rec1 == 0 || rec1 > recs_.size()) return false;
   const Rec& r = recs_[rec1 - 1];
-  return (r.kind == Kind::kInline || r.kind == Kind::kFunction) && r.pos != kNotQueued &&
+  return (r.kind == Kind::kInline || r.kind == Kind::kFunction) && pos_[rec1 - 1] != kNotQueued &&
          r.gen == static_cast<uint32_t>(id >> 32);
 }
 
@@ -42,7 +43,7 @@ void EventLoop::Cancel(EventId id) {
 
 void EventLoop::Queue(uint32_t rec, Key key) {
   const Entry e{key.at, (key.seq << kRecBits) | rec};
-  const uint32_t pos = recs_[rec].pos;
+  const uint32_t pos = pos_[rec];
   if (pos == kNotQueued) {
     if (root_dead_) {
       // Replaces the running event's entry: no key in the heap sorts before
@@ -62,24 +63,24 @@ void EventLoop::Queue(uint32_t rec, Key key) {
 }
 
 void EventLoop::Dequeue(uint32_t rec) {
-  const uint32_t pos = recs_[rec].pos;
+  const uint32_t pos = pos_[rec];
   if (pos == kNotQueued) return;
-  recs_[rec].pos = kNotQueued;
+  pos_[rec] = kNotQueued;
   const Entry last = heap_.back();
   heap_.pop_back();
   if (pos == heap_.size()) return;  // it was the last entry
-  if (pos > 0 && Before(last, heap_[(pos - 1) / 4])) {
+  if (pos > 0 && Before(last, heap_[(pos - 1) / kArity])) {
     SiftUp(pos, last);
   } else {
     SiftDown(pos, last);
   }
 }
 
-// A 4-ary heap: half the depth of a binary heap, and the four children of a
-// node share a cache line.
+// A binary heap: the queue holds a handful of entries (one per event source
+// plus pending one-shots), where a wider heap compares more per level.
 void EventLoop::SiftUp(size_t i, Entry e) {
   while (i > 0) {
-    const size_t parent = (i - 1) / 4;
+    const size_t parent = (i - 1) / kArity;
     if (!Before(e, heap_[parent])) break;
     Place(i, heap_[parent]);
     i = parent;
@@ -90,10 +91,10 @@ void EventLoop::SiftUp(size_t i, Entry e) {
 void EventLoop::SiftDown(size_t i, Entry e) {
   const size_t n = heap_.size();
   for (;;) {
-    const size_t first = 4 * i + 1;
+    const size_t first = kArity * i + 1;
     if (first >= n) break;
     size_t best = first;
-    const size_t end = first + 4 < n ? first + 4 : n;
+    const size_t end = first + kArity < n ? first + kArity : n;
     for (size_t c = first + 1; c < end; ++c)
       if (Before(heap_[c], heap_[best])) best = c;
     if (!Before(heap_[best], e)) break;
@@ -116,7 +117,7 @@ bool EventLoop::RunOne() {
   const Entry top = heap_.front();
   const uint32_t rec = static_cast<uint32_t>(top.key & kRecMask);
   Rec& r = recs_[rec];
-  r.pos = kNotQueued;
+  pos_[rec] = kNotQueued;
   root_dead_ = true;
   now_ = top.at;
   ++events_run_;
@@ -131,10 +132,10 @@ bool EventLoop::RunOne() {
     }
     case Kind::kInline: {
       const Fn fn = r.fn;
-      alignas(void*) unsigned char buf[kInlineBytes];
-      std::memcpy(buf, r.buf, kInlineBytes);
+      InlineBuf buf;  // words, not chars: no stack-protector canary here
+      std::memcpy(&buf, r.buf, kInlineBytes);
       FreeRec(rec);
-      fn(buf);
+      fn(&buf);
       break;
     }
     case Kind::kFunction: {

@@ -122,11 +122,12 @@ class EventLoop {
   static constexpr uint32_t kNotQueued = UINT32_MAX;
 
   // 16 bytes: time, then insertion sequence (high 40 bits) and record (low
-  // 24 bits); the four children of a node share a cache line.
+  // 24 bits).
   struct Entry {
     TimeNs at;
     uint64_t key;
   };
+  static constexpr size_t kArity = 2;
   static constexpr int kRecBits = 24;
   static constexpr uint64_t kRecMask = (1ULL << kRecBits) - 1;
   // What an entry runs: a Timer's fn(ctx), an inline callable in `buf`
@@ -137,10 +138,12 @@ class EventLoop {
   struct Rec {
     Fn fn = nullptr;
     void* ctx = nullptr;
-    uint32_t pos = kNotQueued;  // index in heap_
     uint32_t gen = 0;
     Kind kind = Kind::kFree;
     alignas(void*) unsigned char buf[kInlineBytes];
+  };
+  struct InlineBuf {
+    uint64_t words[kInlineBytes / sizeof(uint64_t)];
   };
   // One 128-bit comparison (times are never negative): no data-dependent
   // branch in the sift loops.
@@ -173,7 +176,7 @@ class EventLoop {
   void Dequeue(uint32_t rec);
   void Place(size_t i, const Entry& e) {
     heap_[i] = e;
-    recs_[e.key & kRecMask].pos = static_cast<uint32_t>(i);
+    pos_[e.key & kRecMask] = static_cast<uint32_t>(i);
   }
   void SiftUp(size_t i, Entry e);
   void SiftDown(size_t i, Entry e);
@@ -181,12 +184,13 @@ class EventLoop {
   TimeNs now_ = 0;
   uint64_t next_seq_ = 0;
   uint64_t events_run_ = 0;
-  std::vector<Entry> heap_;  // 4-ary min-heap on (at, key)
+  std::vector<Entry> heap_;  // binary min-heap on (at, key)
   size_t max_heap_ = 0;
   // While an event runs, its entry stays at the root: the first event queued
   // meanwhile replaces it (one sift instead of a pop and a push).
   bool root_dead_ = false;
   std::vector<Rec> recs_;
+  std::vector<uint32_t> pos_;  // by record: index in heap_, or kNotQueued (dense: sifts touch one line)
   std::vector<Callback> callbacks_;  // by record, for Kind::kFunction
   std::vector<uint32_t> free_recs_;
   Callback post_event_hook_;
@@ -211,7 +215,7 @@ class EventLoop::Timer {
   // before the event running now.
   void ArmAtKey(Key key) { loop_->Queue(rec_, key); }
   void Cancel() { loop_->Dequeue(rec_); }
-  bool pending() const { return loop_->recs_[rec_].pos != kNotQueued; }
+  bool pending() const { return loop_->pos_[rec_] != kNotQueued; }
 
  private:
   EventLoop* loop_;

@@ -50,12 +50,12 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
     cached_q_ = num / bps_;
     cached_r_ = num % bps_;
   }
-  uint64_t rem = start_rem + cached_r_;  // < 2 * bps
-  TimeNs end_ns = start_ns + static_cast<TimeNs>(cached_q_);
-  if (rem >= bps_) {
-    rem -= bps_;
-    ++end_ns;
-  }
+  // rem < 2 * bps; the carry is computed without a branch (it is taken on
+  // a data-dependent fraction of frames, so a branch mispredicts).
+  uint64_t rem = start_rem + cached_r_;
+  const uint64_t carry = rem >= bps_ ? 1 : 0;
+  rem -= bps_ & (0 - carry);
+  const TimeNs end_ns = start_ns + static_cast<TimeNs>(cached_q_ + carry);
   busy_ns_ = end_ns;
   busy_rem_ = rem;
   const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
@@ -116,7 +116,11 @@ void Link::DeliverHead() {
   in_flight_.pop_front();
   // Re-arm before delivering: the sink may send on this link again.
   if (!in_flight_.empty()) deliver_timer_.ArmAtKey(in_flight_.front().key);
-  if (deliver_) deliver_(f.seg);
+  if (deliver_ptr_ != nullptr) {
+    deliver_ptr_(deliver_ctx_, f.seg);
+  } else if (deliver_) {
+    deliver_(f.seg);
+  }
 }
 
 }  // namespace sendsim::model

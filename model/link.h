@@ -49,25 +49,27 @@ class RingQueue {
  public:
   bool empty() const { return head_ == tail_; }
   size_t size() const { return tail_ - head_; }
-  T& front() { return buf_[head_ & (buf_.size() - 1)]; }
+  T& front() { return buf_[head_ & mask_]; }
   void push_back(T v) { next_slot() = std::move(v); }
   // Appends and returns the new last element (for in-place filling); it
   // holds whatever the slot held before.
   T& next_slot() {
-    if (size() == buf_.size()) Grow();
-    return buf_[tail_++ & (buf_.size() - 1)];
+    if (tail_ - head_ == buf_.size()) Grow();
+    return buf_[tail_++ & mask_];
   }
   void pop_front() { ++head_; }
 
  private:
   void Grow() {
     std::vector<T> next(buf_.empty() ? 16 : buf_.size() * 2);
-    for (size_t i = head_; i != tail_; ++i) next[i - head_] = std::move(buf_[i & (buf_.size() - 1)]);
+    for (size_t i = head_; i != tail_; ++i) next[i - head_] = std::move(buf_[i & mask_]);
     tail_ -= head_;
     head_ = 0;
     buf_ = std::move(next);
+    mask_ = buf_.size() - 1;
   }
   std::vector<T> buf_;
+  size_t mask_ = 0;  // buf_.size() - 1 (a power of two), kept to spare the division by sizeof(T)
   size_t head_ = 0;
   size_t tail_ = 0;
 };
@@ -98,6 +100,7 @@ class Link {
   using LookaheadSinkFn = std::function<void(TimeNs arrival, const Segment& seg)>;
   // The same as a plain function and its context (no std::function call).
   using LookaheadSinkPtr = void (*)(void* ctx, TimeNs arrival, const Segment& seg);
+  using SinkPtr = void (*)(void* ctx, const Segment& seg);
 
   // `loop` and `obs` (may be null) must outlive the link. `deliver` may be
   // empty when a lookahead sink is installed.
@@ -111,6 +114,12 @@ class Link {
   void set_lookahead_sink(LookaheadSinkFn sink) {
     lookahead_ = std::move(sink);
     lookahead_ptr_ = nullptr;
+  }
+  // Replaces the event-mode `deliver` with a plain function and its context.
+  void set_deliver_sink(SinkPtr sink, void* ctx) {
+    deliver_ = nullptr;
+    deliver_ptr_ = sink;
+    deliver_ctx_ = ctx;
   }
   void set_lookahead_sink(LookaheadSinkPtr sink, void* ctx) {
     lookahead_ = nullptr;
@@ -159,6 +168,8 @@ class Link {
   TimeNs delay_;
   Direction dir_;
   SegmentSinkFn deliver_;
+  SinkPtr deliver_ptr_ = nullptr;
+  void* deliver_ctx_ = nullptr;
   LookaheadSinkFn lookahead_;
   LookaheadSinkPtr lookahead_ptr_ = nullptr;
   void* lookahead_ctx_ = nullptr;

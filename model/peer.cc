@@ -26,7 +26,9 @@ uint32_t WinFromSpace(uint64_t space) {
   return static_cast<uint32_t>(space - (space >> 1));
 }
 
-uint64_t AlignUp(uint64_t x, uint32_t a) { return (x + a - 1) / a * a; }
+// Rounds up to a multiple of `a`, a power of two (1 << wscale): a mask, not
+// a division.
+uint64_t AlignUpPow2(uint64_t x, uint32_t a) { return (x + a - 1) & ~(uint64_t{a} - 1); }
 
 }  // namespace
 
@@ -540,13 +542,13 @@ uint32_t Peer::SelectWindowRaw() {
   const uint32_t unit = 1u << wscale_;
   if (free_space < (full_space >> 1)) {
     quick_ = 0;
-    free_space = free_space / unit * unit;
+    free_space &= ~static_cast<int64_t>(unit - 1);  // round down to the scale unit (free_space >= 0)
     if (free_space < (allowed_space >> 4) || free_space < mss) return 0;
   }
   if (free_space > rcv_ssthresh_) free_space = rcv_ssthresh_;
   int64_t window;
   if (wscale_ != 0) {
-    window = static_cast<int64_t>(AlignUp(static_cast<uint64_t>(free_space), unit));
+    window = static_cast<int64_t>(AlignUpPow2(static_cast<uint64_t>(free_space), unit));
   } else {
     window = rcv_wnd_;
     if (window <= free_space - mss || window > free_space) {
@@ -562,7 +564,7 @@ uint32_t Peer::SelectWindow() {
   const uint32_t cur_win = ReceiveWindow();
   uint64_t new_win = SelectWindowRaw();
   const uint32_t unit = 1u << wscale_;
-  if (new_win < cur_win) new_win = AlignUp(cur_win, unit);  // never shrink the offered window
+  if (new_win < cur_win) new_win = AlignUpPow2(cur_win, unit);  // never shrink the offered window
   rcv_wnd_ = static_cast<uint32_t>(new_win);
   rcv_wup_ = rcv_nxt_;
   new_win = std::min<uint64_t>(new_win, uint64_t{65535} << wscale_);

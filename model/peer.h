@@ -159,7 +159,15 @@ class Peer {
   void AppRead(uint64_t copied);               // recvmsg copied bytes -> tcp_cleanup_rbuf
   void StartReadChunk();
   bool AckThresholdReached() const;
-  uint64_t Jiffies(TimeNs t) const { return static_cast<uint64_t>(t) / static_cast<uint64_t>(jiffy_ns_); }
+  // t / jiffy_ns_, remembering the last jiffy: the peer's clock moves by
+  // microseconds between calls, so nearly every call skips the division.
+  uint64_t Jiffies(TimeNs t) const {
+    if (t < jiffy_start_ || t - jiffy_start_ >= jiffy_ns_) {
+      jiffy_ = static_cast<uint64_t>(t) / static_cast<uint64_t>(jiffy_ns_);
+      jiffy_start_ = JiffyTime(jiffy_);
+    }
+    return jiffy_;
+  }
   TimeNs JiffyTime(uint64_t j) const { return static_cast<TimeNs>(j) * jiffy_ns_; }
 
   EventLoop* loop_;
@@ -169,6 +177,8 @@ class Peer {
   bool sack_;
   bool timestamps_;
   TimeNs jiffy_ns_;
+  mutable uint64_t jiffy_ = 0;      // Jiffies() cache: jiffy_ starts at jiffy_start_
+  mutable TimeNs jiffy_start_ = 0;
   uint32_t ato_min_;       // jiffies
   uint32_t delack_max_;    // jiffies
   uint32_t rto_jiffies_;   // receiver's icsk_rto (TCP_RTO_MIN: no RTT samples of its own data)
