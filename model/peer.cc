@@ -9,13 +9,6 @@
 namespace sendsim::model {
 namespace {
 
-// icsk_ack.pending bits (include/net/inet_connection_sock.h).
-constexpr uint8_t kAckSched = 1;    // ICSK_ACK_SCHED
-constexpr uint8_t kAckTimer = 2;    // ICSK_ACK_TIMER
-constexpr uint8_t kAckPushed = 4;   // ICSK_ACK_PUSHED
-constexpr uint8_t kAckPushed2 = 8;  // ICSK_ACK_PUSHED2
-constexpr uint8_t kAckNow = 16;     // ICSK_ACK_NOW
-
 constexpr uint32_t kTcpHeaderBase = 20;
 constexpr uint32_t kTcpNumSacks = 4;        // TCP_NUM_SACKS
 constexpr uint32_t kMaxTcpOptionSpace = 40;  // MAX_TCP_OPTION_SPACE
@@ -110,18 +103,6 @@ uint64_t Peer::Unwrap(uint32_t seq) const {
 
 // ---------------------------------------------------------------------------
 // Clock and deadlines
-
-TimeNs Peer::NextDeadline() const {
-  TimeNs d = -1;
-  auto consider = [&d](TimeNs t) {
-    if (d < 0 || t < d) d = t;
-  };
-  if (gro_open_) consider(gro_last_ + pcfg_.gro_flush_ns);
-  if (pending_ & kAckTimer) consider(JiffyTime(delack_timeout_));
-  if (sack_timer_armed_) consider(sack_timer_at_);
-  if (reading_) consider(read_done_);
-  return d;
-}
 
 void Peer::RunDeadlines(TimeNs t) {
   for (;;) {
@@ -483,10 +464,17 @@ void Peer::DelackTimer() {
 }
 
 void Peer::SendAck() {
-  Segment ack;
+  // Every field is set here: a fresh Segment would cost a 96-byte memset per
+  // ACK. Never re-entered: the reverse link delivers ACKs by events.
+  Segment& ack = ack_;
+  ack.sent_at = 0;
   ack.seq = 0;
   ack.len = 0;
   ack.flags = kTcpAck;
+  ack.tag = 0;
+  ack.retransmit = false;
+  ack.payload.clear();
+  ack.sack.clear();
   ack.ack = static_cast<uint32_t>(rcv_nxt_);
   ack.win = SelectWindow();
   ack.reason = PushReason::kControl;
