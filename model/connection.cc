@@ -22,9 +22,10 @@ class ConnectionImpl final : public Connection, public Observer {
  public:
   ConnectionImpl(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Observer* observer)
       : loop_(loop), config_(config), user_(observer) {
-    rev_ = std::make_unique<Link>(loop, config.link_bps, config.one_way_delay_ns, Direction::kAck,
-                                  [this](const Segment& seg) { sock_->OnAckSegment(seg); }, this,
-                                  LinkOptionsFor(config, Direction::kAck));
+    rev_ = std::make_unique<Link>(loop, config.link_bps, config.one_way_delay_ns, Direction::kAck, SegmentSinkFn(),
+                                  this, LinkOptionsFor(config, Direction::kAck));
+    rev_->set_deliver_sink(
+        [](void* self, const Segment& seg) { static_cast<ConnectionImpl*>(self)->sock_->OnAckSegment(seg); }, this);
     fwd_ = std::make_unique<Link>(loop, config.link_bps, config.one_way_delay_ns, Direction::kData, SegmentSinkFn(),
                                   this, LinkOptionsFor(config, Direction::kData));
     peer_ = std::make_unique<Peer>(loop, config, rev_.get(), this);
@@ -34,7 +35,7 @@ class ConnectionImpl final : public Connection, public Observer {
     opts.initial_window = peer_->initial_window();
     opts.handshake_rtt_ns = 2 * config.one_way_delay_ns;
     sock_ = std::make_unique<TcpSock>(loop, config, profile, opts,
-                                      [this](XmitSkb&& skb) { nic_->Transmit(std::move(skb)); });
+                                      [this](XmitSkb&& skb) { nic_->Transmit(skb); });
 #ifndef NDEBUG
     // Debug builds check the invariants after every event.
     loop_->set_post_event_hook([this] {

@@ -1,123 +1,162 @@
 #include "model/event_loop.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 
 namespace sendsim::model {
 
-EventLoop::EventId EventLoop::ScheduleAt(TimeNs at, Callback cb) {
-  uint32_t slot;
-  if (!free_slots_.empty()) {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
-  }
-  Slot& s = slots_[slot];
-  ++s.gen;
-  s.cb = std::move(cb);
-  s.live = true;
-  ++live_;
-  if (slot > kSlotMask) {
-    std::fprintf(stderr, "EventLoop: more than %llu pending events\n", static_cast<unsigned long long>(kSlotMask));
+void EventLoop::GrowRecs() {
+  const uint32_t rec = static_cast<uint32_t>(recs_.size());
+  if (rec > kRecMask) {
+    std::fprintf(stderr, "EventLoop: more than %llu pending events\n", static_cast<unsigned long long>(kRecMask));
     std::abort();
   }
-  PushEntry(Entry{at < now_ ? now_ : at, (next_seq_++ << kSlotBits) | slot});
-  if (heap_.size() > max_heap_) max_heap_ = heap_.size();
-  return (static_cast<uint64_t>(s.gen) << 32) | (slot + 1ULL);
+  recs_.emplace_back();
+  pos_.push_back(kNotQueued);
+  callbacks_.emplace_back();
+  free_recs_.push_back(rec);
+}
+
+EventLoop::EventId EventLoop::ScheduleAt(TimeNs at, Callback cb) {
+  const uint32_t rec = AllocRec(Kind::kFunction);
+  callbacks_[rec] = std::move(cb);
+  Queue(rec, ReserveKey(at));
+  return IdOf(rec);
 }
 
 bool EventLoop::IsPending(EventId id) const {
-  const uint64_t slot1 = id & 0xffffffffULL;
-  if (slot1 == 0 || slot1 > slots_.size()) return false;
-  const Slot& s = slots_[slot1 - 1];
-  return s.live && s.gen == static_cast<uint32_t>(id >> 32);
+  const uint64_t rec1 = id & 0xffffffffULL;
+  if (rec1 == 0 || rec1 > recs_.size()) return false;
+  const Rec& r = recs_[rec1 - 1];
+  return (r.kind == Kind::kInline || r.kind == Kind::kFunction) && pos_[rec1 - 1] != kNotQueued &&
+         r.gen == static_cast<uint32_t>(id >> 32);
 }
 
 void EventLoop::Cancel(EventId id) {
   if (!IsPending(id)) return;
-  Slot& s = slots_[(id & 0xffffffffULL) - 1];
-  s.live = false;
-  s.cb = nullptr;
-  --live_;
-  // The heap entry stays; PopTop frees the slot when it surfaces.
+  const uint32_t rec = static_cast<uint32_t>((id & 0xffffffffULL) - 1);
+  Dequeue(rec);
+  FreeRec(rec);
 }
 
-// A 4-ary min-heap on (at, key): half the depth of a binary heap, and the
-// four children of a node share a cache line (16-byte entries).
-void EventLoop::PushEntry(Entry e) {
-  size_t i = heap_.size();
-  heap_.push_back(e);
-  const Later later;
-  while (i > 0) {
-    const size_t parent = (i - 1) / 4;
-    if (!later(heap_[parent], e)) break;
-    heap_[i] = heap_[parent];
-    i = parent;
+void EventLoop::Queue(uint32_t rec, Key key) {
+  const Entry e{key.at, (key.seq << kRecBits) | rec};
+  const uint32_t pos = pos_[rec];
+  if (pos == kNotQueued) {
+    if (root_dead_) {
+      // Replaces the running event's entry: no key in the heap sorts before
+      // the running event, so the new entry only moves down.
+      root_dead_ = false;
+      SiftDown(0, e);
+      return;
+    }
+    heap_.push_back(e);
+    SiftUp(heap_.size() - 1, e);
+    if (heap_.size() > max_heap_) max_heap_ = heap_.size();
+  } else if (Before(e, heap_[pos])) {
+    SiftUp(pos, e);
+  } else {
+    SiftDown(pos, e);
   }
-  heap_[i] = e;
 }
 
-void EventLoop::PopTop() {
+void EventLoop::Dequeue(uint32_t rec) {
+  const uint32_t pos = pos_[rec];
+  if (pos == kNotQueued) return;
+  pos_[rec] = kNotQueued;
   const Entry last = heap_.back();
   heap_.pop_back();
+  if (pos == heap_.size()) return;  // it was the last entry
+  if (pos > 0 && Before(last, heap_[(pos - 1) / kArity])) {
+    SiftUp(pos, last);
+  } else {
+    SiftDown(pos, last);
+  }
+}
+
+// A binary heap: the queue holds a handful of entries (one per event source
+// plus pending one-shots), where a wider heap compares more per level.
+void EventLoop::SiftUp(size_t i, Entry e) {
+  while (i > 0) {
+    const size_t parent = (i - 1) / kArity;
+    if (!Before(e, heap_[parent])) break;
+    Place(i, heap_[parent]);
+    i = parent;
+  }
+  Place(i, e);
+}
+
+void EventLoop::SiftDown(size_t i, Entry e) {
   const size_t n = heap_.size();
-  if (n == 0) return;
-  const Later later;
-  size_t i = 0;
   for (;;) {
-    const size_t first = 4 * i + 1;
+    const size_t first = kArity * i + 1;
     if (first >= n) break;
     size_t best = first;
-    const size_t end = first + 4 < n ? first + 4 : n;
+    const size_t end = first + kArity < n ? first + kArity : n;
     for (size_t c = first + 1; c < end; ++c)
-      if (later(heap_[best], heap_[c])) best = c;
-    if (!later(last, heap_[best])) break;
-    heap_[i] = heap_[best];
+      if (Before(heap_[c], heap_[best])) best = c;
+    if (!Before(heap_[best], e)) break;
+    Place(i, heap_[best]);
     i = best;
   }
-  heap_[i] = last;
+  Place(i, e);
+}
+
+void EventLoop::PopDeadRoot() {
+  root_dead_ = false;
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  if (!heap_.empty()) SiftDown(0, last);
 }
 
 bool EventLoop::RunOne() {
-  while (!heap_.empty()) {
-    const Entry e = heap_.front();
-    PopTop();
-    const uint32_t slot = static_cast<uint32_t>(e.key & kSlotMask);
-    Slot& s = slots_[slot];
-    if (!s.live) {
-      free_slots_.push_back(slot);
-      continue;
+  if (root_dead_) PopDeadRoot();  // RunOne called from inside an event
+  if (heap_.empty()) return false;
+  const Entry top = heap_.front();
+  const uint32_t rec = static_cast<uint32_t>(top.key & kRecMask);
+  Rec& r = recs_[rec];
+  pos_[rec] = kNotQueued;
+  root_dead_ = true;
+  now_ = top.at;
+  ++events_run_;
+  // recs_ may grow while the event runs: copy what the call needs first. A
+  // one-shot record is recycled before its call (the callable is moved out),
+  // so the event's id is no longer pending while it runs.
+  switch (r.kind) {
+    case Kind::kTimer: {
+      const Fn fn = r.fn;
+      fn(r.ctx);
+      break;
     }
-    s.live = false;
-    --live_;
-    now_ = e.at;
-    ++events_run_;
-    // The slot is freed only after the callback, so it cannot be reused
-    // (and its callback overwritten) while running.
-    s.cb();
-    s.cb = nullptr;
-    free_slots_.push_back(slot);
-    if (post_event_hook_) post_event_hook_();
-    return true;
+    case Kind::kInline: {
+      const Fn fn = r.fn;
+      InlineBuf buf;  // words, not chars: no stack-protector canary here
+      std::memcpy(&buf, r.buf, kInlineBytes);
+      FreeRec(rec);
+      fn(&buf);
+      break;
+    }
+    case Kind::kFunction: {
+      const Callback cb = std::move(callbacks_[rec]);
+      FreeRec(rec);
+      cb();
+      break;
+    }
+    case Kind::kFree:
+      std::fprintf(stderr, "EventLoop: queued entry without an event\n");
+      std::abort();
   }
-  return false;
+  if (root_dead_) PopDeadRoot();
+  if (post_event_hook_) post_event_hook_();
+  return true;
 }
 
 void EventLoop::RunUntil(TimeNs until) {
-  while (!heap_.empty()) {
-    // Skip cancelled heads so that their times do not count.
-    const Entry& top = heap_.front();
-    const uint32_t slot = static_cast<uint32_t>(top.key & kSlotMask);
-    if (!slots_[slot].live) {
-      PopTop();
-      free_slots_.push_back(slot);
-      continue;
-    }
-    if (top.at > until) break;
+  for (;;) {
+    if (root_dead_) PopDeadRoot();
+    if (heap_.empty() || heap_.front().at > until) break;
     RunOne();
   }
   if (now_ < until && !empty()) now_ = until;
@@ -127,6 +166,16 @@ uint64_t EventLoop::Run(uint64_t max_events) {
   uint64_t n = 0;
   while (n < max_events && RunOne()) ++n;
   return n;
+}
+
+EventLoop::Timer::Timer(EventLoop* loop, Fn fn, void* ctx) : loop_(loop), rec_(loop->AllocRec(Kind::kTimer)) {
+  loop_->recs_[rec_].fn = fn;
+  loop_->recs_[rec_].ctx = ctx;
+}
+
+EventLoop::Timer::~Timer() {
+  loop_->Dequeue(rec_);
+  loop_->FreeRec(rec_);
 }
 
 }  // namespace sendsim::model

@@ -21,7 +21,9 @@ Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSi
       dir_(dir),
       deliver_(std::move(deliver)),
       obs_(obs),
-      opts_(std::move(opts)) {
+      opts_(std::move(opts)),
+      ip_base_bytes_(kIpTcpHeaderBytes + (opts_.timestamps ? kTcpTimestampOptionBytes : 0)),
+      deliver_timer_(loop, &Link::DeliverEvent, this) {
   assert(bps_ > 0 && "ValidateConfig rejects link_bps == 0");
   assert(delay_ >= 0);
   std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
@@ -29,17 +31,7 @@ Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSi
                                  opts_.drop_data_segments.end());
 }
 
-uint32_t Link::WireBytes(const Segment& seg) const {
-  uint32_t ip = kIpTcpHeaderBytes + seg.len;
-  if (opts_.timestamps) ip += kTcpTimestampOptionBytes;
-  if (!seg.sack.empty()) {
-    ip += kTcpSackBaseBytes + kTcpSackPerBlockBytes * static_cast<uint32_t>(seg.sack.size());
-  }
-  if (!opts_.ethernet_framing) return ip;
-  return std::max(ip, kEthMinPayloadBytes) + kEthHeaderFcsBytes + kEthPreambleIfgBytes;
-}
-
-TimeNs Link::SendAt(TimeNs ready, Segment seg) {
+TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   if (ready < loop_->now()) ready = loop_->now();
   // Start = max(ready, exact end of the previous frame).
   TimeNs start_ns = busy_ns_;
@@ -58,12 +50,12 @@ TimeNs Link::SendAt(TimeNs ready, Segment seg) {
     cached_q_ = num / bps_;
     cached_r_ = num % bps_;
   }
-  uint64_t rem = start_rem + cached_r_;  // < 2 * bps
-  TimeNs end_ns = start_ns + static_cast<TimeNs>(cached_q_);
-  if (rem >= bps_) {
-    rem -= bps_;
-    ++end_ns;
-  }
+  // rem < 2 * bps; the carry is computed without a branch (it is taken on
+  // a data-dependent fraction of frames, so a branch mispredicts).
+  uint64_t rem = start_rem + cached_r_;
+  const uint64_t carry = rem >= bps_ ? 1 : 0;
+  rem -= bps_ & (0 - carry);
+  const TimeNs end_ns = start_ns + static_cast<TimeNs>(cached_q_ + carry);
   busy_ns_ = end_ns;
   busy_rem_ = rem;
   const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
@@ -99,22 +91,36 @@ TimeNs Link::SendAt(TimeNs ready, Segment seg) {
   }
   if (drop) return last_bit;
 
+  if (lookahead_ptr_ != nullptr) {
+    lookahead_ptr_(lookahead_ctx_, arrival, seg);
+    return last_bit;
+  }
   if (lookahead_) {
     lookahead_(arrival, seg);
     return last_bit;
   }
-  in_flight_.push_back(InFlight{arrival, std::move(seg)});
-  // Arrivals are non-decreasing (FIFO, constant delay) and ties run in
-  // insertion order, so the event that fires k-th always finds the k-th
-  // segment at the head of in_flight_.
-  loop_->ScheduleAt(arrival, [this] { DeliverHead(); });
+  // The segment's delivery sorts where ScheduleAt(arrival) would put it now.
+  // Arrivals are non-decreasing (FIFO, constant delay) and later keys have
+  // later sequence numbers, so the keys in in_flight_ increase and the head's
+  // event is always the next one due.
+  const EventLoop::Key key = loop_->ReserveKey(arrival);
+  InFlight& slot = in_flight_.next_slot();
+  slot.key = key;
+  slot.seg = std::move(seg);
+  if (!deliver_timer_.pending()) deliver_timer_.ArmAtKey(key);
   return last_bit;
 }
 
 void Link::DeliverHead() {
   InFlight f = std::move(in_flight_.front());
   in_flight_.pop_front();
-  if (deliver_) deliver_(f.seg);
+  // Re-arm before delivering: the sink may send on this link again.
+  if (!in_flight_.empty()) deliver_timer_.ArmAtKey(in_flight_.front().key);
+  if (deliver_ptr_ != nullptr) {
+    deliver_ptr_(deliver_ctx_, f.seg);
+  } else if (deliver_) {
+    deliver_(f.seg);
+  }
 }
 
 }  // namespace sendsim::model

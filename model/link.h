@@ -16,8 +16,10 @@
 // Delivery modes:
 //  - event mode (default): `deliver` runs at the arrival time (last bit +
 //    delay) from an EventLoop event, with loop->now() == arrival. One event
-//    per segment; the callback captures only `this`, segments wait in a FIFO
-//    (no heap allocation per packet when payload/SACK vectors are empty).
+//    per segment, ordered as if each were scheduled when it was sent; the
+//    segments wait in a FIFO and only the head's event is in the loop's
+//    queue (no heap allocation per packet when payload/SACK vectors are
+//    empty).
 //  - lookahead mode (set_lookahead_sink): the sink runs synchronously inside
 //    Send() and gets the arrival time explicitly. Only valid for a sink whose
 //    state nobody else touches and whose outputs leave through another Link
@@ -26,6 +28,7 @@
 //    (and so processed) before loop time T (arrival > send time). See
 //    Peer::OnSegmentAt for the peer side of that argument.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -46,22 +49,27 @@ class RingQueue {
  public:
   bool empty() const { return head_ == tail_; }
   size_t size() const { return tail_ - head_; }
-  T& front() { return buf_[head_ & (buf_.size() - 1)]; }
-  void push_back(T v) {
-    if (size() == buf_.size()) Grow();
-    buf_[tail_++ & (buf_.size() - 1)] = std::move(v);
+  T& front() { return buf_[head_ & mask_]; }
+  void push_back(T v) { next_slot() = std::move(v); }
+  // Appends and returns the new last element (for in-place filling); it
+  // holds whatever the slot held before.
+  T& next_slot() {
+    if (tail_ - head_ == buf_.size()) Grow();
+    return buf_[tail_++ & mask_];
   }
   void pop_front() { ++head_; }
 
  private:
   void Grow() {
     std::vector<T> next(buf_.empty() ? 16 : buf_.size() * 2);
-    for (size_t i = head_; i != tail_; ++i) next[i - head_] = std::move(buf_[i & (buf_.size() - 1)]);
+    for (size_t i = head_; i != tail_; ++i) next[i - head_] = std::move(buf_[i & mask_]);
     tail_ -= head_;
     head_ = 0;
     buf_ = std::move(next);
+    mask_ = buf_.size() - 1;
   }
   std::vector<T> buf_;
+  size_t mask_ = 0;  // buf_.size() - 1 (a power of two), kept to spare the division by sizeof(T)
   size_t head_ = 0;
   size_t tail_ = 0;
 };
@@ -90,6 +98,9 @@ LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir);
 class Link {
  public:
   using LookaheadSinkFn = std::function<void(TimeNs arrival, const Segment& seg)>;
+  // The same as a plain function and its context (no std::function call).
+  using LookaheadSinkPtr = void (*)(void* ctx, TimeNs arrival, const Segment& seg);
+  using SinkPtr = void (*)(void* ctx, const Segment& seg);
 
   // `loop` and `obs` (may be null) must outlive the link. `deliver` may be
   // empty when a lookahead sink is installed.
@@ -100,18 +111,40 @@ class Link {
   Link& operator=(const Link&) = delete;
 
   // Delivers synchronously inside Send() instead of via events (see above).
-  void set_lookahead_sink(LookaheadSinkFn sink) { lookahead_ = std::move(sink); }
+  void set_lookahead_sink(LookaheadSinkFn sink) {
+    lookahead_ = std::move(sink);
+    lookahead_ptr_ = nullptr;
+  }
+  // Replaces the event-mode `deliver` with a plain function and its context.
+  void set_deliver_sink(SinkPtr sink, void* ctx) {
+    deliver_ = nullptr;
+    deliver_ptr_ = sink;
+    deliver_ctx_ = ctx;
+  }
+  void set_lookahead_sink(LookaheadSinkPtr sink, void* ctx) {
+    lookahead_ = nullptr;
+    lookahead_ptr_ = sink;
+    lookahead_ctx_ = ctx;
+  }
 
   // Queues `seg` behind the frames already on the link, ready at now().
   // Sets seg.sent_at (first bit), reports it to the observer, delivers it at
   // arrival. Returns the time its last bit leaves (rounded up).
-  TimeNs Send(Segment seg) { return SendAt(loop_->now(), std::move(seg)); }
+  // Lookahead mode only reads `seg`; event mode moves from it.
+  TimeNs Send(Segment&& seg) { return SendAt(loop_->now(), std::move(seg)); }
   // Same, for a frame that becomes ready at `ready` >= now() (the peer's ACK
   // processing latency). Calls must come in non-decreasing `ready` order.
-  TimeNs SendAt(TimeNs ready, Segment seg);
+  TimeNs SendAt(TimeNs ready, Segment&& seg);
 
   // Wire bytes (byte times) one segment occupies.
-  uint32_t WireBytes(const Segment& seg) const;
+  uint32_t WireBytes(const Segment& seg) const {
+    uint32_t ip = ip_base_bytes_ + seg.len;
+    if (!seg.sack.empty()) {
+      ip += kTcpSackBaseBytes + kTcpSackPerBlockBytes * static_cast<uint32_t>(seg.sack.size());
+    }
+    if (!opts_.ethernet_framing) return ip;
+    return std::max(ip, kEthMinPayloadBytes) + kEthHeaderFcsBytes + kEthPreambleIfgBytes;
+  }
 
   uint64_t bps() const { return bps_; }
   TimeNs delay() const { return delay_; }
@@ -124,9 +157,10 @@ class Link {
 
  private:
   struct InFlight {
-    TimeNs arrival = 0;
+    EventLoop::Key key;  // arrival time and the event order it was sent in
     Segment seg;
   };
+  static void DeliverEvent(void* link) { static_cast<Link*>(link)->DeliverHead(); }
   void DeliverHead();
 
   EventLoop* loop_;
@@ -134,9 +168,14 @@ class Link {
   TimeNs delay_;
   Direction dir_;
   SegmentSinkFn deliver_;
+  SinkPtr deliver_ptr_ = nullptr;
+  void* deliver_ctx_ = nullptr;
   LookaheadSinkFn lookahead_;
+  LookaheadSinkPtr lookahead_ptr_ = nullptr;
+  void* lookahead_ctx_ = nullptr;
   Observer* obs_;
   LinkOptions opts_;
+  uint32_t ip_base_bytes_;  // IP + TCP headers and the timestamp option
   size_t next_drop_ = 0;  // index into opts_.drop_data_segments (sorted)
 
   // Exact end of the last frame: busy_ns_ + busy_rem_ / bps_.
@@ -147,7 +186,9 @@ class Link {
   uint64_t cached_q_ = 0;
   uint64_t cached_r_ = 0;
 
-  RingQueue<InFlight> in_flight_;  // event mode: segments not yet delivered
+  // Event mode: segments not yet delivered, and one event for the head.
+  RingQueue<InFlight> in_flight_;
+  EventLoop::Timer deliver_timer_;
 
   uint64_t packets_ = 0;
   uint64_t payload_bytes_ = 0;

@@ -11,11 +11,12 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
       link_(link),
-      on_complete_(std::move(on_complete)) {
+      on_complete_(std::move(on_complete)),
+      completion_timer_(loop, &Nic::CompleteEvent, this) {
   assert(tx_completion_ns_ >= 0 && "ValidateConfig rejects negative tx_completion_ns");
 }
 
-void Nic::Transmit(XmitSkb skb) {
+void Nic::Transmit(const XmitSkb& skb) {
   ++skbs_;
   pending_truesize_ += skb.truesize;
   const uint32_t mss = (skb.gso_size == 0 || skb.len <= skb.gso_size) ? skb.len : skb.gso_size;
@@ -26,19 +27,24 @@ void Nic::Transmit(XmitSkb skb) {
   uint32_t piece_off = 0;
   uint32_t offset = 0;  // bytes of the skb already cut
   uint32_t truesize_given = 0;
+  // One Segment refilled per cut (the link only reads it in lookahead mode
+  // and moves from it in event mode, leaving its vectors empty).
+  Segment seg;
+  seg.ack = skb.ack;
+  seg.win = skb.win;
+  seg.reason = skb.reason;
+  seg.tag = skb.tag;
+  seg.retransmit = skb.retransmit;
   for (uint32_t i = 0; i < nsegs; ++i) {
     const bool last = i + 1 == nsegs;
     const uint32_t len = last ? skb.len - offset : mss;
-    Segment seg;
+    seg.sent_at = 0;
     seg.seq = skb.seq + offset;
     seg.len = len;
     // tcp_gso_segment: PSH/FIN (and CWR) only on the last segment.
     seg.flags = last ? skb.tcp_flags : static_cast<uint8_t>(skb.tcp_flags & ~(kTcpPsh | kTcpFin));
-    seg.ack = skb.ack;
-    seg.win = skb.win;
-    seg.reason = skb.reason;
-    seg.tag = skb.tag;
-    seg.retransmit = skb.retransmit;
+    seg.payload.clear();
+    seg.sack.clear();
     if (track) {
       uint32_t need = len;
       while (need > 0 && piece < skb.payload.size()) {
@@ -64,21 +70,27 @@ void Nic::Transmit(XmitSkb skb) {
                                 : static_cast<uint32_t>(static_cast<uint64_t>(skb.truesize) * offset / skb.len);
       const uint32_t share = last ? skb.truesize - truesize_given : upto - truesize_given;
       truesize_given += share;
-      completions_.push_back(Completion{last_bit + tx_completion_ns_, share});
-      loop_->ScheduleAt(last_bit + tx_completion_ns_, [this] { Complete(); });
+      QueueCompletion(last_bit + tx_completion_ns_, share);
     } else if (last) {
-      completions_.push_back(Completion{last_bit + tx_completion_ns_, skb.truesize});
-      loop_->ScheduleAt(last_bit + tx_completion_ns_, [this] { Complete(); });
+      QueueCompletion(last_bit + tx_completion_ns_, skb.truesize);
     }
   }
 }
 
+void Nic::QueueCompletion(TimeNs at, uint32_t truesize) {
+  // Sorts where ScheduleAt(at) would put it now. Completion times are
+  // non-decreasing in transmission order (FIFO link, constant completion
+  // delay), so the keys in completions_ increase and the head's event is
+  // always the next one due.
+  const EventLoop::Key key = loop_->ReserveKey(at);
+  completions_.push_back(Completion{key, truesize});
+  if (!completion_timer_.pending()) completion_timer_.ArmAtKey(key);
+}
+
 void Nic::Complete() {
-  // Completion times are non-decreasing in transmission order (FIFO link,
-  // constant completion delay) and equal times run in insertion order, so the
-  // k-th event finds the k-th completion at the head.
   const Completion c = completions_.front();
   completions_.pop_front();
+  if (!completions_.empty()) completion_timer_.ArmAtKey(completions_.front().key);
   pending_truesize_ -= c.truesize;
   if (on_complete_) on_complete_(c.truesize);
 }

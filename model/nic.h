@@ -40,7 +40,7 @@ class Nic {
   Nic& operator=(const Nic&) = delete;
 
   // Enqueues the clone; segments leave back to back behind earlier frames.
-  void Transmit(XmitSkb skb);
+  void Transmit(const XmitSkb& skb);
 
   uint64_t skbs() const { return skbs_; }
   uint64_t segments() const { return segments_; }
@@ -49,9 +49,11 @@ class Nic {
 
  private:
   struct Completion {
-    TimeNs at = 0;
+    EventLoop::Key key;  // completion time and the event order it was queued in
     uint32_t truesize = 0;
   };
+  static void CompleteEvent(void* nic) { static_cast<Nic*>(nic)->Complete(); }
+  void QueueCompletion(TimeNs at, uint32_t truesize);
   void Complete();
 
   EventLoop* loop_;
@@ -60,6 +62,7 @@ class Nic {
   Link* link_;
   TxCompletionFn on_complete_;
   RingQueue<Completion> completions_;  // in time order
+  EventLoop::Timer completion_timer_;  // the head's event
   uint64_t skbs_ = 0;
   uint64_t segments_ = 0;
   uint64_t pending_truesize_ = 0;

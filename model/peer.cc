@@ -9,13 +9,6 @@
 namespace sendsim::model {
 namespace {
 
-// icsk_ack.pending bits (include/net/inet_connection_sock.h).
-constexpr uint8_t kAckSched = 1;    // ICSK_ACK_SCHED
-constexpr uint8_t kAckTimer = 2;    // ICSK_ACK_TIMER
-constexpr uint8_t kAckPushed = 4;   // ICSK_ACK_PUSHED
-constexpr uint8_t kAckPushed2 = 8;  // ICSK_ACK_PUSHED2
-constexpr uint8_t kAckNow = 16;     // ICSK_ACK_NOW
-
 constexpr uint32_t kTcpHeaderBase = 20;
 constexpr uint32_t kTcpNumSacks = 4;        // TCP_NUM_SACKS
 constexpr uint32_t kMaxTcpOptionSpace = 40;  // MAX_TCP_OPTION_SPACE
@@ -26,7 +19,9 @@ uint32_t WinFromSpace(uint64_t space) {
   return static_cast<uint32_t>(space - (space >> 1));
 }
 
-uint64_t AlignUp(uint64_t x, uint32_t a) { return (x + a - 1) / a * a; }
+// Rounds up to a multiple of `a`, a power of two (1 << wscale): a mask, not
+// a division.
+uint64_t AlignUpPow2(uint64_t x, uint32_t a) { return (x + a - 1) & ~(uint64_t{a} - 1); }
 
 }  // namespace
 
@@ -96,7 +91,9 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
 }
 
 void Peer::AttachLookahead(Link* data_link) {
-  data_link->set_lookahead_sink([this](TimeNs arrival, const Segment& seg) { OnSegmentAt(arrival, seg); });
+  data_link->set_lookahead_sink(
+      [](void* peer, TimeNs arrival, const Segment& seg) { static_cast<Peer*>(peer)->OnSegmentAt(arrival, seg); },
+      this);
 }
 
 uint64_t Peer::Unwrap(uint32_t seq) const {
@@ -106,18 +103,6 @@ uint64_t Peer::Unwrap(uint32_t seq) const {
 
 // ---------------------------------------------------------------------------
 // Clock and deadlines
-
-TimeNs Peer::NextDeadline() const {
-  TimeNs d = -1;
-  auto consider = [&d](TimeNs t) {
-    if (d < 0 || t < d) d = t;
-  };
-  if (gro_open_) consider(gro_last_ + pcfg_.gro_flush_ns);
-  if (pending_ & kAckTimer) consider(JiffyTime(delack_timeout_));
-  if (sack_timer_armed_) consider(sack_timer_at_);
-  if (reading_) consider(read_done_);
-  return d;
-}
 
 void Peer::RunDeadlines(TimeNs t) {
   for (;;) {
@@ -311,9 +296,11 @@ void Peer::Deliver(uint64_t seq, uint32_t len, const std::vector<PayloadPiece>& 
   rcv_nxt_ = seq + len;
   unread_ += len;
   // tcp_sack_remove: blocks now covered by rcv_nxt go away.
-  sack_blocks_.erase(std::remove_if(sack_blocks_.begin(), sack_blocks_.end(),
-                                    [this](const auto& b) { return b.first <= rcv_nxt_; }),
-                     sack_blocks_.end());
+  if (!sack_blocks_.empty()) {
+    sack_blocks_.erase(std::remove_if(sack_blocks_.begin(), sack_blocks_.end(),
+                                      [this](const auto& b) { return b.first <= rcv_nxt_; }),
+                       sack_blocks_.end());
+  }
 }
 
 void Peer::OfoQueue() {
@@ -477,10 +464,17 @@ void Peer::DelackTimer() {
 }
 
 void Peer::SendAck() {
-  Segment ack;
+  // Every field is set here: a fresh Segment would cost a 96-byte memset per
+  // ACK. Never re-entered: the reverse link delivers ACKs by events.
+  Segment& ack = ack_;
+  ack.sent_at = 0;
   ack.seq = 0;
   ack.len = 0;
   ack.flags = kTcpAck;
+  ack.tag = 0;
+  ack.retransmit = false;
+  ack.payload.clear();
+  ack.sack.clear();
   ack.ack = static_cast<uint32_t>(rcv_nxt_);
   ack.win = SelectWindow();
   ack.reason = PushReason::kControl;
@@ -536,13 +530,13 @@ uint32_t Peer::SelectWindowRaw() {
   const uint32_t unit = 1u << wscale_;
   if (free_space < (full_space >> 1)) {
     quick_ = 0;
-    free_space = free_space / unit * unit;
+    free_space &= ~static_cast<int64_t>(unit - 1);  // round down to the scale unit (free_space >= 0)
     if (free_space < (allowed_space >> 4) || free_space < mss) return 0;
   }
   if (free_space > rcv_ssthresh_) free_space = rcv_ssthresh_;
   int64_t window;
   if (wscale_ != 0) {
-    window = static_cast<int64_t>(AlignUp(static_cast<uint64_t>(free_space), unit));
+    window = static_cast<int64_t>(AlignUpPow2(static_cast<uint64_t>(free_space), unit));
   } else {
     window = rcv_wnd_;
     if (window <= free_space - mss || window > free_space) {
@@ -558,7 +552,7 @@ uint32_t Peer::SelectWindow() {
   const uint32_t cur_win = ReceiveWindow();
   uint64_t new_win = SelectWindowRaw();
   const uint32_t unit = 1u << wscale_;
-  if (new_win < cur_win) new_win = AlignUp(cur_win, unit);  // never shrink the offered window
+  if (new_win < cur_win) new_win = AlignUpPow2(cur_win, unit);  // never shrink the offered window
   rcv_wnd_ = static_cast<uint32_t>(new_win);
   rcv_wup_ = rcv_nxt_;
   new_win = std::min<uint64_t>(new_win, uint64_t{65535} << wscale_);

@@ -52,6 +52,7 @@
 // another sender event falls on exactly the same nanosecond, insertion order
 // decides (deterministic in both modes, but not identical between them).
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -123,6 +124,13 @@ class Peer {
   const Stats& stats() const { return stats_; }
 
  private:
+  // icsk_ack.pending bits (include/net/inet_connection_sock.h).
+  static constexpr uint8_t kAckSched = 1;    // ICSK_ACK_SCHED
+  static constexpr uint8_t kAckTimer = 2;    // ICSK_ACK_TIMER
+  static constexpr uint8_t kAckPushed = 4;   // ICSK_ACK_PUSHED
+  static constexpr uint8_t kAckPushed2 = 8;  // ICSK_ACK_PUSHED2
+  static constexpr uint8_t kAckNow = 16;     // ICSK_ACK_NOW
+
   // One skb as TCP sees it (a single segment or a GRO aggregate).
   struct RxSkb {
     uint64_t seq = 0;
@@ -134,7 +142,15 @@ class Peer {
 
   uint64_t Unwrap(uint32_t seq) const;
   void RunDeadlines(TimeNs t);  // processes deadlines <= t, in time order
-  TimeNs NextDeadline() const;
+  // Earliest pending deadline, -1 when none (inline: runs twice per segment).
+  TimeNs NextDeadline() const {
+    TimeNs d = INT64_MAX;
+    if (gro_open_) d = std::min(d, gro_last_ + pcfg_.gro_flush_ns);
+    if (pending_ & kAckTimer) d = std::min(d, JiffyTime(delack_timeout_));
+    if (sack_timer_armed_) d = std::min(d, sack_timer_at_);
+    if (reading_) d = std::min(d, read_done_);
+    return d == INT64_MAX ? -1 : d;
+  }
   void ArmWakeup();
   void Wakeup();
 
@@ -159,7 +175,15 @@ class Peer {
   void AppRead(uint64_t copied);               // recvmsg copied bytes -> tcp_cleanup_rbuf
   void StartReadChunk();
   bool AckThresholdReached() const;
-  uint64_t Jiffies(TimeNs t) const { return static_cast<uint64_t>(t) / static_cast<uint64_t>(jiffy_ns_); }
+  // t / jiffy_ns_, remembering the last jiffy: the peer's clock moves by
+  // microseconds between calls, so nearly every call skips the division.
+  uint64_t Jiffies(TimeNs t) const {
+    if (t < jiffy_start_ || t - jiffy_start_ >= jiffy_ns_) {
+      jiffy_ = static_cast<uint64_t>(t) / static_cast<uint64_t>(jiffy_ns_);
+      jiffy_start_ = JiffyTime(jiffy_);
+    }
+    return jiffy_;
+  }
   TimeNs JiffyTime(uint64_t j) const { return static_cast<TimeNs>(j) * jiffy_ns_; }
 
   EventLoop* loop_;
@@ -169,6 +193,8 @@ class Peer {
   bool sack_;
   bool timestamps_;
   TimeNs jiffy_ns_;
+  mutable uint64_t jiffy_ = 0;      // Jiffies() cache: jiffy_ starts at jiffy_start_
+  mutable TimeNs jiffy_start_ = 0;
   uint32_t ato_min_;       // jiffies
   uint32_t delack_max_;    // jiffies
   uint32_t rto_jiffies_;   // receiver's icsk_rto (TCP_RTO_MIN: no RTT samples of its own data)
@@ -220,6 +246,7 @@ class Peer {
   TimeNs read_done_ = 0;
 
   TimeNs armed_at_ = -1;  // earliest wakeup event outstanding (-1: none known)
+  Segment ack_;           // SendAck's segment, refilled for every ACK
   Stats stats_;
 };
 
