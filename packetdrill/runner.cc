@@ -538,7 +538,10 @@ class ScriptRun {
       if (p.len != 0) return Skip(e.line, "data on SYN (Fast Open) is not modelled");
       peer_ = PeerSynFromOptions(p.options, *p.win);
       neg_ = Negotiate(settings_, Local(listen_opts_), &*peer_);
-      rcv_nxt_ = p.seq_start + 1;
+      // packetdrill: the script's SYN sequence number is the remote ISN, and
+      // every later inbound seq and outbound ack is relative to it (script
+      // value 1 = ISN + 1), whatever the ISN was.
+      rcv_nxt_ = 1;
       std::optional<uint8_t> ws;
       if (neg_.wscale_ok) ws = neg_.rcv_wscale;
       EmitControl(0, kFlagSyn | kFlagAck, rcv_nxt_, std::min<uint32_t>(neg_.rcv_wnd, 65535),
@@ -552,7 +555,7 @@ class ScriptRun {
       if (*p.ack != 1) return Fail(e.line, absl::StrFormat("SYN-ACK acknowledges %u, our SYN was 0:0", *p.ack));
       peer_ = PeerSynFromOptions(p.options, *p.win);
       neg_ = Negotiate(settings_, Local(listen_opts_), &*peer_);
-      rcv_nxt_ = p.seq_start + 1;
+      rcv_nxt_ = 1;  // relative to the SYN-ACK's sequence number, the remote ISN
       // tcp_rcv_synsent_state_process: the handshake ACK leaves at once.
       EmitControl(1, kFlagAck, rcv_nxt_, DataWindow(), DataOptions(neg_.timestamps, TsVal(), last_peer_tsval_));
       return Establish(e.line, *p.win, loop_.now() - syn_at_);
@@ -1023,6 +1026,10 @@ class ScriptRun {
       val = (on_conn ? conn_opts_ : listen_opts_).cork;
     } else if (opt == "TCP_NOTSENT_LOWAT") {
       val = (on_conn ? conn_opts_ : listen_opts_).notsent_lowat;
+    } else if (opt == "SO_ERROR") {
+      // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
+      // no connect timeout, the only sources of one in these scripts.
+      val = 0;
     } else {
       return Skip(e.line, absl::StrFormat("getsockopt(%s) is not modelled", opt));
     }

@@ -363,6 +363,33 @@ TEST(RunnerTest, ActiveOpenSendsLinuxSynOptions) {
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
+// packetdrill numbers the peer's sequence space from its SYN: a SYN-ACK with
+// seq 123 makes the handshake ACK "ack 1" (ISN + 1 relative), and later
+// inbound segments start at relative 1 too.
+TEST(RunnerTest, PeerIsnIsTheOriginOfRelativeSequenceNumbers) {
+  std::string text = std::string("`../common/defaults.sh`\n") + R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
+   +0 connect(3, ..., ...) = -1 EINPROGRESS (Operation now in progress)
+   +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
+ +.01 < S. 123:123(0) ack 1 win 5792 <mss 1460,sackOK,TS val 700 ecr 100,nop,wscale 7>
+   +0 > . 1:1(0) ack 1 <nop,nop,TS val 100 ecr 700>
+   +0 getsockopt(3, SOL_SOCKET, SO_ERROR, [0], [4]) = 0
+   +0 fcntl(3, F_SETFL, O_RDWR) = 0
+   +0 write(3, ..., 1000) = 1000
+   +0 > P. 1:1001(1000) ack 1 <nop,nop,TS val 100 ecr 700>
+ +.01 < . 1:1(0) ack 1001 win 257 <nop,nop,TS val 800 ecr 100>
+   +0 close(3) = 0
+   +0 > F. 1001:1001(0) ack 1 <nop,nop,TS val 100 ecr 800>
+ +.01 < F. 1:1(0) ack 1002 win 257 <nop,nop,TS val 900 ecr 100>
+   +0 > . 1002:1002(0) ack 2 <nop,nop,TS val 100 ecr 900>
+)";
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory());
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
 TEST(RunnerTest, SendfileUsesPagesOfADdFile) {
   const std::string header = "`../common/defaults.sh\ndd if=/dev/zero of=/tmp/f bs=1000 count=10`\n";
   const std::string body = R"(
