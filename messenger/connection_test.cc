@@ -324,6 +324,31 @@ TEST(ConnectionTest, CallsAreSpacedByCpuWork) {
   EXPECT_THAT(times, ElementsAre(1069, 1169, 5365, 9561, 9761));
 }
 
+// Softirq work on the worker's CPU delays its next call by as much, including
+// work that arrives while it is already catching up; the costs are those of
+// CallsAreSpacedByCpuWork. Steals: 300 ns at t=2000, 100 at 5500, 50 at 9900.
+//   1069, 1169   as there
+//   1169 + 4196 = 5365: 300 stolen since 1169 -> on to 5665; 100 more (at
+//                 5500) -> 5765: sendpage 4096
+//   5765 + 4196 = 9961: 50 stolen (9900) -> 10011: sendpage 100
+//   10011 + 200 = 10211: footer.
+TEST(ConnectionTest, SoftirqTimeStolenFromTheWorkerDelaysItsCalls) {
+  ConnectionOptions o = Opts(WriterKind::kV1Notlast);
+  o.costs.crc_ns_per_4k = 4096;
+  o.costs.per_call_ns = 100;
+  o.costs.prepare_message_ns = 1000;
+  Harness h(o);
+  h.sock.Steal(2000, 300);
+  h.sock.Steal(5500, 100);
+  h.sock.Steal(9900, 50);
+  TwoMessages t;
+  h.conn.ceph_con_send(t.m1);
+  h.loop.Run();
+  std::vector<model::TimeNs> times;
+  for (const auto& c : h.sock.calls()) times.push_back(c.time);
+  EXPECT_THAT(times, ElementsAre(1069, 1169, 5765, 10011, 10211));
+}
+
 TEST(ConnectionTest, CallTagsNameMessageAndPiece) {
   Harness h(Opts(WriterKind::kV1Legacy));
   TwoMessages t;

@@ -34,6 +34,8 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
   for (const auto& [field, v] : {std::pair<const char*, TimeNs>{"one_way_delay_ns", c.one_way_delay_ns},
                                  {"tx_completion_ns", c.tx_completion_ns},
                                  {"call_cost_ns", c.call_cost_ns},
+                                 {"sender_softirq_ack_ns", c.sender_softirq_ack_ns},
+                                 {"sender_softirq_peer_rx_ns", c.sender_softirq_peer_rx_ns},
                                  {"peer.gro_flush_ns", c.peer.gro_flush_ns},
                                  {"peer.ack_proc_ns", c.peer.ack_proc_ns}}) {
     if (absl::Status s = NonNegative(field, v); !s.ok()) return s;

@@ -66,6 +66,12 @@ struct ConnectionConfig {
   TimeNs one_way_delay_ns = 25 * kNsPerUs;  // propagation + switching, each direction
   TimeNs tx_completion_ns = 0;          // NIC TX-completion (IRQ coalescing) delay after the last bit
   TimeNs call_cost_ns = 0;              // CPU time one socket call holds the socket (lock_sock..release_sock)
+  // Softirq work that shares the sending application's CPU (model/cpu_steal.h):
+  // per ACK the sender processes (tcp_v4_rcv -> tcp_ack), and per data segment
+  // the receiver processes when its receive path runs on that CPU too (a veth
+  // pair with RPS steered to the sender's CPU). 0: receive work runs elsewhere.
+  TimeNs sender_softirq_ack_ns = 0;
+  TimeNs sender_softirq_peer_rx_ns = 0;
   int hz = 250;                         // jiffy length for jiffy-granular rules
   bool track_payload = true;            // deliver payload bytes to Observer::OnDeliver
   bool full_trace = true;               // report every WirePacket to the observer

@@ -36,6 +36,12 @@ class ConnectionImpl final : public Connection, public Observer {
     opts.handshake_rtt_ns = 2 * config.one_way_delay_ns;
     sock_ = std::make_unique<TcpSock>(loop, config, profile, opts,
                                       [this](XmitSkb&& skb) { nic_->Transmit(skb); });
+    // Receive work on the application's CPU (model/cpu_steal.h), only when
+    // configured, so that runs without it schedule exactly as before.
+    if (config.sender_softirq_ack_ns > 0 || config.sender_softirq_peer_rx_ns > 0) {
+      sock_->set_cpu_steal(&steal_);
+      peer_->set_cpu_steal(&steal_);
+    }
 #ifndef NDEBUG
     // Debug builds check the invariants after every event.
     loop_->set_post_event_hook([this] {
@@ -98,6 +104,7 @@ class ConnectionImpl final : public Connection, public Observer {
   std::unique_ptr<Nic> nic_;
   std::unique_ptr<TcpSock> sock_;
   PacketHistogram histogram_;
+  CpuSteal steal_;
   uint32_t next_new_seq_ = 0;
   uint64_t delivered_ = 0;
   const char* wire_violation_ = nullptr;

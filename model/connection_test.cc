@@ -129,5 +129,42 @@ TEST(Connection, RejectsBadConfig) {
   EXPECT_FALSE(ProfileByName("linux-3.10").ok());
 }
 
+// Receive work on the sender's CPU (model/cpu_steal.h): the socket reports
+// sender_softirq_peer_rx_ns per data segment the peer received plus
+// sender_softirq_ack_ns per ACK the sender processed, counted here from the
+// wire packets both directions carried; without the knobs it reports 0.
+struct WireCounter : Observer {
+  void OnWirePacket(const WirePacket& p) override {
+    if (p.dir == Direction::kData && p.len > 0) ++data;
+    if (p.dir == Direction::kAck) ++acks;
+  }
+  void OnDeliver(TimeNs, uint32_t, const uint8_t*, uint32_t) override {}
+  uint64_t data = 0;
+  uint64_t acks = 0;
+};
+
+TEST(Connection, SoftirqWorkIsChargedToTheSendersCpu) {
+  for (bool on : {false, true}) {
+    EventLoop loop;
+    WireCounter obs;
+    ConnectionConfig cfg;
+    if (on) {
+      cfg.sender_softirq_peer_rx_ns = 700;
+      cfg.sender_softirq_ack_ns = 300;
+    }
+    absl::StatusOr<std::unique_ptr<Connection>> conn =
+        Connection::Create(&loop, cfg, *ProfileByName("linux-4.19"), &obs);
+    ASSERT_TRUE(conn.ok()) << conn.status();
+    StreamWriter writer(&loop, &(*conn)->socket(), MessageShape{}, 20, 10 * kNsPerUs);
+    writer.Start();
+    loop.Run(10'000'000);
+    ASSERT_TRUE(writer.done());
+    ASSERT_GT(obs.data, 0u);
+    ASSERT_GT(obs.acks, 0u);
+    const TimeNs expected = on ? static_cast<TimeNs>(700 * obs.data + 300 * obs.acks) : 0;
+    EXPECT_EQ((*conn)->socket().cpu_stolen_ns(), expected) << "on=" << on;
+  }
+}
+
 }  // namespace
 }  // namespace sendsim::model

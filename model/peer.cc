@@ -30,6 +30,7 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
       reverse_(reverse),
       obs_(obs),
       pcfg_(cfg.peer),
+      sender_softirq_rx_ns_(cfg.sender_softirq_peer_rx_ns),
       sack_(cfg.sack),
       timestamps_(cfg.timestamps) {
   // Ranges are ValidateConfig's job; the peer does not clamp.
@@ -149,6 +150,7 @@ void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
   RunDeadlines(arrival);
   now_ = std::max(now_, arrival);
   ++stats_.segments;
+  if (steal_ != nullptr && seg.len > 0) steal_->Charge(arrival, sender_softirq_rx_ns_);
 
   if (pcfg_.gro != GroMode::kBatch || seg.len == 0) {
     if (gro_open_) GroFlush();

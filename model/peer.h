@@ -59,6 +59,7 @@
 #include <vector>
 
 #include "model/config.h"
+#include "model/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/link.h"
 #include "model/observer.h"
@@ -93,6 +94,9 @@ class Peer {
   void OnSegmentAt(TimeNs arrival, const Segment& seg);
   // Makes `data_link` deliver to this peer in lookahead mode.
   void AttachLookahead(Link* data_link);
+  // Charges sender_softirq_peer_rx_ns per data segment received (receive
+  // processing on the sender's CPU); null: it runs elsewhere.
+  void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
 
   // Next expected sequence number (tp->rcv_nxt), wire form.
   uint32_t rcv_nxt() const { return static_cast<uint32_t>(rcv_nxt_); }
@@ -190,6 +194,8 @@ class Peer {
   Link* reverse_;
   Observer* obs_;
   PeerConfig pcfg_;
+  CpuSteal* steal_ = nullptr;
+  TimeNs sender_softirq_rx_ns_ = 0;
   bool sack_;
   bool timestamps_;
   TimeNs jiffy_ns_;

@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "model/config.h"
 #include "model/constants.h"
+#include "model/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/profile.h"
 #include "model/socket.h"
@@ -88,6 +89,9 @@ class TcpSock final : public Socket {
   void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
   void set_call_tag(uint64_t tag) override { call_tag_ = tag; }
   bool owned() const override { return IsOwned(); }
+  TimeNs cpu_stolen_ns() override { return steal_ != nullptr ? steal_->StolenUpTo(loop_->now()) : 0; }
+  // Softirq work on the application's CPU is charged here (may be null).
+  void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
   TcpInfo info() const override;
   const Counters& counters() const override { return counters_; }
   Counters& mutable_counters() { return counters_; }
@@ -287,6 +291,7 @@ class TcpSock final : public Socket {
   WriteSpaceFn write_space_;
   uint64_t call_tag_ = 0;
   Counters counters_;
+  CpuSteal* steal_ = nullptr;
 
   // Sequence space (struct tcp_sock).
   uint64_t write_seq_ = 0;

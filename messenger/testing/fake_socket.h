@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/constants.h"
+#include "model/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/socket.h"
 
@@ -42,6 +43,8 @@ class FakeSocket : public model::Socket {
     if (write_space_) write_space_();
   }
   void set_budget(uint64_t b) { budget_ = b; }
+  // Softirq work of `ns` on the caller's CPU at time `at` (cpu_stolen_ns).
+  void Steal(model::TimeNs at, model::TimeNs ns) { steal_.Charge(at, ns); }
   // Called with every run of accepted bytes (loopback tests).
   std::function<void(const uint8_t* data, uint64_t len)> on_bytes;
 
@@ -64,6 +67,7 @@ class FakeSocket : public model::Socket {
   void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
   void set_call_tag(uint64_t tag) override { tag_ = tag; }
   bool owned() const override { return false; }
+  model::TimeNs cpu_stolen_ns() override { return steal_.StolenUpTo(Now()); }
   model::TcpInfo info() const override { return {}; }
   const model::Counters& counters() const override { return counters_; }
 
@@ -106,6 +110,7 @@ class FakeSocket : public model::Socket {
   std::vector<RecordedCall> calls_;
   std::vector<uint8_t> stream_;
   model::Counters counters_;
+  model::CpuSteal steal_;
 };
 
 }  // namespace sendsim::messenger::testing

@@ -33,6 +33,8 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.one_way_delay_ns = s.one_way_delay_ns;
   c.tx_completion_ns = 0;
   c.call_cost_ns = s.call_cost_ns;
+  c.sender_softirq_ack_ns = s.softirq_ack_ns;
+  c.sender_softirq_peer_rx_ns = s.softirq_rx_ns;
   c.track_payload = true;
   c.full_trace = true;
   c.peer.gro = s.gro_batch ? model::GroMode::kBatch : model::GroMode::kOff;
@@ -78,8 +80,9 @@ ModelSettings DefaultModelSettings(Placement placement) {
 std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
       "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns, call cost %d ns, "
-      "ack_proc %d ns, peer batching %s (flush gap %d ns), reader %s, delayed ACK, no replies",
-      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns,
+      "ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "(flush gap %d ns), reader %s, delayed ACK, no replies",
+      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")

@@ -26,6 +26,10 @@ struct ModelSettings {
   int64_t one_way_delay_ns = 0;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
   int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
+  // Softirq work on the sender's CPU (model/cpu_steal.h): per ACK processed
+  // and per data segment the receiver processes there (RPS to that CPU).
+  int64_t softirq_ack_ns = 0;
+  int64_t softirq_rx_ns = 0;
   bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
   int64_t gro_flush_ns = 0;
   uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
