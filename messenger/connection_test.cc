@@ -310,18 +310,26 @@ TEST(ConnectionTest, OldFooterIs13Bytes) {
 //   5365     sendpage 4096;             +100 + 4096     -> 9561
 //   9561     sendpage 100;              +100 + 100      -> 9761
 //   9761     sendmsg footer.
-TEST(ConnectionTest, CallsAreSpacedByCpuWork) {
+ConnectionOptions CpuCostOpts() {
   ConnectionOptions o = Opts(WriterKind::kV1Notlast);
   o.costs.crc_ns_per_4k = 4096;
   o.costs.per_call_ns = 100;
   o.costs.prepare_message_ns = 1000;
-  Harness h(o);
+  return o;
+}
+
+std::vector<model::TimeNs> CallTimes(Harness& h) {
   TwoMessages t;
   h.conn.ceph_con_send(t.m1);
   h.loop.Run();
   std::vector<model::TimeNs> times;
   for (const auto& c : h.sock.calls()) times.push_back(c.time);
-  EXPECT_THAT(times, ElementsAre(1069, 1169, 5365, 9561, 9761));
+  return times;
+}
+
+TEST(ConnectionTest, CallsAreSpacedByCpuWork) {
+  Harness h(CpuCostOpts());
+  EXPECT_THAT(CallTimes(h), ElementsAre(1069, 1169, 5365, 9561, 9761));
 }
 
 // Softirq work on the worker's CPU delays its next call by as much, including
@@ -333,20 +341,11 @@ TEST(ConnectionTest, CallsAreSpacedByCpuWork) {
 //   5765 + 4196 = 9961: 50 stolen (9900) -> 10011: sendpage 100
 //   10011 + 200 = 10211: footer.
 TEST(ConnectionTest, SoftirqTimeStolenFromTheWorkerDelaysItsCalls) {
-  ConnectionOptions o = Opts(WriterKind::kV1Notlast);
-  o.costs.crc_ns_per_4k = 4096;
-  o.costs.per_call_ns = 100;
-  o.costs.prepare_message_ns = 1000;
-  Harness h(o);
+  Harness h(CpuCostOpts());
   h.sock.Steal(2000, 300);
   h.sock.Steal(5500, 100);
   h.sock.Steal(9900, 50);
-  TwoMessages t;
-  h.conn.ceph_con_send(t.m1);
-  h.loop.Run();
-  std::vector<model::TimeNs> times;
-  for (const auto& c : h.sock.calls()) times.push_back(c.time);
-  EXPECT_THAT(times, ElementsAre(1069, 1169, 5765, 10011, 10211));
+  EXPECT_THAT(CallTimes(h), ElementsAre(1069, 1169, 5765, 10011, 10211));
 }
 
 TEST(ConnectionTest, CallTagsNameMessageAndPiece) {
