@@ -52,6 +52,8 @@ ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default p
 ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
 ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
 ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
+ABSL_FLAG(int64_t, model_rcvbuf, -1,
+          "model calibration: the peer's fixed receive buffer [bytes] (default: the model's 6 MiB; see README)");
 ABSL_FLAG(int64_t, model_softirq_ack_ns, -1,
           "model calibration: sender-CPU time per ACK processed (default per placement)");
 ABSL_FLAG(int64_t, model_softirq_rx_ns, -1,
@@ -117,6 +119,7 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.softirq_ack_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) s.peer_rcvbuf = static_cast<uint32_t>(v);
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
     s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;

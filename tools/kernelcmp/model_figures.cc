@@ -42,6 +42,7 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.delayed_ack = true;
   c.peer.ack_proc_ns = s.ack_proc_ns;
   c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
+  if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
   return c;
 }
 
@@ -81,12 +82,13 @@ std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
       "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns, call cost %d ns, "
       "ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
-      "(flush gap %d ns), reader %s, delayed ACK, no replies",
+      "(flush gap %d ns), reader %s, peer rcvbuf %s, delayed ACK, no replies",
       kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")
-          : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6));
+          : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6),
+      s.peer_rcvbuf == 0 ? std::string("model default") : absl::StrFormat("%u", s.peer_rcvbuf));
 }
 
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,

@@ -33,6 +33,8 @@ struct ModelSettings {
   bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
   int64_t gro_flush_ns = 0;
   uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
+  // Receive buffer limit of the peer (the testbed's tcp_rmem[2]; 0: model default).
+  uint32_t peer_rcvbuf = 0;
 };
 ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);
