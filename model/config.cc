@@ -46,6 +46,9 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
   if (c.peer.init_rcv_wnd_segs == 0) return Bad("peer.init_rcv_wnd_segs must be >= 1");
   if (c.peer.wscale > 14)
     return absl::InvalidArgumentError(absl::StrFormat("peer.wscale %d > 14 (TCP_MAX_WSCALE)", c.peer.wscale));
+  if (c.peer.rcvbuf_autotune_initial != 0 && uint64_t{c.peer.rcvbuf_autotune_initial} < uint64_t{4} * c.mss)
+    return absl::InvalidArgumentError(absl::StrFormat("peer.rcvbuf_autotune_initial %d below 4 * mss (%d)",
+                                                      c.peer.rcvbuf_autotune_initial, uint64_t{4} * c.mss));
   if (uint64_t{c.peer.rcvbuf} < uint64_t{4} * c.mss)
     return absl::InvalidArgumentError(
         absl::StrFormat("peer.rcvbuf %d below 4 * mss (%d)", c.peer.rcvbuf, uint64_t{4} * c.mss));

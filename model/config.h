@@ -20,6 +20,9 @@ enum class GroMode : uint8_t {
 // Peer (receiver) behaviour: everything that shapes the ACK stream.
 struct PeerConfig {
   uint32_t rcvbuf = 6 * 1024 * 1024;    // tcp_rmem[2]-like limit of the receive window
+  // > 0: receive-buffer autotuning (tcp_rcv_space_adjust) from this sk_rcvbuf
+  // (tcp_rmem[1]) up to `rcvbuf`; 0: the buffer is fixed at `rcvbuf`.
+  uint32_t rcvbuf_autotune_initial = 0;
   uint32_t init_rcv_wnd_segs = 20;      // initial window offered = 20 * (mss)  (tcp_select_initial_window)
   uint8_t wscale = 7;                   // window scale the peer announces
   bool delayed_ack = true;              // false: ACK every segment (quickack)

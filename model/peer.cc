@@ -55,9 +55,10 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   wscale_ = pcfg_.wscale;
   // Receive memory is counted as payload with truesize = 2 * payload, so the
   // window available from a buffer is exactly tcp_win_from_space(rcvbuf)
-  // minus the queued payload. The buffer is fixed (a receiver with SO_RCVBUF
-  // set: no autotuning) -- deliberate simplification.
-  full_space_ = WinFromSpace(pcfg_.rcvbuf);
+  // minus the queued payload. Unless autotuning is on, the buffer is fixed
+  // (a receiver with SO_RCVBUF set) -- deliberate simplification.
+  sk_rcvbuf_ = pcfg_.rcvbuf_autotune_initial != 0 ? std::min(pcfg_.rcvbuf_autotune_initial, pcfg_.rcvbuf) : pcfg_.rcvbuf;
+  full_space_ = WinFromSpace(sk_rcvbuf_);
   window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
 
   // tcp_select_initial_window: space rounded down to a multiple of the MSS
@@ -89,6 +90,10 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   rcv_wup_ = rcv_nxt_;
   copied_seq_ = rcv_nxt_;
   now_ = loop_->now();
+  // tcp_init_buffer_space: the first measurement expects the initial window.
+  rcvq_space_ = std::max<uint64_t>(wnd, 1);
+  rcvq_seq_ = copied_seq_;
+  rcvq_time_ = now_;
 }
 
 void Peer::AttachLookahead(Link* data_link) {
@@ -568,6 +573,7 @@ void Peer::AppRead(uint64_t copied) {
   copied = std::min(copied, unread_);
   unread_ -= copied;
   copied_seq_ += copied;
+  if (pcfg_.rcvbuf_autotune_initial != 0) RcvSpaceAdjust();
   // tcp_cleanup_rbuf.
   bool time_to_ack = false;
   if (pending_ & kAckSched) {
@@ -587,6 +593,32 @@ void Peer::AppRead(uint64_t copied) {
     ++stats_.read_acks;
     SendAck();
   }
+}
+
+// tcp_rcv_space_adjust (dynamic right-sizing), at most once per receiver RTT
+// (the model's rcv_rtt is the path RTT): when the application read more than
+// in the previous RTT, size sk_rcvbuf for twice that plus twice the growth
+// and 16 MSS, up to tcp_rmem[2]; the window clamp follows. The buffer a
+// window needs is 2 x the window here (receive memory = 2 x payload), in
+// place of the kernel's per-MSS truesize ratio.
+void Peer::RcvSpaceAdjust() {
+  if (srtt_ns_ <= 0 || now_ - rcvq_time_ < srtt_ns_) return;
+  const uint64_t copied = copied_seq_ - rcvq_seq_;
+  if (copied > rcvq_space_) {
+    uint64_t rcvwin = (copied << 1) + 16 * uint64_t{advmss_};
+    const uint64_t grow = rcvwin * (copied - rcvq_space_) / rcvq_space_;
+    rcvwin += grow << 1;
+    const uint64_t rcvbuf = std::min<uint64_t>(2 * rcvwin, pcfg_.rcvbuf);
+    if (rcvbuf > sk_rcvbuf_) {
+      sk_rcvbuf_ = rcvbuf;
+      full_space_ = WinFromSpace(rcvbuf);
+      window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
+      ++stats_.rcvbuf_grows;
+    }
+    rcvq_space_ = copied;
+  }
+  rcvq_seq_ = copied_seq_;
+  rcvq_time_ = now_;
 }
 
 void Peer::StartReadChunk() {

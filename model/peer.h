@@ -102,6 +102,8 @@ class Peer {
   uint32_t rcv_nxt() const { return static_cast<uint32_t>(rcv_nxt_); }
   // Window offered in the SYN-ACK (unscaled bytes): tcp_select_initial_window.
   uint32_t initial_window() const { return initial_window_; }
+  // sk_rcvbuf (grows only with rcvbuf_autotune_initial set).
+  uint64_t sk_rcvbuf() const { return sk_rcvbuf_; }
   // Window scale the peer uses for its advertisements (rcv_wscale).
   uint8_t wscale() const { return wscale_; }
   // Advertised window of the last ACK (bytes), tp->rcv_wnd.
@@ -122,6 +124,7 @@ class Peer {
     uint64_t delayed_acks = 0;  // ACKs sent by the delayed-ACK timer
     uint64_t quick_acks = 0;    // ACKs sent because of quick-ACK mode
     uint64_t read_acks = 0;     // ACKs sent by tcp_cleanup_rbuf after a read
+    uint64_t rcvbuf_grows = 0;  // tcp_rcv_space_adjust raised sk_rcvbuf
     uint64_t ofo_segments = 0;  // segments queued out of order
     uint64_t dup_segments = 0;  // segments entirely below rcv_nxt
   };
@@ -177,6 +180,7 @@ class Peer {
   uint32_t ReceiveWindow() const;              // tcp_receive_window
   uint32_t FreeSpace() const;                  // tcp_space
   void AppRead(uint64_t copied);               // recvmsg copied bytes -> tcp_cleanup_rbuf
+  void RcvSpaceAdjust();                       // tcp_rcv_space_adjust
   void StartReadChunk();
   bool AckThresholdReached() const;
   // t / jiffy_ns_, remembering the last jiffy: the peer's clock moves by
@@ -217,6 +221,12 @@ class Peer {
   uint32_t rcv_ssthresh_ = 0;
   uint32_t window_clamp_ = 0;
   uint32_t full_space_ = 0;
+  // Receive-buffer autotuning (tcp_rcv_space_adjust): sk_rcvbuf and the
+  // rcvq_space measurement.
+  uint64_t sk_rcvbuf_ = 0;
+  uint64_t rcvq_space_ = 0;
+  uint64_t rcvq_seq_ = 0;
+  TimeNs rcvq_time_ = 0;
   uint32_t initial_window_ = 0;
   uint8_t wscale_ = 0;
   uint64_t unread_ = 0;     // in-order bytes not yet read (sk_rmem_alloc, payload only)

@@ -569,5 +569,49 @@ TEST(PeerTest, JumboInitialWindow) {
   EXPECT_EQ(peer.initial_window(), 26844u);
 }
 
+// Receive-buffer autotuning (tcp_rcv_space_adjust), instant reader, srtt
+// 50 us (2 x 25 us one way), segments 1 us apart. Start: sk_rcvbuf 131072
+// (tcp_rmem[1]), rcvq_space = the initial window 28960.
+//  t < 50 us: less than one RTT since the last measurement -> no change.
+//  t = 50 us: 51 segments read, copied 73848 > 28960:
+//    rcvwin = 2 x 73848 + 16 x advmss 1460 = 171056
+//    grow = 171056 x (73848 - 28960) / 28960 = 265136 (integer)
+//    rcvwin += 2 x 265136 -> 701328; sk_rcvbuf = 2 x 701328 = 1402656
+//    (below the 32 MiB cap).
+// Without autotuning the buffer stays at rcvbuf and the window at its clamp.
+TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
+  ConnectionConfig c;
+  c.peer.rcvbuf = 32 * 1024 * 1024;
+  c.peer.rcvbuf_autotune_initial = 131072;
+  Harness h(c);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
+  h.Full(0, 0, 50, 1'000);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
+  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 0u);
+  h.Full(50'000, 50 * kMss, 1, 1'000);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 1402656u);
+  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
+  // The next measurement needs another RTT.
+  h.Full(51'000, 51 * kMss, 48, 1'000);
+  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
+}
+
+TEST(PeerTest, FixedRcvbufCapsTheWindow) {
+  ConnectionConfig fixed = SmallBuf();  // 131072: window clamp 65536
+  ConnectionConfig tuned = SmallBuf();
+  tuned.peer.rcvbuf = 32 * 1024 * 1024;
+  tuned.peer.rcvbuf_autotune_initial = 131072;
+  uint32_t max_win[2] = {0, 0};
+  int i = 0;
+  for (const ConnectionConfig& c : {fixed, tuned}) {
+    Harness h(c);
+    h.Full(0, 0, 3000, 1'000);
+    for (const WirePacket& a : h.rec.acks) max_win[i] = std::max(max_win[i], a.win);
+    ++i;
+  }
+  EXPECT_LE(max_win[0], 65536u);
+  EXPECT_GT(max_win[1], 65536u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -53,7 +54,10 @@ ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
 ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
 ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
 ABSL_FLAG(int64_t, model_rcvbuf, -1,
-          "model calibration: the peer's fixed receive buffer [bytes] (default: the model's 6 MiB; see README)");
+          "model calibration: a fixed receive buffer for the peer [bytes] (default: the model's 6 MiB)");
+ABSL_FLAG(bool, model_rcvbuf_autotune, false,
+          "model calibration: autotune the peer's receive buffer like this machine's receiver, from "
+          "tcp_rmem[1] to tcp_rmem[2] (tcp_rcv_space_adjust; see README)");
 ABSL_FLAG(int64_t, model_softirq_ack_ns, -1,
           "model calibration: sender-CPU time per ACK processed (default per placement)");
 ABSL_FLAG(int64_t, model_softirq_rx_ns, -1,
@@ -112,14 +116,43 @@ absl::StatusOr<Workload> WorkloadFromFlags() {
   return w;
 }
 
+// The testbed receiver's buffer: new namespaces copy tcp_rmem from the
+// initial one (tcp_sk_init), the socket starts at tcp_rmem[1] and autotunes
+// up to tcp_rmem[2], and the SYN-ACK's window scale is ilog2(max(tcp_rmem[2],
+// rmem_max)) - 15 (tcp_select_initial_window, v6.x). False if unreadable.
+bool HostReceiveBuffer(ModelSettings* s) {
+  std::ifstream f("/proc/sys/net/ipv4/tcp_rmem");
+  std::ifstream g("/proc/sys/net/core/rmem_max");
+  uint64_t lo = 0, def = 0, hi = 0, rmem_max = 0;
+  if (!(f >> lo >> def >> hi) || !(g >> rmem_max)) return false;
+  if (def == 0 || hi < def || hi > UINT32_MAX) return false;
+  s->peer_rcvbuf_initial = static_cast<uint32_t>(def);
+  s->peer_rcvbuf = static_cast<uint32_t>(hi);
+  uint64_t space = std::max(hi, rmem_max);
+  int log2 = 0;
+  while (space > 1) {
+    space >>= 1;
+    ++log2;
+  }
+  s->peer_wscale = std::clamp(log2 - 15, 0, 14);
+  return true;
+}
+
 ModelSettings SettingsFor(Placement p) {
   ModelSettings s = DefaultModelSettings(p);
+  if (absl::GetFlag(FLAGS_model_rcvbuf_autotune) && !HostReceiveBuffer(&s)) {
+    std::fprintf(stderr, "kernelcmp: cannot read tcp_rmem/rmem_max; the model keeps its fixed receive buffer\n");
+  }
   if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.softirq_ack_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) s.peer_rcvbuf = static_cast<uint32_t>(v);
+  if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) {
+    s.peer_rcvbuf = static_cast<uint32_t>(v);
+    s.peer_rcvbuf_initial = 0;  // fixed
+    s.peer_wscale = -1;
+  }
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
     s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;

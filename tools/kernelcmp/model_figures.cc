@@ -43,6 +43,8 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.ack_proc_ns = s.ack_proc_ns;
   c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
   if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
+  c.peer.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
+  if (s.peer_wscale >= 0) c.peer.wscale = static_cast<uint8_t>(s.peer_wscale);
   return c;
 }
 
@@ -88,7 +90,10 @@ std::string DescribeModelSettings(const ModelSettings& s) {
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")
           : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6),
-      s.peer_rcvbuf == 0 ? std::string("model default") : absl::StrFormat("%u", s.peer_rcvbuf));
+      s.peer_rcvbuf == 0        ? std::string("model default")
+      : s.peer_rcvbuf_initial == 0 ? absl::StrFormat("%u fixed", s.peer_rcvbuf)
+                                   : absl::StrFormat("autotuned %u..%u, wscale %d", s.peer_rcvbuf_initial,
+                                                     s.peer_rcvbuf, s.peer_wscale));
 }
 
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,

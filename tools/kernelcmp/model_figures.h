@@ -33,8 +33,13 @@ struct ModelSettings {
   bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
   int64_t gro_flush_ns = 0;
   uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
-  // Receive buffer limit of the peer (the testbed's tcp_rmem[2]; 0: model default).
+  // The peer's receive buffer: fixed at peer_rcvbuf, or autotuned from
+  // peer_rcvbuf_initial (tcp_rmem[1]) up to peer_rcvbuf (tcp_rmem[2]) when
+  // peer_rcvbuf_initial > 0; 0/0: the model's defaults. peer_wscale < 0:
+  // the model's default window scale.
   uint32_t peer_rcvbuf = 0;
+  uint32_t peer_rcvbuf_initial = 0;
+  int peer_wscale = -1;
 };
 ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);
