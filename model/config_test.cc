@@ -47,6 +47,9 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"tx_completion_ns", [](ConnectionConfig& c) { c.tx_completion_ns = -1; }},
       {"one_way_delay_ns", [](ConnectionConfig& c) { c.one_way_delay_ns = -1; }},
       {"call_cost_ns", [](ConnectionConfig& c) { c.call_cost_ns = -1; }},
+      {"sender_softirq_ack_ns", [](ConnectionConfig& c) { c.sender_softirq_ack_ns = -1; }},
+      {"sender_softirq_peer_rx_ns", [](ConnectionConfig& c) { c.sender_softirq_peer_rx_ns = -1; }},
+      {"peer.rcvbuf_autotune_initial", [](ConnectionConfig& c) { c.peer.rcvbuf_autotune_initial = 5791; }},
       // 4 * 1448 = 5792: one byte less is rejected.
       {"peer.rcvbuf", [](ConnectionConfig& c) { c.peer.rcvbuf = 5791; }},
       // 1448 + 40 + 12 = 1500: one more byte of MSS exceeds the MTU.
