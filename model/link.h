@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "model/config.h"
+#include "model/constants.h"
 #include "model/event_loop.h"
 #include "model/observer.h"
 #include "model/types.h"
@@ -75,8 +76,6 @@ class RingQueue {
 };
 
 // Per-frame byte costs (IEEE 802.3 + IPv4/TCP without IP options).
-inline constexpr uint32_t kIpTcpHeaderBytes = 40;
-inline constexpr uint32_t kTcpTimestampOptionBytes = 12;  // TCPOLEN_TSTAMP_ALIGNED
 inline constexpr uint32_t kTcpSackBaseBytes = 4;          // TCPOLEN_SACK_BASE_ALIGNED
 inline constexpr uint32_t kTcpSackPerBlockBytes = 8;      // TCPOLEN_SACK_PERBLOCK
 inline constexpr uint32_t kEthMinPayloadBytes = 46;       // 64-byte minimum frame

@@ -11,17 +11,11 @@
 
 #include <algorithm>
 
+#include "model/constants.h"
 #include "model/tcp_sock.h"
 #include "model/write_xmit.h"
 
 namespace sendsim::model {
-namespace {
-
-constexpr uint32_t kNetAndTcpHeader = 20 + 20;  // IPv4 + struct tcphdr
-constexpr uint32_t kTsOption = 12;
-constexpr uint32_t kMinSndMss = 48;             // TCP_MIN_SND_MSS
-
-}  // namespace
 
 // tcp_mtup_init: enabled only at tcp_mtu_probing > 1; search between
 // tcp_base_mss's MTU and the peer's MSS clamp + headers, bounded by the route
@@ -29,23 +23,27 @@ constexpr uint32_t kMinSndMss = 48;             // TCP_MIN_SND_MSS
 void TcpSock::MtupInit() {
   mtup_enabled_ = config_.sysctl.mtu_probing > 1;
   if (!mtup_enabled_) return;
-  const uint32_t clamp = config_.mss_clamp != 0 ? config_.mss_clamp : full_mss_ + (config_.timestamps ? kTsOption : 0);
-  search_high_ = std::min(clamp + kNetAndTcpHeader, config_.mtu);
+  search_high_ = std::min(MssClamp() + kIpTcpHeaderBytes, config_.mtu);
   search_low_ = MssToMtu(config_.sysctl.base_mss);
   SyncMss();
 }
 
+// rx_opt.mss_clamp: the peer's MSS option, or ours plus the options it
+// leaves room for.
+uint32_t TcpSock::MssClamp() const {
+  return config_.mss_clamp != 0 ? config_.mss_clamp : full_mss_ + (config_.timestamps ? kTcpTimestampOptionBytes : 0);
+}
+
 uint32_t TcpSock::MtuToMss(uint32_t pmtu) const {
-  const uint32_t clamp = config_.mss_clamp != 0 ? config_.mss_clamp : full_mss_ + (config_.timestamps ? kTsOption : 0);
-  uint32_t mss = pmtu > kNetAndTcpHeader ? pmtu - kNetAndTcpHeader : 0;
-  mss = std::min(mss, clamp);
-  mss = std::max(mss, kMinSndMss);
-  if (config_.timestamps) mss = mss > kTsOption ? mss - kTsOption : 0;
-  return std::max(mss, kMinSndMss);
+  uint32_t mss = pmtu > kIpTcpHeaderBytes ? pmtu - kIpTcpHeaderBytes : 0;
+  mss = std::min(mss, MssClamp());
+  mss = std::max(mss, kTcpMinSndMss);
+  if (config_.timestamps) mss = mss > kTcpTimestampOptionBytes ? mss - kTcpTimestampOptionBytes : 0;
+  return std::max(mss, kTcpMinSndMss);
 }
 
 uint32_t TcpSock::MssToMtu(uint32_t mss) const {
-  return mss + kNetAndTcpHeader + (config_.timestamps ? kTsOption : 0);
+  return mss + kIpTcpHeaderBytes + (config_.timestamps ? kTcpTimestampOptionBytes : 0);
 }
 
 // tcp_sync_mss(sk, pmtu_cookie): the route's MSS, clamped to search_low's

@@ -258,6 +258,7 @@ class TcpSock final : public Socket {
 
   // --- mtu_probe.cc ---
   void MtupInit();
+  uint32_t MssClamp() const;               // rx_opt.mss_clamp
   uint32_t MtuToMss(uint32_t pmtu) const;  // tcp_mtu_to_mss
   uint32_t MssToMtu(uint32_t mss) const;   // tcp_mss_to_mtu
   void SyncMss();                          // tcp_sync_mss with the route MTU
