@@ -1033,17 +1033,21 @@ class ScriptRun {
     } else {
       return Skip(e.line, absl::StrFormat("getsockopt(%s) is not modelled", opt));
     }
-    const bool unchecked = valx.kind == Expr::Kind::kEllipsis ||
-                           (valx.kind == Expr::Kind::kArray && valx.children.size() == 1 &&
-                            valx.children[0].kind == Expr::Kind::kEllipsis);
-    if (!unchecked) {
-      std::optional<int64_t> want = IntValue(valx);
-      if (!want) return Skip(e.line, absl::StrFormat("getsockopt(%s) with a non-integer value", opt));
-      if (*want != val) {
-        return Fail(e.line, absl::StrFormat("getsockopt(%s) gave %d, expected %d", opt, val, *want));
-      }
-    }
+    if (absl::Status st = CheckOutValue(e.line, absl::StrFormat("getsockopt(%s)", opt), valx, val); !st.ok()) return st;
     return Immediate(e, sc, tol, 0, completed);
+  }
+
+  // An out-parameter such as getsockopt's [value] or ioctl's [count]: `...`
+  // or `[...]` is not checked; an integer must equal what the model gives.
+  absl::Status CheckOutValue(int line, const std::string& call, const Expr& x, int64_t val) const {
+    const bool unchecked = x.kind == Expr::Kind::kEllipsis ||
+                           (x.kind == Expr::Kind::kArray && x.children.size() == 1 &&
+                            x.children[0].kind == Expr::Kind::kEllipsis);
+    if (unchecked) return absl::OkStatus();
+    std::optional<int64_t> want = IntValue(x);
+    if (!want) return Skip(line, absl::StrFormat("%s with a non-integer value", call));
+    if (*want != val) return Fail(line, absl::StrFormat("%s gave %d, expected %d", call, val, *want));
+    return absl::OkStatus();
   }
 
   absl::Status SysAccept(const Event& e, const SyscallEvent& sc, TimeNs tol, TimeNs* completed) {
@@ -1389,15 +1393,7 @@ class ScriptRun {
     int64_t val = 0;
     if (*req == kSiocoutq) val = static_cast<int64_t>(write_seq - i.bytes_acked);
     if (*req == kSiocoutqnsd) val = i.notsent_bytes;
-    const Expr& out = sc.args[2];
-    const bool unchecked = out.kind == Expr::Kind::kEllipsis ||
-                           (out.kind == Expr::Kind::kArray && out.children.size() == 1 &&
-                            out.children[0].kind == Expr::Kind::kEllipsis);
-    if (!unchecked) {
-      std::optional<int64_t> want = IntValue(out);
-      if (!want) return Skip(e.line, "ioctl() with a non-integer value");
-      if (*want != val) return Fail(e.line, absl::StrFormat("ioctl() gave %d, expected %d", val, *want));
-    }
+    if (absl::Status st = CheckOutValue(e.line, "ioctl()", sc.args[2], val); !st.ok()) return st;
     return Immediate(e, sc, tol, 0, completed);
   }
 
