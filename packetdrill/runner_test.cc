@@ -390,6 +390,17 @@ TEST(RunnerTest, PeerIsnIsTheOriginOfRelativeSequenceNumbers) {
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
+// Out-parameters: an integer is compared with the model's value, `[...]`
+// is not checked. SIOCOUTQNSD = unsent bytes: 500 held by MSG_MORE.
+TEST(RunnerTest, IoctlOutValueIsCheckedUnlessElided) {
+  const std::string send = "   +0 send(4, ..., 500, MSG_MORE) = 500\n";
+  Result ok = RunText(send + "   +0 ioctl(4, SIOCOUTQNSD, [500]) = 0\n   +0 ioctl(4, SIOCOUTQNSD, [...]) = 0\n");
+  EXPECT_EQ(ok.verdict, Verdict::kPass) << ok.reason;
+  Result bad = RunText(send + "   +0 ioctl(4, SIOCOUTQNSD, [499]) = 0\n");
+  EXPECT_EQ(bad.verdict, Verdict::kFail);
+  EXPECT_THAT(bad.reason, HasSubstr("ioctl() gave 500, expected 499"));
+}
+
 TEST(RunnerTest, SendfileUsesPagesOfADdFile) {
   const std::string header = "`../common/defaults.sh\ndd if=/dev/zero of=/tmp/f bs=1000 count=10`\n";
   const std::string body = R"(
