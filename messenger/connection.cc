@@ -116,7 +116,7 @@ void CephConnection::Step() {
       const TimeNs d = pending_cpu_;
       pending_cpu_ = 0;
       if (d > 0) {
-        AfterCpu(d, &CephConnection::EndRun);
+        model::AfterCpu(loop_, sock_, d, [this] { EndRun(); });
       } else {
         EndRun();
       }
@@ -125,25 +125,10 @@ void CephConnection::Step() {
     if (pending_cpu_ > 0) {
       const TimeNs d = pending_cpu_;
       pending_cpu_ = 0;
-      AfterCpu(d, &CephConnection::Step);
+      model::AfterCpu(loop_, sock_, d, [this] { Step(); });
       return;
     }
   }
-}
-
-void CephConnection::AfterCpu(model::TimeNs d, void (CephConnection::*next)()) {
-  // The worker needs `d` of its own CPU time; softirq work that ran on its
-  // CPU meanwhile (model::CpuSteal) pushes the end out by as much, again
-  // and again while more arrives.
-  const model::TimeNs base = sock_->cpu_stolen_ns();
-  loop_->ScheduleAfter(d, [this, base, next] {
-    const model::TimeNs extra = sock_->cpu_stolen_ns() - base;
-    if (extra > 0) {
-      AfterCpu(extra, next);
-      return;
-    }
-    (this->*next)();
-  });
 }
 
 void CephConnection::EndRun() {

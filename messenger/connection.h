@@ -157,8 +157,6 @@ class CephConnection {
   int Flags(const CallContext& ctx) const;
   CallPart KvecPart() const;
   void ChargeCrc(uint64_t bytes) { pending_cpu_ += options_.costs.Crc(bytes); }
-  // Runs `next` once the worker has had `d` ns of CPU (see Socket::cpu_stolen_ns).
-  void AfterCpu(model::TimeNs d, void (CephConnection::*next)());
 
   model::EventLoop* loop_;
   model::Socket* sock_;

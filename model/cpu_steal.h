@@ -18,6 +18,7 @@
 // while it was busy, by difference), and work inside a socket call does not
 // lengthen the call's hold on the socket.
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <utility>
@@ -31,14 +32,10 @@ class CpuSteal {
   // Softirq work of `ns` at simulated time `at`.
   void Charge(TimeNs at, TimeNs ns) {
     if (ns <= 0) return;
-    if (!future_.empty() && at < future_.back().first) {
-      // Out of order: insert keeping times sorted (rare; lookahead windows are short).
-      auto it = future_.end();
-      while (it != future_.begin() && (it - 1)->first > at) --it;
-      future_.insert(it, {at, ns});
-      return;
-    }
-    future_.emplace_back(at, ns);
+    // Kept sorted by time; charges mostly arrive in order (an append).
+    auto it = std::upper_bound(future_.begin(), future_.end(), at,
+                               [](TimeNs t, const std::pair<TimeNs, TimeNs>& c) { return t < c.first; });
+    future_.insert(it, {at, ns});
   }
 
   // Total work charged at times <= `now`.

@@ -11,14 +11,6 @@ namespace {
 
 using testing::SenderContext;
 
-void AckWin(SenderContext& ctx, uint32_t ack, uint32_t win) {
-  Segment seg;
-  seg.sent_at = ctx.now();
-  seg.ack = ack;
-  seg.win = win;
-  ctx.sock().OnAckSegment(seg);
-}
-
 // RTO after the 100 us handshake sample: srtt 100 us + rttvar max(200 us,
 // TCP_RTO_MIN) = 200100 us -> 51 jiffies at HZ 250 (4 ms each); the ACK at
 // 100 us is another 100 us sample and leaves it there. probe0 base =
@@ -30,7 +22,7 @@ TEST(Persist, ZeroWindowSendsWindowProbes) {
   SenderContext ctx;
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.AtUs(100);
-  AckWin(ctx, 1000, 0);
+  ctx.Ack(1000, 0);
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ASSERT_EQ(ctx.skbs().size(), 1u);
   ASSERT_EQ(ctx.sock().pending_timer(), XmitTimer::kProbe0);
@@ -49,13 +41,13 @@ TEST(Persist, ZeroWindowSendsWindowProbes) {
   // The peer's answer (window still 0) is acceptable: probes_out clears,
   // tcp_ack_probe re-arms at 51 << 1 jiffies from now (300 ms -> 708 ms).
   ctx.At(300 * kNsPerMs);
-  AckWin(ctx, 1000, 0);
+  ctx.Ack(1000, 0);
   EXPECT_EQ(ctx.sock().info().probes, 0u);
   EXPECT_EQ(ctx.sock().timer_expires_ns(), 708 * kNsPerMs);
   // The window opens: backoff 0, the timer is cleared and the ACK path sends
   // the data at once.
   ctx.At(400 * kNsPerMs);
-  AckWin(ctx, 1000, 65535);
+  ctx.Ack(1000, 65535);
   ASSERT_EQ(ctx.skbs().size(), 3u);
   EXPECT_EQ(ctx.skbs()[2].seq, 1000u);
   EXPECT_EQ(ctx.skbs()[2].len, 1000u);
@@ -72,10 +64,10 @@ TEST(Persist, PartialWindowSendsNewDataProbe) {
   SenderContext ctx;
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.AtUs(100);
-  AckWin(ctx, 1000, 0);
+  ctx.Ack(1000, 0);
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.AtUs(200);
-  AckWin(ctx, 1000, 500);  // the window grew: tcp_may_update_window accepts it
+  ctx.Ack(1000, 500);  // the window grew: tcp_may_update_window accepts it
   ASSERT_EQ(ctx.sock().snd_wnd(), 500u);
   ASSERT_EQ(ctx.skbs().size(), 1u);
   ctx.At(204 * kNsPerMs);

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "absl/types/span.h"
+#include "model/event_loop.h"
 #include "model/types.h"
 
 namespace sendsim::model {
@@ -102,6 +103,13 @@ class Socket {
   virtual TcpInfo info() const = 0;
   virtual const Counters& counters() const = 0;
 };
+
+// Runs `next` once the caller, an application thread on the CPU the socket's
+// softirq work is charged to, has had `cpu_ns` of its own CPU time: work
+// stolen meanwhile (Socket::cpu_stolen_ns, model/cpu_steal.h) pushes the end
+// out, again while more arrives. With nothing stolen it is one
+// ScheduleAfter(cpu_ns).
+void AfterCpu(EventLoop* loop, Socket* sock, TimeNs cpu_ns, std::function<void()> next);
 
 }  // namespace sendsim::model
 

@@ -51,11 +51,11 @@ int64_t SenderContext::SendMsg(uint32_t len, int flags) {
   return sock_->sendmsg(iov, flags);
 }
 
-void SenderContext::Ack(uint64_t ack, uint32_t win) {
+void SenderContext::Ack(uint64_t ack, std::optional<uint32_t> win) {
   Segment seg;
   seg.sent_at = loop_.now();
   seg.ack = static_cast<uint32_t>(ack);
-  seg.win = win == 0 ? opts_.peer_window : win;
+  seg.win = win.value_or(opts_.peer_window);
   seg.flags = kTcpAck;
   sock_->OnAckSegment(seg);
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,9 +57,9 @@ class SenderContext {
   int64_t SendPage(uint32_t len, int flags, uint32_t offset = 0);
   int64_t SendMsg(uint32_t len, int flags);
 
-  // Peer: an ACK (cumulative, 32-bit wire seq) with window `win` (0: the
-  // initial peer window).
-  void Ack(uint64_t ack, uint32_t win = 0);
+  // Peer: an ACK (cumulative, 32-bit wire seq) with window `win` (none:
+  // the initial peer window; 0 is a zero window).
+  void Ack(uint64_t ack, std::optional<uint32_t> win = std::nullopt);
   // NIC: TX completion of the `n` oldest clones not yet completed.
   void CompleteTx(size_t n = 1);
   void CompleteAllTx() { CompleteTx(pending_tx_.size()); }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -128,13 +129,8 @@ bool HostReceiveBuffer(ModelSettings* s) {
   if (def == 0 || hi < def || hi > UINT32_MAX) return false;
   s->peer_rcvbuf_initial = static_cast<uint32_t>(def);
   s->peer_rcvbuf = static_cast<uint32_t>(hi);
-  uint64_t space = std::max(hi, rmem_max);
-  int log2 = 0;
-  while (space > 1) {
-    space >>= 1;
-    ++log2;
-  }
-  s->peer_wscale = std::clamp(log2 - 15, 0, 14);
+  const int ilog2 = static_cast<int>(std::bit_width(std::max(hi, rmem_max))) - 1;
+  s->peer_wscale = std::clamp(ilog2 - 15, 0, 14);
   return true;
 }
 
@@ -148,12 +144,12 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.softirq_ack_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) {
+  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) {  // a fixed buffer overrides autotuning
     s.peer_rcvbuf = static_cast<uint32_t>(v);
-    s.peer_rcvbuf_initial = 0;  // fixed
+    s.peer_rcvbuf_initial = 0;
     s.peer_wscale = -1;
   }
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
     s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
   }

@@ -112,25 +112,10 @@ class Replay {
       }
       Advance(static_cast<uint64_t>(r));
       if (call_cost_ > 0) {
-        AfterCpu(call_cost_);
+        model::AfterCpu(loop_, sock_, call_cost_, [this] { Step(); });
         return;
       }
     }
-  }
-
-  // Step() once the caller has had `d` ns of CPU: softirq work that ran on
-  // its CPU meanwhile (Socket::cpu_stolen_ns) pushes that out, as in
-  // messenger::CephConnection::AfterCpu.
-  void AfterCpu(model::TimeNs d) {
-    const model::TimeNs base = sock_->cpu_stolen_ns();
-    loop_->ScheduleAfter(d, [this, base] {
-      const model::TimeNs extra = sock_->cpu_stolen_ns() - base;
-      if (extra > 0) {
-        AfterCpu(extra);
-        return;
-      }
-      Step();
-    });
   }
 
   int64_t IssueCall() {
