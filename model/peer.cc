@@ -57,9 +57,7 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   // window available from a buffer is exactly tcp_win_from_space(rcvbuf)
   // minus the queued payload. Unless autotuning is on, the buffer is fixed
   // (a receiver with SO_RCVBUF set) -- deliberate simplification.
-  sk_rcvbuf_ = pcfg_.rcvbuf_autotune_initial != 0 ? std::min(pcfg_.rcvbuf_autotune_initial, pcfg_.rcvbuf) : pcfg_.rcvbuf;
-  full_space_ = WinFromSpace(sk_rcvbuf_);
-  window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
+  SetRcvbuf(pcfg_.rcvbuf_autotune_initial != 0 ? std::min(pcfg_.rcvbuf_autotune_initial, pcfg_.rcvbuf) : pcfg_.rcvbuf);
 
   // tcp_select_initial_window: space rounded down to a multiple of the MSS
   // (advmss minus timestamps), capped at init_rcv_wnd * mss.
@@ -610,15 +608,20 @@ void Peer::RcvSpaceAdjust() {
     rcvwin += grow << 1;
     const uint64_t rcvbuf = std::min<uint64_t>(2 * rcvwin, pcfg_.rcvbuf);
     if (rcvbuf > sk_rcvbuf_) {
-      sk_rcvbuf_ = rcvbuf;
-      full_space_ = WinFromSpace(rcvbuf);
-      window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
+      SetRcvbuf(rcvbuf);
       ++stats_.rcvbuf_grows;
     }
     rcvq_space_ = copied;
   }
   rcvq_seq_ = copied_seq_;
   rcvq_time_ = now_;
+}
+
+// sk_rcvbuf and what follows from it: tcp_full_space and the window clamp.
+void Peer::SetRcvbuf(uint64_t rcvbuf) {
+  sk_rcvbuf_ = rcvbuf;
+  full_space_ = WinFromSpace(rcvbuf);
+  window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
 }
 
 void Peer::StartReadChunk() {

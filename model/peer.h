@@ -181,6 +181,7 @@ class Peer {
   uint32_t FreeSpace() const;                  // tcp_space
   void AppRead(uint64_t copied);               // recvmsg copied bytes -> tcp_cleanup_rbuf
   void RcvSpaceAdjust();                       // tcp_rcv_space_adjust
+  void SetRcvbuf(uint64_t rcvbuf);
   void StartReadChunk();
   bool AckThresholdReached() const;
   // t / jiffy_ns_, remembering the last jiffy: the peer's clock moves by
