@@ -31,6 +31,14 @@ constexpr char kPassive[] = R"(
    +0 accept(3, ..., ...) = 4
 )";
 
+// A non-blocking connect up to our SYN; the script supplies the SYN-ACK.
+constexpr char kActiveOpen[] = R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
+   +0 connect(3, ..., ...) = -1 EINPROGRESS (Operation now in progress)
+   +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
+)";
+
 model::Profile TestProfile(bool sendpage = true) {
   model::Profile p;
   p.name = "test";
@@ -346,11 +354,7 @@ TEST(RunnerTest, PollReportsPolloutByUnsentBytes) {
 }
 
 TEST(RunnerTest, ActiveOpenSendsLinuxSynOptions) {
-  std::string text = std::string("`../common/defaults.sh`\n") + R"(
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
-   +0 connect(3, ..., ...) = -1 EINPROGRESS (Operation now in progress)
-   +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
+  std::string text = std::string("`../common/defaults.sh`\n") + kActiveOpen + R"(
   +.1 < S. 0:0(0) ack 1 win 5792 <mss 1200,sackOK,TS val 700 ecr 100,nop,wscale 7>
    +0 > . 1:1(0) ack 1 <nop,nop,TS val 100 ecr 700>
    +0 %{ assert tcpi_snd_mss == 1188 }%
@@ -367,11 +371,7 @@ TEST(RunnerTest, ActiveOpenSendsLinuxSynOptions) {
 // seq 123 makes the handshake ACK "ack 1" (ISN + 1 relative), and later
 // inbound segments start at relative 1 too.
 TEST(RunnerTest, PeerIsnIsTheOriginOfRelativeSequenceNumbers) {
-  std::string text = std::string("`../common/defaults.sh`\n") + R"(
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
-   +0 connect(3, ..., ...) = -1 EINPROGRESS (Operation now in progress)
-   +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
+  std::string text = std::string("`../common/defaults.sh`\n") + kActiveOpen + R"(
  +.01 < S. 123:123(0) ack 1 win 5792 <mss 1460,sackOK,TS val 700 ecr 100,nop,wscale 7>
    +0 > . 1:1(0) ack 1 <nop,nop,TS val 100 ecr 700>
    +0 getsockopt(3, SOL_SOCKET, SO_ERROR, [0], [4]) = 0
