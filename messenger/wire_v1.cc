@@ -5,14 +5,26 @@
 
 namespace sendsim::messenger {
 
-std::array<uint8_t, kMsgHeaderLen> EncodeMsgHeader(const CephMsgHeader& h) {
-  std::array<uint8_t, kMsgHeaderLen> b{};
-  uint8_t* p = b.data();
+void PutMsgHeaderCommon(uint8_t* p, const CephMsgHeader& h) {
   PutLe64(p + 0, h.seq);
   PutLe64(p + 8, h.tid);
   PutLe16(p + 16, h.type);
   PutLe16(p + 18, h.priority);
   PutLe16(p + 20, h.version);
+}
+
+void GetMsgHeaderCommon(const uint8_t* p, CephMsgHeader* h) {
+  h->seq = GetLe64(p + 0);
+  h->tid = GetLe64(p + 8);
+  h->type = GetLe16(p + 16);
+  h->priority = GetLe16(p + 18);
+  h->version = GetLe16(p + 20);
+}
+
+std::array<uint8_t, kMsgHeaderLen> EncodeMsgHeader(const CephMsgHeader& h) {
+  std::array<uint8_t, kMsgHeaderLen> b{};
+  uint8_t* p = b.data();
+  PutMsgHeaderCommon(p, h);
   PutLe32(p + 22, h.front_len);
   PutLe32(p + 26, h.middle_len);
   PutLe32(p + 30, h.data_len);
@@ -27,11 +39,7 @@ std::array<uint8_t, kMsgHeaderLen> EncodeMsgHeader(const CephMsgHeader& h) {
 
 CephMsgHeader DecodeMsgHeader(const uint8_t* p) {
   CephMsgHeader h;
-  h.seq = GetLe64(p + 0);
-  h.tid = GetLe64(p + 8);
-  h.type = GetLe16(p + 16);
-  h.priority = GetLe16(p + 18);
-  h.version = GetLe16(p + 20);
+  GetMsgHeaderCommon(p, &h);
   h.front_len = GetLe32(p + 22);
   h.middle_len = GetLe32(p + 26);
   h.data_len = GetLe32(p + 30);

@@ -58,6 +58,11 @@ struct CephMsgFooter {
 };
 
 std::array<uint8_t, kMsgHeaderLen> EncodeMsgHeader(const CephMsgHeader& h);
+
+// seq, tid, type, priority, version: the first 22 bytes of ceph_msg_header,
+// laid out the same in msgr2's ceph_msg_header2.
+void PutMsgHeaderCommon(uint8_t* p, const CephMsgHeader& h);
+void GetMsgHeaderCommon(const uint8_t* p, CephMsgHeader* h);
 CephMsgHeader DecodeMsgHeader(const uint8_t* p);
 // crc32c(0, ...) over the 49 bytes before the crc field (prepare_write_message).
 uint32_t MsgHeaderCrc(const CephMsgHeader& h);

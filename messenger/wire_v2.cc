@@ -42,11 +42,7 @@ Preamble DecodePreamble(const uint8_t* b) {
 std::array<uint8_t, kMsgHeader2Len> EncodeMsgHeader2(const CephMsgHeader& h, uint64_t ack_seq, uint8_t flags) {
   std::array<uint8_t, kMsgHeader2Len> b{};
   uint8_t* p = b.data();
-  PutLe64(p + 0, h.seq);
-  PutLe64(p + 8, h.tid);
-  PutLe16(p + 16, h.type);
-  PutLe16(p + 18, h.priority);
-  PutLe16(p + 20, h.version);
+  PutMsgHeaderCommon(p, h);
   PutLe32(p + 22, 0);  // data_pre_padding_len: 0 in plain mode
   PutLe16(p + 26, h.data_off);
   PutLe64(p + 28, ack_seq);
@@ -58,11 +54,7 @@ std::array<uint8_t, kMsgHeader2Len> EncodeMsgHeader2(const CephMsgHeader& h, uin
 
 CephMsgHeader DecodeMsgHeader2(const uint8_t* p, uint64_t* ack_seq) {
   CephMsgHeader h;
-  h.seq = GetLe64(p + 0);
-  h.tid = GetLe64(p + 8);
-  h.type = GetLe16(p + 16);
-  h.priority = GetLe16(p + 18);
-  h.version = GetLe16(p + 20);
+  GetMsgHeaderCommon(p, &h);
   h.data_off = GetLe16(p + 26);
   if (ack_seq != nullptr) *ack_seq = GetLe64(p + 28);
   h.compat_version = GetLe16(p + 37);
