@@ -31,6 +31,21 @@ struct PeerConfig {
   TimeNs gro_flush_ns = 0;              // batches end when the gap to the next segment exceeds this
   TimeNs ack_proc_ns = 0;               // receiver softirq latency before an ACK leaves
   uint64_t app_read_bytes_per_sec = 0;  // 0: the application reads instantly
+  // v5.0+ receiver: while the rate-limited reader is inside recvmsg it owns
+  // the socket, so arriving segments wait in the socket backlog, where
+  // tcp_add_backlog coalesces contiguous ones (up to MAX_SKB_FRAGS frags);
+  // the read's release_sock then processes each coalesced skb once, one ACK
+  // decision per skb instead of per segment. Off: the v4.19 receiver, which
+  // processes every segment as it arrives.
+  bool backlog_coalesce = false;
+  // v6.7+ (net.ipv4.tcp_backlog_ack_defer = 1): an immediate ACK decided while
+  // release_sock runs the backlog is sent once, after it (tcp_release_cb).
+  bool backlog_ack_defer = false;
+  // The rate-limited reader sleeps (in poll) once it has read everything;
+  // data arriving then wakes it this much later (the scheduler's wakeup
+  // latency), so its next read takes what accumulated meanwhile. A reader
+  // that finds data left after a read continues at once.
+  TimeNs app_read_wakeup_ns = 0;
 };
 
 // net.ipv4 sysctls the sender reads besides autocorking/slow_start_after_idle

@@ -121,10 +121,16 @@ void Peer::RunDeadlines(TimeNs t) {
       DelackTimer();
     } else if (sack_timer_armed_ && sack_timer_at_ == d) {
       CompressedAckTimer();
-    } else {
+    } else if (reading_ && read_done_ == d) {
+      // tcp_recvmsg: the copy ends with tcp_cleanup_rbuf, then release_sock
+      // runs what arrived meanwhile.
       reading_ = false;
       AppRead(read_chunk_);
-      StartReadChunk();
+      ReleaseSock();
+      StartReadChunk(/*awake=*/true);
+    } else {
+      waking_ = false;
+      StartReadChunk(/*awake=*/true);
     }
   }
 }
@@ -161,7 +167,12 @@ void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
     skb.seq = Unwrap(seg.seq);
     skb.len = seg.len;
     skb.flags = seg.flags;
-    ProcessSkb(skb, seg.payload);
+    if (pcfg_.backlog_coalesce && reading_) {
+      skb.payload = seg.payload;
+      TcpV4Rcv(std::move(skb), 1);
+    } else {
+      ProcessSkb(skb, seg.payload);
+    }
     ArmWakeup();
     return;
   }
@@ -202,7 +213,54 @@ void Peer::GroFlush() {
   if (gro_segs_ == 1) gro_.gso_size = 0;  // a lone segment is not a GSO skb
   RxSkb skb = std::move(gro_);
   gro_ = RxSkb{};
+  TcpV4Rcv(std::move(skb), gro_segs_);
+}
+
+void Peer::TcpV4Rcv(RxSkb skb, uint32_t frags) {
+  if (pcfg_.backlog_coalesce && reading_) {
+    AddBacklog(std::move(skb), frags);
+    return;
+  }
   ProcessSkb(skb, skb.payload);
+}
+
+// tcp_add_backlog (v5.0+): a data skb that directly continues the backlog's
+// tail, with the same flags apart from PSH (ORed in) and no SYN/RST/FIN,
+// joins it while the frags fit (skb_try_coalesce); the merged skb keeps the
+// largest gso_size. Simplified: no backlog byte limit (the model's reader
+// always releases the socket within one read chunk).
+void Peer::AddBacklog(RxSkb skb, uint32_t frags) {
+  ++stats_.backlogged;
+  if (!backlog_.empty() && skb.len > 0) {
+    auto& [tail, tail_frags] = backlog_.back();
+    constexpr uint8_t kNoCoalesce = kTcpSyn | kTcpRst | kTcpFin;  // (the model sends no URG)
+    if (tail.len > 0 && tail.seq + tail.len == skb.seq &&
+        ((tail.flags | skb.flags) & kNoCoalesce) == 0 &&
+        ((tail.flags ^ skb.flags) & ~kTcpPsh) == 0 && tail_frags + frags <= static_cast<uint32_t>(kMaxSkbFrags)) {
+      const uint32_t tail_gso = tail.gso_size != 0 ? tail.gso_size : tail.len;
+      const uint32_t skb_gso = skb.gso_size != 0 ? skb.gso_size : skb.len;
+      tail.gso_size = std::max(tail_gso, skb_gso);
+      tail.len += skb.len;
+      tail.flags |= skb.flags;
+      tail.payload.insert(tail.payload.end(), skb.payload.begin(), skb.payload.end());
+      tail_frags += frags;
+      ++stats_.coalesced;
+      return;
+    }
+  }
+  backlog_.emplace_back(std::move(skb), frags);
+}
+
+void Peer::ReleaseSock() {
+  std::vector<std::pair<RxSkb, uint32_t>> batch;
+  batch.swap(backlog_);
+  in_release_ = true;
+  for (const auto& [skb, frags] : batch) ProcessSkb(skb, skb.payload);
+  in_release_ = false;
+  if (ack_deferred_) {
+    ack_deferred_ = false;
+    if (pending_ & kAckSched) SendAck();
+  }
 }
 
 void Peer::ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload) {
@@ -273,7 +331,7 @@ void Peer::ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload
   if (pcfg_.app_read_bytes_per_sec == 0) {
     if (unread_ > 0) AppRead(unread_);
   } else {
-    StartReadChunk();
+    StartReadChunk(/*awake=*/false);
   }
 }
 
@@ -397,6 +455,10 @@ void Peer::AckSndCheck() {
   // ping-pong mode; SO_RCVLOWAT is 1.
   const bool full_frames = AckThresholdReached() && (rcv_nxt_ - copied_seq_ < 1 || SelectWindowRaw() >= rcv_wnd_);
   if (!pcfg_.delayed_ack || full_frames || quick_ > 0 || (pending_ & kAckNow)) {
+    if (in_release_ && pcfg_.backlog_ack_defer) {
+      ack_deferred_ = true;  // sent by ReleaseSock (tcp_release_cb)
+      return;
+    }
     if (quick_ > 0 && !full_frames) ++stats_.quick_acks;
     SendAck();
     return;
@@ -624,8 +686,13 @@ void Peer::SetRcvbuf(uint64_t rcvbuf) {
   window_clamp_ = static_cast<uint32_t>(std::min<uint64_t>(full_space_, uint64_t{65535} << wscale_));
 }
 
-void Peer::StartReadChunk() {
-  if (reading_ || unread_ == 0 || pcfg_.app_read_bytes_per_sec == 0) return;
+void Peer::StartReadChunk(bool awake) {
+  if (reading_ || waking_ || unread_ == 0 || pcfg_.app_read_bytes_per_sec == 0) return;
+  if (!awake && pcfg_.app_read_wakeup_ns > 0) {
+    waking_ = true;
+    wake_at_ = now_ + pcfg_.app_read_wakeup_ns;
+    return;
+  }
   read_chunk_ = std::min<uint64_t>(unread_, kAppReadChunk);
   const uint64_t rate = pcfg_.app_read_bytes_per_sec;
   const TimeNs dur = static_cast<TimeNs>((read_chunk_ * static_cast<uint64_t>(kNsPerSec) + rate - 1) / rate);

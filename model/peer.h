@@ -59,6 +59,7 @@
 #include <vector>
 
 #include "model/config.h"
+#include "model/constants.h"
 #include "model/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/link.h"
@@ -125,6 +126,8 @@ class Peer {
     uint64_t quick_acks = 0;    // ACKs sent because of quick-ACK mode
     uint64_t read_acks = 0;     // ACKs sent by tcp_cleanup_rbuf after a read
     uint64_t rcvbuf_grows = 0;  // tcp_rcv_space_adjust raised sk_rcvbuf
+    uint64_t backlogged = 0;    // skbs queued to the socket backlog while the reader held it
+    uint64_t coalesced = 0;     // of those, merged into the backlog's tail (tcp_add_backlog)
     uint64_t ofo_segments = 0;  // segments queued out of order
     uint64_t dup_segments = 0;  // segments entirely below rcv_nxt
   };
@@ -156,12 +159,18 @@ class Peer {
     if (pending_ & kAckTimer) d = std::min(d, JiffyTime(delack_timeout_));
     if (sack_timer_armed_) d = std::min(d, sack_timer_at_);
     if (reading_) d = std::min(d, read_done_);
+    if (waking_) d = std::min(d, wake_at_);
     return d == INT64_MAX ? -1 : d;
   }
   void ArmWakeup();
   void Wakeup();
 
   void GroFlush();
+  // tcp_v4_rcv's ownership test: to the backlog while the reader holds the
+  // socket (backlog_coalesce), else straight to ProcessSkb.
+  void TcpV4Rcv(RxSkb skb, uint32_t frags);
+  void AddBacklog(RxSkb skb, uint32_t frags);  // tcp_add_backlog
+  void ReleaseSock();                          // __release_sock: the backlog, in order
   // tcp_rcv_established + tcp_data_queue; `payload` belongs to `skb`.
   void ProcessSkb(const RxSkb& skb, const std::vector<PayloadPiece>& payload);
   void EventDataRecv(const RxSkb& skb);        // tcp_event_data_recv
@@ -182,7 +191,9 @@ class Peer {
   void AppRead(uint64_t copied);               // recvmsg copied bytes -> tcp_cleanup_rbuf
   void RcvSpaceAdjust();                       // tcp_rcv_space_adjust
   void SetRcvbuf(uint64_t rcvbuf);
-  void StartReadChunk();
+  // The next recvmsg; `awake`: the reader is running (it just finished a
+  // read or woke up), else it sleeps for app_read_wakeup_ns first.
+  void StartReadChunk(bool awake);
   bool AckThresholdReached() const;
   // t / jiffy_ns_, remembering the last jiffy: the peer's clock moves by
   // microseconds between calls, so nearly every call skips the division.
@@ -257,10 +268,19 @@ class Peer {
   uint32_t gro_segs_ = 0;
   TimeNs gro_last_ = 0;
 
+  // Socket backlog filled while the reader owns the socket (backlog_coalesce),
+  // with each skb's frag count (one per segment: a received segment's
+  // payload sits in one page frag).
+  std::vector<std::pair<RxSkb, uint32_t>> backlog_;
+  bool in_release_ = false;    // ReleaseSock is running the backlog
+  bool ack_deferred_ = false;  // TCP_ACK_DEFERRED
+
   // Rate-limited reader: a recvmsg of read_chunk_ bytes completes at read_done_.
   bool reading_ = false;
   uint64_t read_chunk_ = 0;
   TimeNs read_done_ = 0;
+  bool waking_ = false;  // data arrived for the sleeping reader; it runs at wake_at_
+  TimeNs wake_at_ = 0;
 
   TimeNs armed_at_ = -1;  // earliest wakeup event outstanding (-1: none known)
   Segment ack_;           // SendAck's segment, refilled for every ACK

@@ -10,7 +10,9 @@
 namespace sendsim::kernelcmp {
 namespace {
 
+constexpr uint8_t kFin = 0x01;
 constexpr uint8_t kSyn = 0x02;
+constexpr uint8_t kRst = 0x04;
 constexpr uint8_t kAckFlag = 0x10;
 
 // Disjoint [begin, end) ranges of stream bytes seen so far.
@@ -57,6 +59,13 @@ absl::StatusOr<RunFigures> AnalyzeFlow(const std::vector<TcpSegment>& segments, 
   RangeSet seen;
   RunFigures fig;
   for (const TcpSegment& s : segments) {
+    if (s.src_ip == flow.dst_ip && s.src_port == flow.dst_port && s.dst_ip == flow.src_ip &&
+        s.dst_port == flow.src_port) {
+      if (s.payload_len == 0 && (s.flags & (kSyn | kFin | kRst)) == 0 && (s.flags & kAckFlag)) {
+        ++fig.acks;
+      }
+      continue;
+    }
     if (s.src_ip != flow.src_ip || s.src_port != flow.src_port || s.dst_ip != flow.dst_ip ||
         s.dst_port != flow.dst_port) {
       continue;

@@ -30,6 +30,9 @@ struct RunFigures {
   uint64_t retransmitted_packets = 0;  // data packets overlapping bytes seen before (not counted above)
   uint64_t oversized_skbs = 0;       // captured packets > MSS (TSO on: split before counting)
   SizeHistogram sizes;               // first transmissions only
+  // Pure ACKs the receiver sent back (reverse direction, no payload, no
+  // SYN/FIN/RST): how often the sender's ACK processing could push a held tail.
+  uint64_t acks = 0;
   int64_t first_data_ns = 0;         // capture times of the first and last data packet
   int64_t last_data_ns = 0;
   // Payload bytes per second between the first and last data packet (0 if undefined).
@@ -39,7 +42,8 @@ struct RunFigures {
   }
 };
 
-// Counts the data direction of `flow` in a capture. The flow's SYN must be in
+// Counts the data direction of `flow` in a capture, and the pure ACKs of the
+// reverse direction (the capture may hold both). The flow's SYN must be in
 // the capture (it gives the ISN). With `split_tso`, a captured packet longer
 // than `mss` counts as the wire segments a TSO NIC would emit from it
 // (floor(len/mss) of mss plus the remainder; linux-tcp-send-path.md §7);

@@ -69,6 +69,13 @@ ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
 ABSL_FLAG(int64_t, model_read_mbps, -1,
           "model calibration: receiving application's read rate in Mbit/s (default: the kernel "
           "run's measured data rate; instant with --model_only)");
+ABSL_FLAG(bool, model_backlog_coalesce, true,
+          "model: the receiver coalesces segments in its socket backlog while its reader holds the "
+          "socket (tcp_add_backlog, v5.0+) and sends one deferred ACK after it (v6.7+ "
+          "tcp_backlog_ack_defer); false gives the v4.19 receiver");
+ABSL_FLAG(int64_t, model_read_wakeup_ns, -1,
+          "model calibration: the receiving application's wakeup latency after it read everything "
+          "(default: derived from each kernel cell's read sizes; 0 with --model_only)");
 ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
 
 namespace sendsim::kernelcmp {
@@ -153,6 +160,8 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
     s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
   }
+  s.backlog_coalesce = absl::GetFlag(FLAGS_model_backlog_coalesce);
+  if (int64_t v = absl::GetFlag(FLAGS_model_read_wakeup_ns); v >= 0) s.read_wakeup_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
     s.gro_batch = true;
     s.gro_flush_ns = v;
@@ -226,8 +235,15 @@ int Main() {
           std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n",
                        std::string(VariantName(v)).c_str(), std::string(IoModeName(io)).c_str(),
                        std::string(PlacementName(p)).c_str(), r + 1,
-                       o->valid ? absl::StrFormat("%u packets, %u sub-MSS", o->figures.packets,
-                                                  o->figures.sub_mss_packets)
+                       o->valid ? absl::StrFormat("%u packets, %u sub-MSS, %u ACKs, %u reads "
+                                                  "(%.0f MB/s of recv CPU), %u calls of %.1f us CPU",
+                                                  o->figures.packets, o->figures.sub_mss_packets,
+                                                  o->figures.acks, o->traffic.reads,
+                                                  o->traffic.bytes_received * 1e3 /
+                                                      std::max<int64_t>(o->traffic.read_cpu_ns, 1),
+                                                  o->traffic.send_calls,
+                                                  o->traffic.send_cpu_ns / 1e3 /
+                                                      std::max<uint64_t>(o->traffic.send_calls, 1))
                                       .c_str()
                                 : ("invalid: " + o->invalid_reason).c_str());
           c.runs.push_back(*std::move(o));
@@ -242,17 +258,15 @@ int Main() {
           }
         }
         ModelSettings settings = SettingsFor(p);
-        if (absl::GetFlag(FLAGS_model_read_mbps) < 0) {
-          // The receiving application reads no faster than the kernel run's
-          // measured data rate: its reads (tcp_cleanup_rbuf, window updates)
-          // pace the ACKs, which decide how often ACK-driven pushes flush
-          // held tails between page calls.
-          const CellSummary ks = SummarizeCell(c, *w);
-          if (ks.mbytes_per_sec.n > 0) {
-            settings.app_read_bytes_per_sec =
-                static_cast<uint64_t>(ks.mbytes_per_sec.mean * 1e6);
-          }
-        }
+        // The sender's CPU per call and the reader's copy rate and wakeup
+        // latency decide how often an ACK reaches the sender between two page
+        // calls (each one pushes the held tail); they are properties of this
+        // testbed, so they come from the cell's own runs unless pinned.
+        Calibration cal;
+        cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
+        cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
+        cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
+        CalibrateFromKernel(SummarizeCell(c, *w), cal, &settings);
         c.model_settings = DescribeModelSettings(settings);
         absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, settings);
         if (m.ok()) {
@@ -273,9 +287,9 @@ int Main() {
     for (Placement p : *placements) {
       absl::PrintF("model settings %s: %s%s\n", PlacementName(p),
                    DescribeModelSettings(SettingsFor(p)),
-                   absl::GetFlag(FLAGS_model_read_mbps) < 0 && !model_only
-                       ? " (reader: each cell's measured kernel rate, MB/s column)"
-                       : "");
+                   !model_only ? " (unless pinned by a flag: call cost, reader rate and wakeup "
+                                 "from each cell's kernel runs, JSON model_settings)"
+                               : "");
     }
   }
   const std::string json_out = absl::GetFlag(FLAGS_json_out);

@@ -42,6 +42,9 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.delayed_ack = true;
   c.peer.ack_proc_ns = s.ack_proc_ns;
   c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
+  c.peer.backlog_coalesce = s.backlog_coalesce;
+  c.peer.backlog_ack_defer = s.backlog_coalesce;  // the testbed's receiver is v6.7+
+  c.peer.app_read_wakeup_ns = s.read_wakeup_ns;
   if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
   c.peer.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
   if (s.peer_wscale >= 0) c.peer.wscale = static_cast<uint8_t>(s.peer_wscale);
@@ -84,12 +87,14 @@ std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
       "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns, call cost %d ns, "
       "ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
-      "(flush gap %d ns), reader %s, peer rcvbuf %s, delayed ACK, no replies",
+      "(flush gap %d ns), reader %s (wakeup %d ns), backlog coalescing %s, peer rcvbuf %s, delayed ACK, "
+      "no replies",
       kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")
           : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6),
+      s.read_wakeup_ns, s.backlog_coalesce ? "on" : "off",
       s.peer_rcvbuf == 0        ? std::string("model default")
       : s.peer_rcvbuf_initial == 0 ? absl::StrFormat("%u fixed", s.peer_rcvbuf)
                                    : absl::StrFormat("autotuned %u..%u, wscale %d", s.peer_rcvbuf_initial,

@@ -16,6 +16,7 @@ struct ModelFigures {
   double sub_mss_per_msg = 0;   // payload < MSS packets / messages
   SizeHistogram sizes;          // payload size -> packets
   uint64_t retransmitted = 0;   // retransmissions, TLPs (excluded above)
+  uint64_t acks = 0;            // pure ACKs the peer sent
 };
 
 // The veth testbed as the model sees it: calibration parameters, not kernel
@@ -33,6 +34,11 @@ struct ModelSettings {
   bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
   int64_t gro_flush_ns = 0;
   uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
+  // The receiver coalesces segments in the socket backlog while its reader
+  // holds the socket (tcp_add_backlog, v5.0+; PeerConfig::backlog_coalesce).
+  // A kernel rule of the testbed's receiver, not calibration: on by default.
+  bool backlog_coalesce = true;
+  int64_t read_wakeup_ns = 0;  // PeerConfig::app_read_wakeup_ns
   // The peer's receive buffer: fixed at peer_rcvbuf, or autotuned from
   // peer_rcvbuf_initial (tcp_rmem[1]) up to peer_rcvbuf (tcp_rmem[2]) when
   // peer_rcvbuf_initial > 0; 0/0: the model's defaults. peer_wscale < 0:

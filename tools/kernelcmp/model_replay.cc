@@ -17,7 +17,13 @@
 namespace sendsim::kernelcmp {
 
 void CaptureCounter::OnWirePacket(const model::WirePacket& p) {
-  if (p.dir != model::Direction::kData || p.len == 0) return;
+  if (p.dir == model::Direction::kAck) {
+    if (p.len == 0 && (p.flags & (model::kTcpSyn | model::kTcpFin | model::kTcpRst)) == 0) {
+      ++fig_.acks;
+    }
+    return;
+  }
+  if (p.len == 0) return;
   if (p.reason == model::PushReason::kRetransmit || p.reason == model::PushReason::kTlp ||
       p.reason == model::PushReason::kRto) {
     ++fig_.retransmitted;

@@ -12,7 +12,8 @@
 namespace sendsim::kernelcmp {
 
 // Counts what a sender-side capture shows: data packets, first transmissions
-// only (as AnalyzeFlow does for the kernel), and the bytes delivered.
+// only (as AnalyzeFlow does for the kernel), the peer's pure ACKs, and the
+// bytes delivered.
 class CaptureCounter : public model::Observer {
  public:
   explicit CaptureCounter(uint32_t mss) : mss_(mss) {}

@@ -11,7 +11,8 @@ namespace sendsim::kernelcmp {
 
 CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   CellSummary s;
-  std::vector<double> packets, sub, rate;
+  std::vector<double> packets, sub, acks, rate;
+  double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
   for (const RunOutcome& r : c.runs) {
     if (!r.valid) {
       ++s.invalid_runs;
@@ -20,19 +21,44 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
     ++s.valid_runs;
     packets.push_back(static_cast<double>(r.figures.packets));
     sub.push_back(static_cast<double>(r.figures.sub_mss_packets) / w.messages);
+    acks.push_back(static_cast<double>(r.figures.acks) / w.messages);
     rate.push_back(r.figures.BytesPerSecond() / 1e6);
     s.retransmitted += r.figures.retransmitted_packets;
+    call_cpu += static_cast<double>(r.traffic.send_cpu_ns);
+    calls += static_cast<double>(r.traffic.send_calls);
+    read_cpu += static_cast<double>(r.traffic.read_cpu_ns);
+    read_bytes += static_cast<double>(r.traffic.bytes_received);
+    reads += static_cast<double>(r.traffic.reads);
     for (const auto& [size, n] : r.figures.sizes) s.sizes[size] += n;
   }
   s.packets = Summarize(packets);
   s.sub_mss_per_msg = Summarize(sub);
+  s.acks_per_msg = Summarize(acks);
   s.mbytes_per_sec = Summarize(rate);
   s.top_sizes = TopSizes(s.sizes, 3);
+  if (calls > 0) s.call_cpu_ns = call_cpu / calls;
+  if (read_cpu > 0) s.recv_cpu_bytes_per_sec = read_bytes * 1e9 / read_cpu;
+  if (reads > 0) {
+    s.bytes_per_read = read_bytes / reads;
+    s.reads_per_msg = reads / (static_cast<double>(s.valid_runs) * w.messages);
+  }
   if (c.model.has_value() && s.valid_runs > 0) {
     s.tvd = TotalVariationDistance(s.sizes, c.model->sizes);
     if (s.packets.mean > 0) s.packet_ratio = c.model->packets / s.packets.mean;
   }
   return s;
+}
+
+void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s) {
+  if (what.call_cost && ks.call_cpu_ns > 0) s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
+  if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
+    s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
+  }
+  const double r = ks.mbytes_per_sec.n > 0 ? ks.mbytes_per_sec.mean * 1e6 : 0;
+  if (what.read_wakeup && r > 0 && ks.recv_cpu_bytes_per_sec > 0 && ks.bytes_per_read > 0) {
+    const double w = ks.bytes_per_read / r - ks.bytes_per_read / ks.recv_cpu_bytes_per_sec;
+    s->read_wakeup_ns = w > 0 ? static_cast<int64_t>(w * 1e9 + 0.5) : 0;
+  }
 }
 
 namespace {
@@ -56,21 +82,24 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
       "workload: %u messages x (prefix %u + data %u + footer %u) bytes; TSO %s; "
       "mean [min-max] over valid runs\n",
       w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes, tso ? "on (split)" : "off");
-  absl::StrAppendFormat(&out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %8s %8s %-15s %6s %6s\n",
-                        "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg",
-                        "top sizes", "rtx", "MB/s", "model pk", "model sm", "model top", "tvd",
-                        "ratio");
+  absl::StrAppendFormat(
+      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s\n",
+      "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg", "top sizes", "rtx",
+      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "tvd", "ratio");
   for (const Cell& c : cells) {
     CellSummary s = SummarizeCell(c, w);
     std::string runs = absl::StrFormat("%u/%u", s.valid_runs, s.valid_runs + s.invalid_runs);
     absl::StrAppendFormat(
-        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %8s %8s %-15s %6s %6s\n",
+        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s\n",
         VariantName(c.variant), IoModeName(c.io), PlacementName(c.placement), runs,
         Range(s.packets, "%.0f"), Range(s.sub_mss_per_msg, "%.2f"), Top(s.top_sizes),
         s.retransmitted, s.mbytes_per_sec.n ? absl::StrFormat("%.0f", s.mbytes_per_sec.mean) : "-",
+        s.acks_per_msg.n ? absl::StrFormat("%.1f", s.acks_per_msg.mean) : "-",
         c.model ? absl::StrFormat("%u", c.model->packets) : "n/a",
         c.model ? absl::StrFormat("%.2f", c.model->sub_mss_per_msg) : "n/a",
         c.model ? Top(TopSizes(c.model->sizes, 3)) : "n/a",
+        c.model ? absl::StrFormat("%.1f", static_cast<double>(c.model->acks) / w.messages)
+                : "n/a",
         s.tvd ? absl::StrFormat("%.3f", *s.tvd) : "n/a",
         s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a");
   }
@@ -117,11 +146,19 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_sub_mss_per_msg", range(s.sub_mss_per_msg)},
         {"kernel_top_sizes", top},
         {"kernel_retransmitted", s.retransmitted},
+        {"kernel_acks_per_msg", range(s.acks_per_msg)},
+        {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
+        {"kernel_reads_per_msg", s.reads_per_msg > 0 ? nlohmann::json(s.reads_per_msg) : nlohmann::json()},
+        {"kernel_recv_cpu_mbytes_per_sec",
+         s.recv_cpu_bytes_per_sec > 0 ? nlohmann::json(s.recv_cpu_bytes_per_sec / 1e6) : nlohmann::json()},
         {"kernel_mbytes_per_sec", range(s.mbytes_per_sec)},
         {"model_settings", c.model_settings},
         {"model_packets", c.model ? nlohmann::json(c.model->packets) : nlohmann::json()},
         {"model_sub_mss_per_msg",
          c.model ? nlohmann::json(c.model->sub_mss_per_msg) : nlohmann::json()},
+        {"model_acks_per_msg",
+         c.model ? nlohmann::json(static_cast<double>(c.model->acks) / w.messages)
+                 : nlohmann::json()},
         {"model_top_sizes", c.model ? [&] {
            nlohmann::json t = nlohmann::json::array();
            for (const auto& [size, n] : TopSizes(c.model->sizes, 3)) {

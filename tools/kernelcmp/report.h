@@ -29,14 +29,34 @@ struct CellSummary {
   size_t invalid_runs = 0;
   Summary packets;
   Summary sub_mss_per_msg;
+  Summary acks_per_msg;                   // the receiver's pure ACKs per message
   uint64_t retransmitted = 0;
   SizeHistogram sizes;                    // summed over valid runs
   std::vector<std::pair<uint32_t, uint64_t>> top_sizes;  // top 3 of `sizes`
   std::optional<double> tvd;              // vs the model
   std::optional<double> packet_ratio;     // model packets / kernel mean packets
   Summary mbytes_per_sec;                 // kernel data rate (capture first..last data packet)
+  // The testbed's own costs, pooled over the valid runs (0 when unmeasured):
+  double call_cpu_ns = 0;                 // sender thread CPU per send-family call
+  double recv_cpu_bytes_per_sec = 0;      // bytes the receiver copies per second of recv CPU
+  double bytes_per_read = 0;              // bytes per recv call that returned data
+  double reads_per_msg = 0;
 };
 CellSummary SummarizeCell(const Cell& c, const Workload& w);
+
+// What of the model's network comes from the kernel cell's measurements
+// (flags may pin any of them instead).
+struct Calibration {
+  bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call
+  bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
+  bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
+};
+// Sets the model's sender and reader from a kernel cell. The reader's wakeup
+// latency W follows from a read cycle: a sleeping reader wakes W after new
+// data, then copies what came meanwhile, B = R * (W + B / C) bytes at data
+// rate R and copy rate C, so W = B / R - B / C (0 if negative). No-op for
+// what the cell did not measure.
+void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s);
 
 std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool tso);
 std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso);

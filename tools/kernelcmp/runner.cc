@@ -47,7 +47,7 @@ absl::StatusOr<RunOutcome> RunOnce(Testbed& tb, CleanupStack* cleanup, const Run
   absl::StatusOr<BackgroundProcess> td = BackgroundProcess::Start(
       {"ip", "netns", "exec", tb.sender_ns(), "tcpdump", "-i", Testbed::kSenderDev, "-n", "-s",
        "128", "-B", "65536", "--immediate-mode", "-U", "-Z", "root", "-w", pcap_path,
-       absl::StrFormat("tcp and src host %s and dst host %s and dst port %d", Testbed::kSenderIp,
+       absl::StrFormat("tcp and host %s and host %s and port %d", Testbed::kSenderIp,
                        Testbed::kReceiverIp, kReceiverPort)});
   if (!td.ok()) return td.status();
   const pid_t td_pid = td->pid();

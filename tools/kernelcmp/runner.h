@@ -31,7 +31,7 @@ struct RunSpec {
 };
 
 // Steers RPS for the placement, starts tcpdump in the sender namespace on the
-// sender's veth (data direction only), replays the workload, stops tcpdump
+// sender's veth (both directions: data and the ACKs), replays the workload, stops tcpdump
 // once the capture file is quiet, then parses and checks it. Errors are
 // infrastructure failures (the whole tool stops); capture problems give an
 // invalid outcome.

@@ -11,6 +11,7 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -90,6 +91,16 @@ sockaddr_in Addr(const char* ip, uint16_t port) {
   return a;
 }
 
+// CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID): what a socket
+// call costs the thread, sleeping excluded; softirq work that interrupts it is
+// included, as it delays the thread's next call. A measurement of the
+// testbed, never an input of the model's clock.
+int64_t ThreadCpuNs() {
+  timespec ts = {};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
 // The sender side of one replay: issues the calls of one writer analogue.
 class Replayer {
  public:
@@ -158,6 +169,8 @@ class Replayer {
 
   uint64_t bytes_sent() const { return sent_; }
   uint64_t would_block() const { return would_block_; }
+  uint64_t calls() const { return calls_; }
+  int64_t call_cpu_ns() const { return call_cpu_ns_; }
 
  private:
   int BaseFlags() const {
@@ -191,7 +204,10 @@ class Replayer {
   template <typename Call>
   absl::StatusOr<ssize_t> UntilAccepted(const char* what, Call call) {
     for (;;) {
+      const int64_t t0 = ThreadCpuNs();
       const ssize_t n = call();
+      call_cpu_ns_ += ThreadCpuNs() - t0;
+      ++calls_;
       if (n >= 0) return n;
       if (errno == EINTR) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) return Errno(what);
@@ -349,6 +365,8 @@ class Replayer {
   bool corked_ = false;
   uint64_t sent_ = 0;
   uint64_t would_block_ = 0;
+  uint64_t calls_ = 0;       // send-family calls, EAGAIN returns included
+  int64_t call_cpu_ns_ = 0;  // thread CPU time inside them
 };
 
 }  // namespace
@@ -407,7 +425,9 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
         shutdown(sender.get(), SHUT_RDWR);  // wake a sender blocked in a socket call
         return;
       }
+      const int64_t t0 = ThreadCpuNs();
       ssize_t n = recv(conn.get(), buf.data(), buf.size(), MSG_DONTWAIT);
+      result.read_cpu_ns += ThreadCpuNs() - t0;
       if (n == 0) break;
       if (n < 0) {
         if (errno == EINTR || errno == EAGAIN) continue;
@@ -415,6 +435,7 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
         return;
       }
       result.bytes_received += n;
+      ++result.reads;
     }
   });
 
@@ -445,6 +466,8 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
     if (send_status.ok()) send_status = r.Finish();
     result.bytes_sent = r.bytes_sent();
     result.would_block = r.would_block();
+    result.send_calls = r.calls();
+    result.send_cpu_ns = r.call_cpu_ns();
     tlen = sizeof(ti);
     if (getsockopt(sender.get(), IPPROTO_TCP, TCP_INFO, &ti, &tlen) == 0) {
       result.total_retrans = ti.tcpi_total_retrans;

@@ -16,6 +16,10 @@ inline constexpr uint32_t kSpliceChunkBytes = 64 * 1024;
 struct TrafficResult {
   uint64_t bytes_sent = 0;
   uint64_t bytes_received = 0;
+  uint64_t reads = 0;          // recv calls that returned data (each may send a window-update ACK)
+  int64_t read_cpu_ns = 0;     // receiver thread CPU time inside recv
+  uint64_t send_calls = 0;     // send-family calls (EAGAIN returns included)
+  int64_t send_cpu_ns = 0;     // sender thread CPU time inside them
   uint32_t mss = 0;            // tcpi_snd_mss after the handshake
   uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
   uint64_t would_block = 0;    // EAGAIN or short counts the non-blocking sender waited on
