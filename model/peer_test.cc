@@ -67,6 +67,86 @@ ConnectionConfig SmallBuf() {
   return c;
 }
 
+// Socket backlog (tcp_add_backlog, v5.0+). The reader copies 1448 bytes per
+// us. Seg 1 (t = 0) is processed at once: quick-ACK mode, ACK 1448 at t = 0;
+// then a 1448-byte read holds the socket until t = 1000. Segs 2..21 arrive at
+// t = 100..290 and wait in the backlog: the first 17 coalesce into one skb
+// (MAX_SKB_FRAGS, one frag per segment), the last 3 into a second, so 20
+// backlogged and 18 coalesced. At t = 1000 the read releases the socket and
+// each skb gets one ACK decision; quick-ACK mode is still on, so without the
+// deferral both are sent (ACK 18*1448 at 1000; ACK 21*1448 decided at 1000
+// leaves at 1072, after the first ACK's 72 ns on the reverse link), and with
+// tcp_backlog_ack_defer (v6.7+) one ACK 21*1448 leaves after the backlog.
+std::vector<std::pair<TimeNs, uint32_t>> BacklogAcks(bool defer, Peer::Stats* stats) {
+  ConnectionConfig c = SmallBuf();
+  c.peer.app_read_bytes_per_sec = 1'448'000'000;
+  c.peer.backlog_coalesce = true;
+  c.peer.backlog_ack_defer = defer;
+  Harness h(c);
+  h.Full(0, 0, 1, 0);
+  h.Full(100, kMss, 20, 10);
+  h.loop.RunUntil(1'000);
+  *stats = h.peer->stats();
+  std::vector<std::pair<TimeNs, uint32_t>> acks;
+  for (const auto& a : h.rec.acks) acks.emplace_back(a.time, a.ack);
+  return acks;
+}
+
+TEST(PeerTest, BacklogCoalescesWhileTheReaderHoldsTheSocket) {
+  Peer::Stats st;
+  using Acks = std::vector<std::pair<TimeNs, uint32_t>>;
+  EXPECT_EQ(BacklogAcks(/*defer=*/false, &st), (Acks{{0, kMss}, {1'000, 18 * kMss}, {1'072, 21 * kMss}}));
+  EXPECT_EQ(st.backlogged, 20u);
+  EXPECT_EQ(st.coalesced, 18u);
+  EXPECT_EQ(BacklogAcks(/*defer=*/true, &st), (Acks{{0, kMss}, {1'000, 21 * kMss}}));
+  EXPECT_EQ(st.coalesced, 18u);
+}
+
+// Without backlog_coalesce the same arrivals are processed one by one, each
+// with its own ACK decision. Nothing is read before t = 1000, so seg k finds
+// k * 1448 bytes unread: tcp_space = 65536 - 1448k. tcp_grow_window (room =
+// space - rcv_ssthresh, rcv_ssthresh = 28960 + 2920 (k-1) before seg k) grows
+// for k < 39496 / 4368 = 9.04, and each growth sets quick |= 1, so quick
+// stays 10 through seg 9; segs 10..19 spend it (ten more quick ACKs). Seg 20
+// is 1448 new bytes (not > rcv_mss): delayed. Seg 21: free 35128 < rcv_ssthresh
+// 52504 gives a window of 35200, below the 38144 offered after seg 19, so it
+// is delayed too. 19 ACKs; from seg 2 on they queue on the reverse link
+// (72 ns each, decisions 10 ns apart), so seg 19's leaves at 100 + 17*72.
+TEST(PeerTest, NoBacklogWithoutCoalescing) {
+  ConnectionConfig c = SmallBuf();
+  c.peer.app_read_bytes_per_sec = 1'448'000'000;
+  Harness h(c);
+  h.Full(0, 0, 1, 0);
+  h.Full(100, kMss, 20, 10);
+  EXPECT_EQ(h.peer->stats().backlogged, 0u);
+  ASSERT_EQ(h.rec.acks.size(), 19u);
+  EXPECT_EQ(h.rec.acks.back().time, 100 + 17 * 72);
+  EXPECT_EQ(h.rec.acks.back().ack, 19 * kMss);
+}
+
+// A sleeping reader wakes app_read_wakeup_ns after the data that found it
+// asleep: seg 1 at t = 0 wakes it at 50 us; by then segs 1..5 (t = 0, 10, 20,
+// 30, 40 us) are queued, so it reads 5 * 1448 bytes at 1448 bytes/us, done at
+// 55 us, and sleeps again. Seg 6 at 60 us wakes it at 110 us.
+TEST(PeerTest, ReaderWakesAfterItsWakeupLatency) {
+  ConnectionConfig c = SmallBuf();
+  c.peer.app_read_bytes_per_sec = 1'448'000'000;
+  c.peer.app_read_wakeup_ns = 50'000;
+  Harness h(c);
+  h.Full(0, 0, 5, 10'000);
+  h.loop.RunUntil(49'999);
+  EXPECT_EQ(h.peer->unread(), 5u * kMss);
+  h.loop.RunUntil(54'999);
+  EXPECT_EQ(h.peer->unread(), 5u * kMss);  // the read is still copying
+  h.loop.RunUntil(55'000);
+  EXPECT_EQ(h.peer->unread(), 0u);
+  h.peer->OnSegmentAt(60'000, Data(5 * kMss, kMss));
+  h.loop.RunUntil(109'999);
+  EXPECT_EQ(h.peer->unread(), uint64_t{kMss});
+  h.loop.RunUntil(111'000);
+  EXPECT_EQ(h.peer->unread(), 0u);
+}
+
 TEST(PeerTest, InitialWindowAndMss) {
   Harness h(SmallBuf());
   EXPECT_EQ(h.peer->initial_window(), 28960u);

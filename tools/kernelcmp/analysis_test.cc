@@ -35,6 +35,31 @@ TEST(AnalyzeFlow, CountsPacketsSubMssAndSizes) {
   EXPECT_EQ(f->sizes, (SizeHistogram{{21, 1}, {1200, 1}, {1448, 1}}));
 }
 
+// The capture holds both directions; the reverse flow's pure ACKs are
+// counted, its SYN-ACK and FIN are not, nor another connection's ACK.
+TEST(AnalyzeFlow, CountsTheReceiversPureAcks) {
+  auto Reverse = [](uint32_t ack, uint8_t flags, uint32_t len = 0) {
+    TcpSegment s;
+    s.src_ip = kFlow.dst_ip;
+    s.src_port = kFlow.dst_port;
+    s.dst_ip = kFlow.src_ip;
+    s.dst_port = kFlow.src_port;
+    s.ack = ack;
+    s.flags = flags;
+    s.payload_len = len;
+    return s;
+  };
+  TcpSegment other_conn = Reverse(1, 0x10);
+  other_conn.dst_port = 40001;
+  std::vector<TcpSegment> segs = {Seg(0, 0, 0x02),    Reverse(1, 0x12),         Seg(1, 1448),
+                                  Reverse(1449, 0x10), Seg(1449, 1448),          Reverse(2897, 0x10),
+                                  other_conn,          Reverse(2897, 0x11)};
+  absl::StatusOr<RunFigures> f = AnalyzeFlow(segs, kFlow, kMss, false);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->acks, 2u);
+  EXPECT_EQ(f->packets, 2u);
+}
+
 TEST(AnalyzeFlow, ThroughputSpansFirstToLastDataPacket) {
   std::vector<TcpSegment> segs = {Seg(0, 0, 0x02), Seg(1, 1000), Seg(1001, 1000)};
   segs[0].time_ns = 0;

@@ -66,5 +66,67 @@ TEST(FormatJson, ModelFieldsAreNullWhenTheModelIsUnavailable) {
   EXPECT_NE(table.find("model: not built"), std::string::npos);
 }
 
+// The testbed's costs pool over valid runs: (1000 + 3000) ns CPU over
+// (10 + 10) calls = 200 ns per call; 2e6 bytes read in (1 + 1) ms of recv
+// CPU = 1e9 bytes/s, in 40 + 60 reads = 20000 bytes per read and
+// 100 / (2 runs x 10 messages) = 5 reads per message. ACKs: 30 and 50 over
+// 10 messages: 3 and 5 per message.
+TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
+  Workload w;
+  w.messages = 10;
+  Cell c;
+  RunOutcome a = ValidRun(100, 10, {{1448, 100}});
+  a.traffic.send_calls = 10;
+  a.traffic.send_cpu_ns = 1000;
+  a.traffic.bytes_received = 1'000'000;
+  a.traffic.read_cpu_ns = 1'000'000;
+  a.traffic.reads = 40;
+  a.figures.acks = 30;
+  RunOutcome b = a;
+  b.traffic.send_cpu_ns = 3000;
+  b.traffic.reads = 60;
+  b.figures.acks = 50;
+  c.runs = {a, b};
+  const CellSummary s = SummarizeCell(c, w);
+  EXPECT_DOUBLE_EQ(s.call_cpu_ns, 200.0);
+  EXPECT_DOUBLE_EQ(s.recv_cpu_bytes_per_sec, 1e9);
+  EXPECT_DOUBLE_EQ(s.bytes_per_read, 20000.0);
+  EXPECT_DOUBLE_EQ(s.reads_per_msg, 5.0);
+  EXPECT_DOUBLE_EQ(s.acks_per_msg.min, 3.0);
+  EXPECT_DOUBLE_EQ(s.acks_per_msg.max, 5.0);
+  c.model = ModelFigures{100, 1.0, {{1448, 100}}, 0, 42};
+  nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
+  EXPECT_DOUBLE_EQ(j[0]["kernel_acks_per_msg"]["mean"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(j[0]["model_acks_per_msg"].get<double>(), 4.2);
+  EXPECT_DOUBLE_EQ(j[0]["kernel_call_cpu_us"].get<double>(), 0.2);
+}
+
+// Reader wakeup from one read cycle, B = R (W + B / C): 30000-byte reads at
+// R = 200 MB/s and C = 1 GB/s give W = 150 us - 30 us = 120 us.
+TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
+  CellSummary ks;
+  ks.mbytes_per_sec.n = 1;
+  ks.mbytes_per_sec.mean = 200;
+  ks.call_cpu_ns = 12345.6;
+  ks.recv_cpu_bytes_per_sec = 1e9;
+  ks.bytes_per_read = 30000;
+  ModelSettings s;
+  CalibrateFromKernel(ks, Calibration{}, &s);
+  EXPECT_EQ(s.call_cost_ns, 12346);
+  EXPECT_EQ(s.app_read_bytes_per_sec, 1'000'000'000u);
+  EXPECT_EQ(s.read_wakeup_ns, 120'000);
+  // A reader slower than the data (C < R) never sleeps: W = 0.
+  ks.recv_cpu_bytes_per_sec = 100e6;
+  CalibrateFromKernel(ks, Calibration{}, &s);
+  EXPECT_EQ(s.read_wakeup_ns, 0);
+  // What a flag pins stays.
+  ModelSettings pinned;
+  pinned.call_cost_ns = 7;
+  CalibrateFromKernel(ks, Calibration{false, false, false}, &pinned);
+  EXPECT_EQ(pinned.call_cost_ns, 7);
+  EXPECT_EQ(pinned.app_read_bytes_per_sec, 0u);
+  EXPECT_EQ(pinned.read_wakeup_ns, 0);
+}
+
 }  // namespace
 }  // namespace sendsim::kernelcmp
