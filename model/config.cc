@@ -33,11 +33,13 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
   if (c.link_bps == 0) return Bad("link_bps must be > 0");
   for (const auto& [field, v] : {std::pair<const char*, TimeNs>{"one_way_delay_ns", c.one_way_delay_ns},
                                  {"tx_completion_ns", c.tx_completion_ns},
+                                 {"data_delay_spread_ns", c.data_delay_spread_ns},
                                  {"call_cost_ns", c.call_cost_ns},
                                  {"sender_softirq_ack_ns", c.sender_softirq_ack_ns},
                                  {"sender_softirq_peer_rx_ns", c.sender_softirq_peer_rx_ns},
                                  {"peer.gro_flush_ns", c.peer.gro_flush_ns},
-                                 {"peer.ack_proc_ns", c.peer.ack_proc_ns}}) {
+                                 {"peer.ack_proc_ns", c.peer.ack_proc_ns},
+                                 {"peer.app_read_wakeup_ns", c.peer.app_read_wakeup_ns}}) {
     if (absl::Status s = NonNegative(field, v); !s.ok()) return s;
   }
   if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)

@@ -83,6 +83,18 @@ struct ConnectionConfig {
   uint64_t link_bps = 10'000'000'000;   // link rate, bits per second
   TimeNs one_way_delay_ns = 25 * kNsPerUs;  // propagation + switching, each direction
   TimeNs tx_completion_ns = 0;          // NIC TX-completion (IRQ coalescing) delay after the last bit
+  // A software path (veth) instead of a NIC: the skb stays charged to the
+  // socket until the receiving stack takes it (ip_rcv_core orphans it), so
+  // TX completion is tx_completion_ns after the segment reaches the peer,
+  // not after its last bit.
+  bool tx_completion_at_arrival = false;
+  // Extra delay of each data segment before the peer processes it, drawn
+  // from an exponential distribution with this mean (seeded by link_seed,
+  // order kept: a segment never overtakes the one before it). Stands for a
+  // receive backlog drained when its CPU gets to it (veth + RPS); 0: none.
+  // Simplified: one distribution, no correlation with what that CPU runs.
+  TimeNs data_delay_spread_ns = 0;
+  uint64_t link_seed = 1;
   TimeNs call_cost_ns = 0;              // CPU time one socket call holds the socket (lock_sock..release_sock)
   // Softirq work that shares the sending application's CPU (model/cpu_steal.h):
   // per ACK the sender processes (tcp_v4_rcv -> tcp_ack), and per data segment

@@ -45,6 +45,8 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"peer.gro_flush_ns", [](ConnectionConfig& c) { c.peer.gro_flush_ns = -1; }},
       {"peer.ack_proc_ns", [](ConnectionConfig& c) { c.peer.ack_proc_ns = -1; }},
       {"tx_completion_ns", [](ConnectionConfig& c) { c.tx_completion_ns = -1; }},
+      {"data_delay_spread_ns", [](ConnectionConfig& c) { c.data_delay_spread_ns = -1; }},
+      {"peer.app_read_wakeup_ns", [](ConnectionConfig& c) { c.peer.app_read_wakeup_ns = -1; }},
       {"one_way_delay_ns", [](ConnectionConfig& c) { c.one_way_delay_ns = -1; }},
       {"call_cost_ns", [](ConnectionConfig& c) { c.call_cost_ns = -1; }},
       {"sender_softirq_ack_ns", [](ConnectionConfig& c) { c.sender_softirq_ack_ns = -1; }},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <utility>
 
 namespace sendsim::model {
@@ -9,7 +10,11 @@ namespace sendsim::model {
 LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir) {
   LinkOptions o;
   o.timestamps = cfg.timestamps;
-  if (dir == Direction::kData) o.drop_data_segments = cfg.drop_data_segments;
+  if (dir == Direction::kData) {
+    o.drop_data_segments = cfg.drop_data_segments;
+    o.delay_spread_ns = cfg.data_delay_spread_ns;
+    o.seed = cfg.link_seed;
+  }
   return o;
 }
 
@@ -23,7 +28,8 @@ Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSi
       obs_(obs),
       opts_(std::move(opts)),
       ip_base_bytes_(kIpTcpHeaderBytes + (opts_.timestamps ? kTcpTimestampOptionBytes : 0)),
-      deliver_timer_(loop, &Link::DeliverEvent, this) {
+      deliver_timer_(loop, &Link::DeliverEvent, this),
+      rng_state_(opts_.seed) {
   assert(bps_ > 0 && "ValidateConfig rejects link_bps == 0");
   assert(delay_ >= 0);
   std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
@@ -60,7 +66,13 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   busy_rem_ = rem;
   const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
   const TimeNs last_bit = busy_ns_ + (busy_rem_ != 0 ? 1 : 0);
-  const TimeNs arrival = last_bit + delay_;
+  TimeNs arrival = last_bit + delay_;
+  if (opts_.delay_spread_ns > 0) {
+    // FIFO: a later segment is never processed before an earlier one.
+    if (seg.len > 0) arrival += DrawSpread();
+    arrival = std::max(arrival, last_arrival_);
+  }
+  last_arrival_ = arrival;
   seg.sent_at = first_bit;
 
   ++packets_;
@@ -109,6 +121,17 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   slot.seg = std::move(seg);
   if (!deliver_timer_.pending()) deliver_timer_.ArmAtKey(key);
   return last_bit;
+}
+
+// splitmix64 (Steele, Lea, Flood 2014) for the uniform draw, inverted into
+// an exponential of the configured mean. Deterministic for a given seed.
+TimeNs Link::DrawSpread() {
+  uint64_t z = (rng_state_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  const double u = (static_cast<double>(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
+  return static_cast<TimeNs>(-std::log(u) * static_cast<double>(opts_.delay_spread_ns));
 }
 
 void Link::DeliverHead() {

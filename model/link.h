@@ -89,6 +89,9 @@ struct LinkOptions {
   // of segments lost after leaving the sender: serialized and reported to the
   // observer (a sender-side capture sees them) but never delivered.
   std::vector<uint64_t> drop_data_segments;
+  // ConnectionConfig::data_delay_spread_ns / link_seed (data direction only).
+  TimeNs delay_spread_ns = 0;
+  uint64_t seed = 1;
 };
 
 // Options for the direction `dir` of a connection.
@@ -153,8 +156,12 @@ class Link {
   uint64_t dropped() const { return dropped_; }
   // Time the link becomes idle (last bit of the last queued frame, rounded up).
   TimeNs busy_until() const { return busy_ns_ + (busy_rem_ != 0 ? 1 : 0); }
+  // Arrival time at the peer of the last frame sent.
+  TimeNs last_arrival() const { return last_arrival_; }
 
  private:
+  // Extra delay for the next data segment (LinkOptions::delay_spread_ns).
+  TimeNs DrawSpread();
   struct InFlight {
     EventLoop::Key key;  // arrival time and the event order it was sent in
     Segment seg;
@@ -193,6 +200,8 @@ class Link {
   uint64_t payload_bytes_ = 0;
   uint64_t data_segments_ = 0;
   uint64_t dropped_ = 0;
+  TimeNs last_arrival_ = 0;
+  uint64_t rng_state_;  // splitmix64 state for DrawSpread
 };
 
 }  // namespace sendsim::model

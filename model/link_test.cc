@@ -151,5 +151,66 @@ TEST(LinkTest, LookaheadSinkGetsArrivalTimes) {
   EXPECT_TRUE(loop.empty());
 }
 
+// LinkOptions::delay_spread_ns: an exponential extra delay per data segment.
+// Segments 1 ms apart never wait for each other, so each extra is one draw:
+// the mean of 20000 draws is within 5 % of the configured 10 us (its standard
+// error is 10 us / sqrt(20000) = 0.7 %), and P(extra > mean) is e^-1 = 0.368
+// for an exponential (a uniform draw of the same mean would give 0.5).
+std::vector<TimeNs> SpreadExtras(uint64_t seed) {
+  EventLoop loop;
+  LinkOptions o;
+  o.delay_spread_ns = 10'000;
+  o.seed = seed;
+  std::vector<TimeNs> arrivals;
+  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
+  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  std::vector<TimeNs> extras;
+  for (int i = 0; i < 20000; ++i) {
+    const TimeNs last_bit = link.SendAt(TimeNs{i} * 1'000'000, Data(i * 1448u, 1448));
+    extras.push_back(arrivals.back() - (last_bit + kDelay));
+  }
+  return extras;
+}
+
+TEST(LinkTest, DelaySpreadIsExponentialAndSeeded) {
+  const std::vector<TimeNs> e = SpreadExtras(1);
+  double sum = 0;
+  int above = 0;
+  for (TimeNs x : e) {
+    ASSERT_GE(x, 0);
+    sum += static_cast<double>(x);
+    above += x > 10'000 ? 1 : 0;
+  }
+  EXPECT_NEAR(sum / e.size(), 10'000.0, 500.0);
+  EXPECT_NEAR(static_cast<double>(above) / e.size(), 0.3679, 0.02);
+  EXPECT_EQ(SpreadExtras(1), e);  // same seed, same draws
+  EXPECT_NE(SpreadExtras(2), e);
+}
+
+// Back-to-back segments keep their order: each arrives no earlier than its
+// last bit + delay and no earlier than the one before it. A segment without
+// payload draws no spread.
+TEST(LinkTest, DelaySpreadKeepsFifoOrder) {
+  EventLoop loop;
+  LinkOptions o;
+  o.delay_spread_ns = 10'000;
+  std::vector<TimeNs> arrivals;
+  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
+  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  TimeNs prev = 0;
+  int waited = 0;
+  for (int i = 0; i < 200; ++i) {
+    const TimeNs last_bit = link.Send(Data(i * 1448u, 1448));
+    ASSERT_GE(arrivals.back(), last_bit + kDelay);
+    ASSERT_GE(arrivals.back(), prev);
+    waited += arrivals.back() == prev ? 1 : 0;
+    prev = arrivals.back();
+    EXPECT_EQ(link.last_arrival(), prev);
+  }
+  EXPECT_GT(waited, 0);  // 1.2 us frames against a 10 us mean: some must queue
+  const TimeNs last_bit = link.SendAt(1'000'000'000, Data(200 * 1448u, 0));
+  EXPECT_EQ(arrivals.back(), last_bit + kDelay);
+}
+
 }  // namespace
 }  // namespace sendsim::model

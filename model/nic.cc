@@ -10,6 +10,7 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
     : loop_(loop),
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
+      completion_at_arrival_(cfg.tx_completion_at_arrival),
       link_(link),
       on_complete_(std::move(on_complete)),
       completion_timer_(loop, &Nic::CompleteEvent, this) {
@@ -70,9 +71,9 @@ void Nic::Transmit(const XmitSkb& skb) {
                                 : static_cast<uint32_t>(static_cast<uint64_t>(skb.truesize) * offset / skb.len);
       const uint32_t share = last ? skb.truesize - truesize_given : upto - truesize_given;
       truesize_given += share;
-      QueueCompletion(last_bit + tx_completion_ns_, share);
+      QueueCompletion(CompletionBase(last_bit) + tx_completion_ns_, share);
     } else if (last) {
-      QueueCompletion(last_bit + tx_completion_ns_, skb.truesize);
+      QueueCompletion(CompletionBase(last_bit) + tx_completion_ns_, skb.truesize);
     }
   }
 }

@@ -177,5 +177,36 @@ TEST(NicTest, SecondSkbQueuesBehindFirst) {
   EXPECT_EQ(h.done[1].at, 56599);
 }
 
+// veth (tx_completion_at_arrival): completion counts from the segment's
+// arrival at the peer. TSO: the 4000-byte skb's last bit leaves at 3416
+// (TsoCutsSkbAndCompletesOnce) and arrives one_way_delay_ns (25 us) later;
+// with 100 ns of completion delay tcp_wfree runs at 3416 + 25000 + 100.
+// Software GSO with a delay spread: each segment's share completes exactly
+// when that segment reaches the peer.
+TEST(NicTest, CompletionAtArrival) {
+  for (bool tso : {true, false}) {
+    ConnectionConfig cfg;
+    cfg.tso = tso;
+    cfg.tx_completion_ns = tso ? 100 : 0;
+    cfg.tx_completion_at_arrival = true;
+    cfg.data_delay_spread_ns = tso ? 0 : 10'000;
+    EventLoop loop;
+    std::vector<TimeNs> arrived, done;
+    Link link(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
+              [&](const Segment&) { arrived.push_back(loop.now()); }, nullptr,
+              LinkOptionsFor(cfg, Direction::kData));
+    Nic nic(&loop, cfg, &link, [&](uint32_t) { done.push_back(loop.now()); });
+    nic.Transmit(Skb(1000, 4000, kTcpAck | kTcpPsh, 5280));
+    loop.Run();
+    ASSERT_EQ(arrived.size(), 3u);
+    if (tso) {
+      EXPECT_EQ(done, (std::vector<TimeNs>{3416 + 25'000 + 100}));
+    } else {
+      EXPECT_EQ(done, arrived);
+      EXPECT_GT(arrived.back(), 3416 + 25'000);  // the spread added something
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sendsim::model

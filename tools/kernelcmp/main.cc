@@ -52,6 +52,12 @@ ABSL_FLAG(int, receiver_cpu, 1, "CPU the receiver thread is pinned to");
 ABSL_FLAG(bool, model_only, false, "skip the kernel runs (no root needed); print the model side");
 ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
 ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
+ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
+          "model calibration: TX completion after the segment reaches the receiving side "
+          "(default 0: ip_rcv_core orphans the skb)");
+ABSL_FLAG(int64_t, model_delay_spread_ns, -1,
+          "model calibration: mean of the exponential extra delay before the receiving side "
+          "processes a data segment (default per placement)");
 ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
 ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
 ABSL_FLAG(int64_t, model_rcvbuf, -1,
@@ -149,6 +155,8 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.softirq_ack_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;

@@ -17,9 +17,15 @@ namespace {
 
 constexpr uint32_t kMss = 1448;
 
-// veth moves a packet by a function call and orphans the skb in veth_xmit,
-// so TX completion (tcp_wfree) is immediate; GSO/TSO/GRO are off as on the
-// testbed (software segmentation). The rest is calibration (README).
+// veth hands a packet to the peer device's receive backlog with the sending
+// socket still charged; the skb is orphaned (tcp_wfree, TX completion) when
+// the receiving side's ip_rcv_core takes it, so completion counts from the
+// segment's arrival at the peer (tx_completion_at_arrival).
+// Measured on the 6.18 testbed with a stack trace on net_dev_queue: runts
+// pushed from tcp_tsq_handler and tcp_release_cb's deferred TSQ write, and
+// autocork holding the footer, both need a socket still charged after
+// veth_xmit. GSO/TSO/GRO are off as on the testbed (software segmentation).
+// The rest is calibration (README).
 model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   model::ConnectionConfig c;
   c.mss = kMss;
@@ -31,7 +37,9 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.cc = model::CongestionControl::kCubic;
   c.link_bps = s.link_bps;
   c.one_way_delay_ns = s.one_way_delay_ns;
-  c.tx_completion_ns = 0;
+  c.tx_completion_ns = s.tx_completion_ns;
+  c.tx_completion_at_arrival = true;
+  c.data_delay_spread_ns = s.delay_spread_ns;
   c.call_cost_ns = s.call_cost_ns;
   c.sender_softirq_ack_ns = s.softirq_ack_ns;
   c.sender_softirq_peer_rx_ns = s.softirq_rx_ns;
@@ -75,7 +83,19 @@ absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {
 ModelSettings DefaultModelSettings(Placement placement) {
   ModelSettings s;
   s.link_bps = 100'000'000'000;
-  s.one_way_delay_ns = 5 * model::kNsPerUs;
+  // Delay to the receiving side's processing, base + exponential spread,
+  // from net_dev_start_xmit (kc-s) to netif_receive_skb (kc-r) on this
+  // 6.18 testbed (2 Dec 2026, 128 KiB v1-legacy and v2): with receive
+  // processing on the sender's CPU p5 1 us, median 3-9 us, mean 24-26 us
+  // (it waits for the sender's syscall to end); on the receiver's CPU p5
+  // 2-3 us, median 17-19 us, mean 25-43 us.
+  if (placement == Placement::kSenderCpu) {
+    s.one_way_delay_ns = 1 * model::kNsPerUs;
+    s.delay_spread_ns = 23 * model::kNsPerUs;
+  } else {
+    s.one_way_delay_ns = 3 * model::kNsPerUs;
+    s.delay_spread_ns = 30 * model::kNsPerUs;
+  }
   s.call_cost_ns = 1 * model::kNsPerUs;
   s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
   s.gro_batch = false;
@@ -85,11 +105,11 @@ ModelSettings DefaultModelSettings(Placement placement) {
 
 std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
-      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns, call cost %d ns, "
-      "ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + data spread %d ns "
+      "(exponential mean), TX completion %d ns after arrival, call cost %d ns, ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
       "(flush gap %d ns), reader %s (wakeup %d ns), backlog coalescing %s, peer rcvbuf %s, delayed ACK, "
       "no replies",
-      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.call_cost_ns, s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
+      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.delay_spread_ns, s.tx_completion_ns, s.call_cost_ns, s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")

@@ -25,6 +25,10 @@ struct ModelFigures {
 struct ModelSettings {
   uint64_t link_bps = 0;         // effective per-packet cost of the software path
   int64_t one_way_delay_ns = 0;
+  int64_t tx_completion_ns = 0;   // after the segment reaches the peer (see ConfigFor)
+  // Mean extra delay before the receiving side processes a data segment
+  // (ConnectionConfig::data_delay_spread_ns): the RPS backlog's wait.
+  int64_t delay_spread_ns = 0;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
   int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
   // Softirq work on the sender's CPU (model/cpu_steal.h): per ACK processed
