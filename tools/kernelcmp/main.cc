@@ -276,7 +276,7 @@ int Main() {
         cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
         CalibrateFromKernel(SummarizeCell(c, *w), cal, &settings);
         c.model_settings = DescribeModelSettings(settings);
-        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, settings);
+        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, io, settings);
         if (m.ok()) {
           c.model = *m;
         } else {

@@ -121,11 +121,11 @@ std::string DescribeModelSettings(const ModelSettings& s) {
                                                      s.peer_rcvbuf, s.peer_wscale));
 }
 
-absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
+absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoMode io,
                                          const ModelSettings& settings) {
-  if (variant == Variant::kSendmsgAll || variant == Variant::kSendfile ||
-      variant == Variant::kSplice) {
-    return ReplayCallsOnModel(w, variant, ConfigFor(settings));
+  if (io == IoMode::kBlocking || variant == Variant::kSendmsgAll ||
+      variant == Variant::kSendfile || variant == Variant::kSplice) {
+    return ReplayCallsOnModel(w, variant, ConfigFor(settings), io);
   }
   absl::StatusOr<messenger::WriterKind> writer = WriterFor(variant);
   if (!writer.ok()) return writer.status();

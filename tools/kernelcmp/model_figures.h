@@ -55,10 +55,11 @@ ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);
 
 // Runs sendsim (profile linux-6.8, MSS 1448, cubic, TCP_NODELAY, autocorking,
-// software GSO) on the network described by `settings`: libceph writer
-// variants through the messenger's writer; sendmsg-all, sendfile and splice
-// by issuing kernelcmp's own calls on the model socket (model_replay.h).
-absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant,
+// software GSO) on the network described by `settings`: non-blocking libceph
+// writer variants through the messenger's writer; blocking runs and
+// sendmsg-all, sendfile and splice by issuing kernelcmp's own calls on the
+// model socket (model_replay.h).
+absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoMode io,
                                          const ModelSettings& settings);
 
 }  // namespace sendsim::kernelcmp

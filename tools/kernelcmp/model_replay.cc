@@ -51,11 +51,37 @@ struct Call {
   bool bvec = false;          // sendmsg_bvec with MSG_SPLICE_PAGES, else kvec copy
   std::vector<uint32_t> lens; // piece lengths (pages for bvec)
   int flags = 0;
+  int cork = -1;              // >= 0: setsockopt(TCP_CORK, cork) instead of a send
 };
 
+Call Cork(int on) {
+  Call c;
+  c.cork = on;
+  return c;
+}
+
+// The calls traffic.cc's Replayer makes per message (send() copies, so kvec).
 std::vector<Call> MessageCalls(const Workload& w, Variant v) {
   const Framing f = FramingFor(w, v);
   std::vector<Call> calls;
+  if (v == Variant::kV1Legacy || v == Variant::kV1Splice || v == Variant::kV1Cork ||
+      v == Variant::kV2) {
+    const bool v2 = v == Variant::kV2;
+    if (v == Variant::kV1Cork || v2) calls.push_back(Cork(1));
+    calls.push_back(Call{false, {f.prefix_bytes}, v2 ? 0 : model::kMsgMore});
+    for (uint64_t off = 0; off < w.message_bytes; off += kPageBytes) {
+      const uint32_t len = static_cast<uint32_t>(std::min<uint64_t>(kPageBytes, w.message_bytes - off));
+      const bool last = off + len == w.message_bytes;
+      int flags = model::kMsgMore;
+      if (v2) flags = 0;
+      if (last && (v == Variant::kV1Legacy || v == Variant::kV1Cork)) flags = model::kMsgEor;
+      calls.push_back(Call{false, {len}, flags});
+    }
+    calls.push_back(Call{false, {f.footer_bytes}, v2 ? 0 : model::kMsgEor});
+    // v2 here is the blocking form: the cork spans one message.
+    if (v == Variant::kV1Cork || v2) calls.push_back(Cork(0));
+    return calls;
+  }
   if (v == Variant::kSendmsgAll) {
     Call c;
     c.lens.push_back(f.prefix_bytes);
@@ -85,9 +111,10 @@ std::vector<Call> MessageCalls(const Workload& w, Variant v) {
 class Replay {
  public:
   Replay(model::EventLoop* loop, model::Socket* sock, std::vector<Call> per_message,
-         uint64_t messages, model::TimeNs call_cost)
+         uint64_t messages, model::TimeNs call_cost, bool blocking)
       : loop_(loop), sock_(sock), calls_(std::move(per_message)), messages_(messages),
-        call_cost_(call_cost), buf_(std::max<size_t>(64 * 1024, 1 << 20), 0x5a) {
+        call_cost_(call_cost), blocking_(blocking),
+        buf_(std::max<size_t>(64 * 1024, 1 << 20), 0x5a) {
     sock_->set_write_space_callback([this] {
       if (waiting_) {
         waiting_ = false;
@@ -108,6 +135,7 @@ class Replay {
         return;
       }
       const int64_t r = IssueCall();
+      if (r == model::Socket::kInProgress) return;  // parked: Done continues
       if (r == -EAGAIN) {
         waiting_ = true;
         return;
@@ -124,9 +152,25 @@ class Replay {
     }
   }
 
+  // A blocking call that waited in sk_stream_wait_memory has finished.
+  void Done(int64_t r) {
+    if (r < 0) {
+      error_ = r;
+      return;
+    }
+    Advance(static_cast<uint64_t>(r));
+    model::AfterCpu(loop_, sock_, std::max<model::TimeNs>(1, call_cost_), [this] { Step(); });
+  }
+
   int64_t IssueCall() {
     const Call& c = calls_[call_];
-    const int flags = c.flags | model::kMsgDontwait | model::kMsgNosignal;
+    if (c.cork >= 0) {
+      const int r = sock_->setsockopt(model::SockOpt::kTcpCork, c.cork);
+      return r < 0 ? r : 0;
+    }
+    const int flags = c.flags | (blocking_ ? 0 : model::kMsgDontwait) | model::kMsgNosignal;
+    model::Socket::DoneFn done;
+    if (blocking_) done = [this](int64_t r) { Done(r); };
     uint64_t skip = done_in_call_;
     if (c.bvec) {
       std::vector<model::BioVec> bv;
@@ -139,7 +183,7 @@ class Replay {
         skip = skip >= len ? skip - len : 0;
         ++page_id;
       }
-      return sock_->sendmsg_bvec(bv, flags);
+      return sock_->sendmsg_bvec(bv, flags, std::move(done));
     }
     std::vector<model::Iovec> iov;
     for (uint32_t len : c.lens) {
@@ -147,7 +191,7 @@ class Replay {
       if (take > 0) iov.push_back(model::Iovec{buf_.data(), take});
       skip = skip >= len ? skip - len : 0;
     }
-    return sock_->sendmsg(iov, flags);
+    return sock_->sendmsg(iov, flags, std::move(done));
   }
 
   void Advance(uint64_t n) {
@@ -167,6 +211,7 @@ class Replay {
   std::vector<Call> calls_;
   uint64_t messages_;
   model::TimeNs call_cost_;
+  bool blocking_;
   std::vector<uint8_t> buf_;
   uint64_t msg_ = 0;
   size_t call_ = 0;
@@ -178,10 +223,11 @@ class Replay {
 }  // namespace
 
 absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
-                                                const model::ConnectionConfig& cfg_in) {
-  if (variant != Variant::kSendmsgAll && variant != Variant::kSendfile &&
-      variant != Variant::kSplice) {
-    return absl::InvalidArgumentError("ReplayCallsOnModel takes sendmsg-all, sendfile, splice");
+                                                const model::ConnectionConfig& cfg_in, IoMode io) {
+  if (io == IoMode::kNonBlocking && variant == Variant::kV2) {
+    // The non-blocking replay's cork follows EAGAIN (traffic.cc); the
+    // messenger's msgr2 writer is the model of that.
+    return absl::InvalidArgumentError("non-blocking v2 goes through the messenger's writer");
   }
   absl::StatusOr<model::Profile> profile = model::ProfileByName("linux-6.8");
   if (!profile.ok()) return profile.status();
@@ -192,7 +238,8 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
   absl::StatusOr<std::unique_ptr<model::Connection>> conn =
       model::Connection::Create(&loop, cfg, *profile, &counter);
   if (!conn.ok()) return conn.status();
-  Replay replay(&loop, &(*conn)->socket(), MessageCalls(w, variant), w.messages, cfg.call_cost_ns);
+  Replay replay(&loop, &(*conn)->socket(), MessageCalls(w, variant), w.messages, cfg.call_cost_ns,
+                io == IoMode::kBlocking);
   replay.Start();
   loop.Run();
   if (replay.error() != 0) {

@@ -30,15 +30,18 @@ class CaptureCounter : public model::Observer {
   uint64_t delivered_ = 0;
 };
 
-// Issues kernelcmp's own call sequence for `variant` (sendmsg-all, sendfile,
-// splice: calls no libceph writer makes) on the model's socket, non-blocking
-// like the kernel replay: a short count is retried at once, -EAGAIN waits for
-// the write-space callback, each call holds the socket call_cost_ns.
+// Issues kernelcmp's own call sequence for `variant` on the model's socket,
+// as traffic.cc does on the kernel's: for sendmsg-all, sendfile and splice
+// (calls no libceph writer makes), and for every variant in blocking mode
+// (libceph never blocks). Non-blocking: a short count is retried at once,
+// -EAGAIN waits for the write-space callback; blocking: a call that must wait
+// parks in sk_stream_wait_memory (pushing what is queued) and returns the
+// full count. Each call holds the socket call_cost_ns.
 // sendfile/splice move 64 KiB per sendmsg(bvec, MSG_SPLICE_PAGES), as
 // splice_to_socket does with a 16-slot pipe; sendfile's last chunk goes
 // without MORE (splice_direct_to_actor), splice's with SPLICE_F_MORE.
 absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
-                                                const model::ConnectionConfig& cfg);
+                                                const model::ConnectionConfig& cfg, IoMode io);
 
 }  // namespace sendsim::kernelcmp
 
