@@ -7,7 +7,10 @@
 // tcp_delack_timer, tcp_event_data_recv's ato, quick-ack mode), the receive
 // window (tcp_select_initial_window, tcp_grow_window, __tcp_select_window,
 // tcp_select_window), optional GRO batching and an application reading at a
-// given rate (tcp_cleanup_rbuf after each read).
+// given rate (tcp_cleanup_rbuf after each read). Opt-in newer rules
+// (PeerConfig): backlog coalescing while the reader holds the socket
+// (tcp_add_backlog, v5.0+), the deferred backlog ACK (v6.7+), and a reader
+// that sleeps once drained and wakes app_read_wakeup_ns after new data.
 //
 // Time: the peer keeps its own clock (peer_now(), the time of the last input
 // it processed). Inputs are segments (OnSegment / OnSegmentAt) and its own
