@@ -155,7 +155,12 @@ void MakeQuiescent(NetConfig* n, uint64_t wire) {
 }
 
 uint64_t InitialWindow(const NetConfig& n) {
-  return std::min<uint64_t>(65535, uint64_t{n.init_rcv_wnd_segs} * n.mss);
+  uint64_t segs = n.init_rcv_wnd_segs;
+  // tcp_default_init_rwnd, as the peer applies it (model/peer.cc): the
+  // default 20 segments are 1460-byte segments, so fewer with a jumbo MSS
+  // (at least 2). Without this a jumbo-MSS layout looked as if it fit.
+  if (segs == 20 && n.mss > 1460) segs = std::max<uint64_t>(1460 * segs / n.mss, 2);
+  return std::min<uint64_t>(65535, segs * n.mss);
 }
 
 bool IsQuiescentConfig(const NetConfig& n, uint64_t wire) {

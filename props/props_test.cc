@@ -28,7 +28,11 @@
 //    dominance_splice68_notlast50_quiescent.
 //  - the "no asynchronous event during writes" runtime precondition is not
 //    enough for any comparison (window edges and the frag limit act after
-//    the writes): *_no_async are known false.
+//    the writes): *_no_async are known false, optimality_no_async included
+//    (optimality_no_async-2c70858af989.fixture, ~0.1 % of cases).
+//  - lower_bound_quiescent's "fits the first window" precondition missed
+//    tcp_default_init_rwnd's jumbo-MSS rule until a CI run found
+//    lower_bound_zero_cost-jumbo-init-rwnd.fixture (a window-edge runt).
 
 #include <string>
 
@@ -77,7 +81,6 @@ RC_GTEST_PROP(Props, DeterminismInvariants, ()) { CheckProperty("determinism_inv
 #else
 // Each case runs up to 3^6 assignments: a separate target with few cases.
 RC_GTEST_PROP(Props, OptimalityQuiescent, ()) { CheckProperty("optimality_quiescent"); }
-RC_GTEST_PROP(Props, OptimalityNoAsync, ()) { CheckProperty("optimality_no_async"); }
 #endif
 
 }  // namespace

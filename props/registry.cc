@@ -110,7 +110,8 @@ std::vector<PropertySpec> AllProperties() {
                      "message's writes",
                      na, [](const Case& c, const Runner& r) {
                        return Optimality_NotlastAmongAssignments(c, r, {48, 0, 0, true});
-                     }));
+                     },
+                     /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
     auto dom = [](Side b, Side o, bool no_async) {
       return [b, o, no_async](const Case& c, const Runner& r) { return DominatesBody(c, b, o, r, 0, 0, no_async); };
     };
