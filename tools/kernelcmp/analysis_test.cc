@@ -1,5 +1,6 @@
 #include "tools/kernelcmp/analysis.h"
 
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -38,15 +39,11 @@ TEST(AnalyzeFlow, CountsPacketsSubMssAndSizes) {
 // The capture holds both directions; the reverse flow's pure ACKs are
 // counted, its SYN-ACK and FIN are not, nor another connection's ACK.
 TEST(AnalyzeFlow, CountsTheReceiversPureAcks) {
-  auto Reverse = [](uint32_t ack, uint8_t flags, uint32_t len = 0) {
-    TcpSegment s;
-    s.src_ip = kFlow.dst_ip;
-    s.src_port = kFlow.dst_port;
-    s.dst_ip = kFlow.src_ip;
-    s.dst_port = kFlow.src_port;
+  auto Reverse = [](uint32_t ack, uint8_t flags) {
+    TcpSegment s = Seg(0, 0, flags);
+    std::swap(s.src_ip, s.dst_ip);
+    std::swap(s.src_port, s.dst_port);
     s.ack = ack;
-    s.flags = flags;
-    s.payload_len = len;
     return s;
   };
   TcpSegment other_conn = Reverse(1, 0x10);
