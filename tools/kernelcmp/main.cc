@@ -82,6 +82,10 @@ ABSL_FLAG(bool, model_backlog_coalesce, true,
 ABSL_FLAG(int64_t, model_read_wakeup_ns, -1,
           "model calibration: the receiving application's wakeup latency after it read everything "
           "(default: derived from each kernel cell's read sizes; 0 with --model_only)");
+ABSL_FLAG(bool, trace_delays, true,
+          "measure each run's receive-backlog delay with two net tracepoints (tracefs) and give it to "
+          "the model; without tracefs the model keeps its fixed per-placement delays");
+ABSL_FLAG(std::string, tracefs, "/sys/kernel/tracing", "where tracefs is mounted");
 ABSL_FLAG(int, netdev_max_backlog, 30000, "net.core.netdev_max_backlog during the run");
 
 namespace sendsim::kernelcmp {
@@ -232,28 +236,50 @@ int Main() {
   if (!model_only) tb = Testbed::Create(opts, &cleanup);
   if (!tb.ok()) return Fail(kExitFailure, tb.status());
 
+  // tracefs for the backlog-delay measurement: used when writable, else the
+  // model keeps its fixed delays (said once, not an error).
+  std::string tracefs_root;
+  if (!model_only && absl::GetFlag(FLAGS_trace_delays)) {
+    const std::string root = absl::GetFlag(FLAGS_tracefs);
+    if (access((root + "/events/net/net_dev_start_xmit/enable").c_str(), W_OK) == 0 &&
+        access((root + "/buffer_size_kb").c_str(), W_OK) == 0) {
+      tracefs_root = root;
+    } else {
+      std::fprintf(stderr,
+                   "kernelcmp: no writable tracefs at %s (net events); the model keeps its fixed "
+                   "per-placement delays\n",
+                   root.c_str());
+    }
+  }
+
   std::vector<Cell> cells;
   for (Variant v : *variants) {
     for (IoMode io : *ios) {
       for (Placement p : *placements) {
         Cell c{v, io, p, {}, std::nullopt, "", ""};
         for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
-          absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, RunSpec{*w, v, io, p}, *dir);
+          const RunSpec spec{*w, v, io, p, tracefs_root};
+          absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, spec, *dir);
           if (!o.ok()) return Fail(kExitFailure, o.status());
-          std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n",
-                       std::string(VariantName(v)).c_str(), std::string(IoModeName(io)).c_str(),
-                       std::string(PlacementName(p)).c_str(), r + 1,
-                       o->valid ? absl::StrFormat("%u packets, %u sub-MSS, %u ACKs, %u reads "
-                                                  "(%.0f MB/s of recv CPU), %u calls of %.1f us CPU",
-                                                  o->figures.packets, o->figures.sub_mss_packets,
-                                                  o->figures.acks, o->traffic.reads,
-                                                  o->traffic.bytes_received * 1e3 /
-                                                      std::max<int64_t>(o->traffic.read_cpu_ns, 1),
-                                                  o->traffic.send_calls,
-                                                  o->traffic.send_cpu_ns / 1e3 /
-                                                      std::max<uint64_t>(o->traffic.send_calls, 1))
-                                      .c_str()
-                                : ("invalid: " + o->invalid_reason).c_str());
+          std::string line;
+          if (!o->valid) {
+            line = "invalid: " + o->invalid_reason;
+          } else {
+            line = absl::StrFormat(
+                "%u packets, %u sub-MSS, %u ACKs, %u reads (%.0f MB/s of recv CPU), %u calls of %.1f us CPU",
+                o->figures.packets, o->figures.sub_mss_packets, o->figures.acks, o->traffic.reads,
+                o->traffic.bytes_received * 1e3 / std::max<int64_t>(o->traffic.read_cpu_ns, 1),
+                o->traffic.send_calls, o->traffic.send_cpu_ns / 1e3 / std::max<uint64_t>(o->traffic.send_calls, 1));
+            if (o->delays.has_value()) {
+              absl::StrAppendFormat(&line, ", backlog delay p5 %.1f / median %.1f / mean %.1f us",
+                                    o->delays->p5_ns / 1e3, o->delays->median_ns / 1e3, o->delays->mean_ns / 1e3);
+            } else if (!o->delay_error.empty()) {
+              absl::StrAppendFormat(&line, ", no delay trace: %s", o->delay_error);
+            }
+          }
+          std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n", std::string(VariantName(v)).c_str(),
+                       std::string(IoModeName(io)).c_str(), std::string(PlacementName(p)).c_str(), r + 1,
+                       line.c_str());
           c.runs.push_back(*std::move(o));
           const std::string pcap_dir = absl::GetFlag(FLAGS_pcap_dir);
           if (!pcap_dir.empty()) {
@@ -274,6 +300,7 @@ int Main() {
         cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
         cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
         cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
+        cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0;
         CalibrateFromKernel(SummarizeCell(c, *w), cal, &settings);
         c.model_settings = DescribeModelSettings(settings);
         absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, io, settings);

@@ -13,6 +13,7 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   CellSummary s;
   std::vector<double> packets, sub, acks, rate;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
+  double delay_runs = 0, p5 = 0, median = 0, mean = 0;
   for (const RunOutcome& r : c.runs) {
     if (!r.valid) {
       ++s.invalid_runs;
@@ -29,6 +30,12 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
     read_cpu += static_cast<double>(r.traffic.read_cpu_ns);
     read_bytes += static_cast<double>(r.traffic.bytes_received);
     reads += static_cast<double>(r.traffic.reads);
+    if (r.delays.has_value()) {
+      ++delay_runs;
+      p5 += static_cast<double>(r.delays->p5_ns);
+      median += static_cast<double>(r.delays->median_ns);
+      mean += static_cast<double>(r.delays->mean_ns);
+    }
     for (const auto& [size, n] : r.figures.sizes) s.sizes[size] += n;
   }
   s.packets = Summarize(packets);
@@ -38,6 +45,11 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   s.top_sizes = TopSizes(s.sizes, 3);
   if (calls > 0) s.call_cpu_ns = call_cpu / calls;
   if (read_cpu > 0) s.recv_cpu_bytes_per_sec = read_bytes * 1e9 / read_cpu;
+  if (delay_runs > 0) {
+    s.delay_p5_ns = p5 / delay_runs;
+    s.delay_median_ns = median / delay_runs;
+    s.delay_mean_ns = mean / delay_runs;
+  }
   if (reads > 0) {
     s.bytes_per_read = read_bytes / reads;
     s.reads_per_msg = reads / (static_cast<double>(s.valid_runs) * w.messages);
@@ -53,6 +65,10 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
   if (what.call_cost && ks.call_cpu_ns > 0) s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
   if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
     s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
+  }
+  if (what.delay && ks.delay_mean_ns > 0) {
+    s->one_way_delay_ns = static_cast<int64_t>(ks.delay_p5_ns + 0.5);
+    s->delay_spread_ns = static_cast<int64_t>(std::max(0.0, ks.delay_mean_ns - ks.delay_p5_ns) + 0.5);
   }
   const double r = ks.mbytes_per_sec.n > 0 ? ks.mbytes_per_sec.mean * 1e6 : 0;
   if (what.read_wakeup && r > 0 && ks.recv_cpu_bytes_per_sec > 0 && ks.bytes_per_read > 0) {
@@ -148,6 +164,11 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_retransmitted", s.retransmitted},
         {"kernel_acks_per_msg", range(s.acks_per_msg)},
         {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
+        {"kernel_backlog_delay_us",
+         s.delay_mean_ns > 0 ? nlohmann::json({{"p5", s.delay_p5_ns / 1e3},
+                                                {"median", s.delay_median_ns / 1e3},
+                                                {"mean", s.delay_mean_ns / 1e3}})
+                             : nlohmann::json()},
         {"kernel_reads_per_msg", s.reads_per_msg > 0 ? nlohmann::json(s.reads_per_msg) : nlohmann::json()},
         {"kernel_recv_cpu_mbytes_per_sec",
          s.recv_cpu_bytes_per_sec > 0 ? nlohmann::json(s.recv_cpu_bytes_per_sec / 1e6) : nlohmann::json()},

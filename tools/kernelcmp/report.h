@@ -41,6 +41,11 @@ struct CellSummary {
   double recv_cpu_bytes_per_sec = 0;      // bytes the receiver copies per second of recv CPU
   double bytes_per_read = 0;              // bytes per recv call that returned data
   double reads_per_msg = 0;
+  // Receive-backlog delay (delay_trace.h), averaged over the valid runs that
+  // measured it: p5 (the base) and mean; 0 when none did.
+  double delay_p5_ns = 0;
+  double delay_median_ns = 0;
+  double delay_mean_ns = 0;
 };
 CellSummary SummarizeCell(const Cell& c, const Workload& w);
 
@@ -50,12 +55,15 @@ struct Calibration {
   bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call
   bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
   bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
+  bool delay = true;        // one_way_delay_ns = p5, delay_spread_ns = mean - p5
 };
 // Sets the model's sender and reader from a kernel cell. The reader's wakeup
 // latency W follows from a read cycle: a sleeping reader wakes W after new
 // data, then copies what came meanwhile, B = R * (W + B / C) bytes at data
-// rate R and copy rate C, so W = B / R - B / C (0 if negative). No-op for
-// what the cell did not measure.
+// rate R and copy rate C, so W = B / R - B / C (0 if negative). The data
+// path's delay becomes base + exponential spread: the base is the measured
+// p5, the spread's mean the measured mean minus it. No-op for what the cell
+// did not measure.
 void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s);
 
 std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool tso);

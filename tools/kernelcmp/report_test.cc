@@ -86,6 +86,10 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   b.traffic.send_cpu_ns = 3000;
   b.traffic.reads = 60;
   b.figures.acks = 50;
+  // Backlog delays: run a (p5 1, median 10, mean 20 us), run b (3, 30, 40):
+  // averaged 2 / 20 / 30 us.
+  a.delays = DelaySummary{100, 1'000, 10'000, 20'000};
+  b.delays = DelaySummary{100, 3'000, 30'000, 40'000};
   c.runs = {a, b};
   const CellSummary s = SummarizeCell(c, w);
   EXPECT_DOUBLE_EQ(s.call_cpu_ns, 200.0);
@@ -94,11 +98,15 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   EXPECT_DOUBLE_EQ(s.reads_per_msg, 5.0);
   EXPECT_DOUBLE_EQ(s.acks_per_msg.min, 3.0);
   EXPECT_DOUBLE_EQ(s.acks_per_msg.max, 5.0);
+  EXPECT_DOUBLE_EQ(s.delay_p5_ns, 2'000.0);
+  EXPECT_DOUBLE_EQ(s.delay_median_ns, 20'000.0);
+  EXPECT_DOUBLE_EQ(s.delay_mean_ns, 30'000.0);
   c.model = ModelFigures{100, 1.0, {{1448, 100}}, 0, 42};
   nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
   EXPECT_DOUBLE_EQ(j[0]["kernel_acks_per_msg"]["mean"].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(j[0]["model_acks_per_msg"].get<double>(), 4.2);
   EXPECT_DOUBLE_EQ(j[0]["kernel_call_cpu_us"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(j[0]["kernel_backlog_delay_us"]["mean"].get<double>(), 30.0);
 }
 
 // Reader wakeup from one read cycle, B = R (W + B / C): 30000-byte reads at
@@ -119,10 +127,19 @@ TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
   ks.recv_cpu_bytes_per_sec = 100e6;
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.read_wakeup_ns, 0);
+  // Delay: base = p5 (2 us), spread = mean - p5 = 25 - 2 = 23 us.
+  ks.delay_p5_ns = 2'000;
+  ks.delay_mean_ns = 25'000;
+  CalibrateFromKernel(ks, Calibration{}, &s);
+  EXPECT_EQ(s.one_way_delay_ns, 2'000);
+  EXPECT_EQ(s.delay_spread_ns, 23'000);
   // What a flag pins stays.
   ModelSettings pinned;
   pinned.call_cost_ns = 7;
-  CalibrateFromKernel(ks, Calibration{false, false, false}, &pinned);
+  pinned.one_way_delay_ns = 5;
+  CalibrateFromKernel(ks, Calibration{false, false, false, false}, &pinned);
+  EXPECT_EQ(pinned.one_way_delay_ns, 5);
+  EXPECT_EQ(pinned.delay_spread_ns, 0);
   EXPECT_EQ(pinned.call_cost_ns, 7);
   EXPECT_EQ(pinned.app_read_bytes_per_sec, 0u);
   EXPECT_EQ(pinned.read_wakeup_ns, 0);

@@ -58,7 +58,26 @@ absl::StatusOr<RunOutcome> RunOnce(Testbed& tb, CleanupStack* cleanup, const Run
     return absl::InternalError(absl::StrFormat("tcpdump did not start: %s", ready.message()));
   }
 
+  std::optional<DelayTrace> trace;
+  std::string trace_error;
+  if (!spec.tracefs_root.empty()) {
+    absl::StatusOr<DelayTrace> t = DelayTrace::Start(spec.tracefs_root, cleanup);
+    if (t.ok()) {
+      trace.emplace(*std::move(t));
+    } else {
+      trace_error = std::string(t.status().message());
+    }
+  }
   absl::StatusOr<TrafficResult> traffic = RunTraffic(tb, spec.workload, spec.variant, spec.io);
+  std::optional<DelaySummary> delays;
+  if (trace.has_value()) {
+    absl::StatusOr<DelaySummary> d = trace->Stop(Testbed::kSenderDev, Testbed::kReceiverDev);
+    if (d.ok() && d->packets > 0) {
+      delays = *d;
+    } else {
+      trace_error = d.ok() ? "no packet pair in the trace" : std::string(d.status().message());
+    }
+  }
 
   // Let tcpdump drain its ring: wait until the file stops growing.
   int64_t last = -2;
@@ -74,6 +93,8 @@ absl::StatusOr<RunOutcome> RunOnce(Testbed& tb, CleanupStack* cleanup, const Run
 
   RunOutcome out;
   out.traffic = *traffic;
+  out.delays = delays;
+  out.delay_error = trace_error;
   absl::StatusOr<CaptureStats> stats = ParseTcpdumpStats(td->Stderr());
   if (!stats.ok()) {
     out.invalid_reason = absl::StrFormat("tcpdump exit %d: %s", td_exit, stats.status().message());

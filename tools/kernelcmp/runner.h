@@ -1,11 +1,13 @@
 #ifndef SENDSIM_TOOLS_KERNELCMP_RUNNER_H_
 #define SENDSIM_TOOLS_KERNELCMP_RUNNER_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "tools/kernelcmp/analysis.h"
 #include "tools/kernelcmp/cleanup.h"
+#include "tools/kernelcmp/delay_trace.h"
 #include "tools/kernelcmp/testbed.h"
 #include "tools/kernelcmp/traffic.h"
 #include "tools/kernelcmp/workload.h"
@@ -21,6 +23,9 @@ struct RunOutcome {
   TrafficResult traffic;
   CaptureStats capture;
   RunFigures figures;
+  // Receive-backlog delays (RunSpec::tracefs_root set and tracing worked).
+  std::optional<DelaySummary> delays;
+  std::string delay_error;  // why `delays` is absent despite tracefs_root
 };
 
 struct RunSpec {
@@ -28,6 +33,8 @@ struct RunSpec {
   Variant variant = Variant::kV1Splice;
   IoMode io = IoMode::kNonBlocking;
   Placement placement = Placement::kSenderCpu;
+  // Non-empty: measure the receive-backlog delay with tracepoints there.
+  std::string tracefs_root;
 };
 
 // Steers RPS for the placement, starts tcpdump in the sender namespace on the

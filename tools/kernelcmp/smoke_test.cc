@@ -51,7 +51,7 @@ TEST(KernelSmoke, V1SpliceRunIsCompleteAndLeavesNothingBehind) {
     EXPECT_EQ(during->size(), before->size() + 2);
     absl::StatusOr<RunOutcome> o = RunOnce(
         **tb, &cleanup,
-        RunSpec{w, Variant::kV1Splice, IoMode::kNonBlocking, Placement::kReceiverCpu}, dir);
+        RunSpec{w, Variant::kV1Splice, IoMode::kNonBlocking, Placement::kReceiverCpu, ""}, dir);
     ASSERT_TRUE(o.ok()) << o.status();
     outcome = *o;
   }
