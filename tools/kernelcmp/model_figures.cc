@@ -83,12 +83,12 @@ absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {
 ModelSettings DefaultModelSettings(Placement placement) {
   ModelSettings s;
   s.link_bps = 100'000'000'000;
-  // Delay to the receiving side's processing, base + exponential spread,
-  // from net_dev_start_xmit (kc-s) to netif_receive_skb (kc-r) on this
-  // 6.18 testbed (2 Dec 2026, 128 KiB v1-legacy and v2): with receive
-  // processing on the sender's CPU p5 1 us, median 3-9 us, mean 24-26 us
-  // (it waits for the sender's syscall to end); on the receiver's CPU p5
-  // 2-3 us, median 17-19 us, mean 25-43 us.
+  // Delay to the receiving side's processing, base + exponential spread.
+  // kernelcmp measures it per run (delay_trace.h) and replaces these; they
+  // are the fallback without tracefs, from one early measurement (2 Dec
+  // 2026, 128 KiB v1-legacy and v2): with receive processing on the
+  // sender's CPU p5 1 us, median 3-9 us, mean 24-26 us; on the receiver's
+  // CPU p5 2-3 us, median 17-19 us, mean 25-43 us.
   if (placement == Placement::kSenderCpu) {
     s.one_way_delay_ns = 1 * model::kNsPerUs;
     s.delay_spread_ns = 23 * model::kNsPerUs;
