@@ -1,9 +1,7 @@
 #include "tools/kernelcmp/delay_trace.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -11,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
+#include "tools/kernelcmp/sysfile.h"
 
 namespace sendsim::kernelcmp {
 namespace {
@@ -42,22 +41,6 @@ bool ParseTimestamp(absl::string_view t, int64_t* ns) {
   return true;
 }
 
-absl::Status WriteFile(const std::string& path, absl::string_view text) {
-  std::ofstream f(path);
-  f << text;
-  f.close();
-  if (!f) return absl::FailedPreconditionError(absl::StrFormat("cannot write %s", path));
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return absl::FailedPreconditionError(absl::StrFormat("cannot read %s", path));
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 std::string EventDir(const std::string& root, absl::string_view event) {
   return absl::StrFormat("%s/events/net/%s", root, event);
 }
@@ -66,11 +49,11 @@ std::string EventDir(const std::string& root, absl::string_view event) {
 // filter cleared, the ring's old size, the trace emptied).
 void Restore(const std::string& root, const std::string& ring_kb) {
   for (absl::string_view e : {kXmitEvent, kRecvEvent}) {
-    (void)WriteFile(EventDir(root, e) + "/enable", "0");
-    (void)WriteFile(EventDir(root, e) + "/filter", "0");
+    (void)WriteSysFile(EventDir(root, e) + "/enable", "0");
+    (void)WriteSysFile(EventDir(root, e) + "/filter", "0");
   }
-  (void)WriteFile(root + "/buffer_size_kb", ring_kb);
-  (void)WriteFile(root + "/trace", "");
+  (void)WriteSysFile(root + "/buffer_size_kb", ring_kb);
+  (void)WriteSysFile(root + "/trace", "");
 }
 
 }  // namespace
@@ -130,7 +113,7 @@ DelaySummary SummarizeDelays(std::vector<int64_t> d) {
 }
 
 absl::StatusOr<DelayTrace> DelayTrace::Start(const std::string& root, CleanupStack* cleanup) {
-  absl::StatusOr<std::string> ring = ReadFile(root + "/buffer_size_kb");
+  absl::StatusOr<std::string> ring = ReadSysFile(root + "/buffer_size_kb");
   if (!ring.ok()) return ring.status();
   std::string ring_kb = std::string(absl::StripAsciiWhitespace(*ring));
   // "7 (expanded: 1408)" before the ring is first used: the expanded size.
@@ -140,11 +123,11 @@ absl::StatusOr<DelayTrace> DelayTrace::Start(const std::string& root, CleanupSta
   }
   const CleanupStack::Id undo =
       cleanup->Push("restore tracefs", [root, ring_kb] { Restore(root, ring_kb); });
-  absl::Status s = WriteFile(root + "/buffer_size_kb", kRingKb);
-  if (s.ok()) s = WriteFile(root + "/trace", "");
+  absl::Status s = WriteSysFile(root + "/buffer_size_kb", kRingKb);
+  if (s.ok()) s = WriteSysFile(root + "/trace", "");
   for (absl::string_view e : {kXmitEvent, kRecvEvent}) {
-    if (s.ok()) s = WriteFile(EventDir(root, e) + "/filter", kFilter);
-    if (s.ok()) s = WriteFile(EventDir(root, e) + "/enable", "1");
+    if (s.ok()) s = WriteSysFile(EventDir(root, e) + "/filter", kFilter);
+    if (s.ok()) s = WriteSysFile(EventDir(root, e) + "/enable", "1");
   }
   if (!s.ok()) {
     cleanup->Run(undo);
@@ -154,8 +137,8 @@ absl::StatusOr<DelayTrace> DelayTrace::Start(const std::string& root, CleanupSta
 }
 
 absl::StatusOr<DelaySummary> DelayTrace::Stop(absl::string_view send_dev, absl::string_view recv_dev) {
-  for (absl::string_view e : {kXmitEvent, kRecvEvent}) (void)WriteFile(EventDir(root_, e) + "/enable", "0");
-  absl::StatusOr<std::string> text = ReadFile(root_ + "/trace");
+  for (absl::string_view e : {kXmitEvent, kRecvEvent}) (void)WriteSysFile(EventDir(root_, e) + "/enable", "0");
+  absl::StatusOr<std::string> text = ReadSysFile(root_ + "/trace");
   cleanup_->Run(undo_);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::vector<int64_t>> d = ParseDelayTrace(*text, send_dev, recv_dev);

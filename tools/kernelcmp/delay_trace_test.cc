@@ -73,6 +73,11 @@ TEST(DelayTrace, StartsAndRestoresTracefs) {
                                root + "/events/net/net_dev_start_xmit", root + "/events/net/netif_receive_skb"}) {
     mkdir(d.c_str(), 0755);
   }
+  // tracefs files always exist; writes never create them.
+  for (const char* e : {"net_dev_start_xmit", "netif_receive_skb"}) {
+    Put(root + "/events/net/" + e + "/enable", "0");
+    Put(root + "/events/net/" + e + "/filter", "none");
+  }
   Put(root + "/buffer_size_kb", "7 (expanded: 1408)\n");
   Put(root + "/trace", "old\n");
   CleanupStack cleanup;

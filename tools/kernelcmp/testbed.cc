@@ -21,31 +21,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "tools/kernelcmp/subprocess.h"
+#include "tools/kernelcmp/sysfile.h"
 
 namespace sendsim::kernelcmp {
 namespace {
 
 constexpr const char* kBacklogSysctl = "/proc/sys/net/core/netdev_max_backlog";
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrFormat("cannot read %s", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-absl::Status WriteFile(const std::string& path, const std::string& value) {
-  int fd = open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (fd < 0) return absl::InternalError(absl::StrFormat("open %s: %s", path, strerror(errno)));
-  ssize_t n = write(fd, value.data(), value.size());
-  int err = errno;
-  close(fd);
-  if (n != static_cast<ssize_t>(value.size())) {
-    return absl::InternalError(absl::StrFormat("write %s: %s", path, strerror(err)));
-  }
-  return absl::OkStatus();
-}
 
 // Legacy per-feature ethtool commands (still served by dev_ethtool through
 // ethtool_set_one_feature), so no ethtool binary is needed.
@@ -98,7 +79,7 @@ absl::Status CheckCanRun(const TestbedOptions& opts) {
   if (access("/sys/class/net/lo/queues/rx-0/rps_cpus", R_OK) != 0) {
     return absl::FailedPreconditionError("kernel has no RPS (CONFIG_RPS) to steer receive CPUs");
   }
-  absl::StatusOr<std::string> cc = ReadFile("/proc/sys/net/ipv4/tcp_available_congestion_control");
+  absl::StatusOr<std::string> cc = ReadSysFile("/proc/sys/net/ipv4/tcp_available_congestion_control");
   if (!cc.ok() || cc->find("cubic") == std::string::npos) {
     return absl::FailedPreconditionError("cubic congestion control is not available");
   }
@@ -223,7 +204,7 @@ absl::Status Testbed::SetOffloads(const std::string& ns, const std::string& dev)
 }
 
 absl::Status Testbed::RaiseBacklog() {
-  absl::StatusOr<std::string> cur = ReadFile(kBacklogSysctl);
+  absl::StatusOr<std::string> cur = ReadSysFile(kBacklogSysctl);
   if (!cur.ok()) return cur.status();
   uint64_t old_value;
   std::string old_text(absl::StripAsciiWhitespace(*cur));
@@ -231,10 +212,10 @@ absl::Status Testbed::RaiseBacklog() {
     return absl::InternalError(absl::StrFormat("unreadable %s: %s", kBacklogSysctl, old_text));
   }
   if (old_value >= opts_.netdev_max_backlog) return absl::OkStatus();
-  absl::Status s = WriteFile(kBacklogSysctl, absl::StrCat(opts_.netdev_max_backlog));
+  absl::Status s = WriteSysFile(kBacklogSysctl, absl::StrCat(opts_.netdev_max_backlog));
   if (!s.ok()) return s;
   undo_.push_back(cleanup_->Push("restore netdev_max_backlog", [old_text] {
-    absl::Status w = WriteFile(kBacklogSysctl, old_text);
+    absl::Status w = WriteSysFile(kBacklogSysctl, old_text);
     if (!w.ok()) std::fprintf(stderr, "kernelcmp: cleanup: %s\n", w.ToString().c_str());
   }));
   return absl::OkStatus();
