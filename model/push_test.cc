@@ -153,5 +153,39 @@ TEST(Sndbuf, BlockingCallResumesOnWriteSpace) {
   EXPECT_EQ(ctx.sock().write_seq(), 100000u);
 }
 
+
+// release_sock before the next call. Calls hold the socket 10 us.
+//  t=0   send 4096 (MSG_MORE): nothing in flight, so no autocork; MSG_MORE
+//        corks Nagle and tcp_mss_split_point keeps the 4096 - 2 x 1448 =
+//        1200 tail: 1448, 1448 leave.
+//  t=5   an ACK for the first segment: the socket is owned, to the backlog.
+//  t=10  the hold ends and the application's next call comes at that same
+//        instant (its event was queued first). The thread that makes the
+//        call has run release_sock already: the backlogged ACK's
+//        tcp_data_snd_check pushes the 1200 tail (nonagle OFF, TCP_NODELAY).
+//        The call then queues 4096 in a new skb, and its tcp_push autocorks
+//        (the three clones are not completed). Had the call come first, the
+//        tail would have grown to 5296 and left as 1448 x 3 + 952.
+TEST(LockSock, PendingReleaseRunsBeforeACallAtTheSameInstant) {
+  SenderContext::Options o;
+  o.config.call_cost_ns = 10 * kNsPerUs;
+  SenderContext ctx(o);
+  EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u));
+  int64_t second = 0;
+  ctx.loop().ScheduleAt(10 * kNsPerUs, [&ctx, &second] { second = ctx.SendMsg(4096, kMsgMore); });
+  ctx.AtUs(5);
+  ctx.Ack(1448);
+  EXPECT_TRUE(ctx.sock().owned());
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre());
+  ctx.AtUs(10);
+  EXPECT_EQ(second, 4096);
+  const std::vector<WireSeg> w = ctx.TakeWire();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].len, 1200u);
+  EXPECT_EQ(w[0].reason, PushReason::kBacklog);
+  EXPECT_EQ(ctx.sock().write_seq(), 8192u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

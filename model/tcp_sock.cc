@@ -53,8 +53,12 @@ uint32_t TcpSock::NsToJiffiesCeil(TimeNs ns) const {
 // lock_sock. A call arriving while the previous one still holds the socket
 // (the caller did not wait call_cost_ns) ends the previous hold first:
 // deliberate simplification of lock_sock sleeping on the owner.
+// A call at exactly the end of the previous hold also runs that hold's
+// release_sock first when it is still pending: the caller's thread returns
+// from release_sock (backlog, tcp_release_cb) before it can make its next
+// call, so equal times must not let the new call's data in ahead of it.
 void TcpSock::LockSock() {
-  if (IsOwned()) {
+  if (IsOwned() || release_event_ != 0) {
     if (release_event_ != 0) loop_->Cancel(release_event_);
     release_event_ = 0;
     ReleaseSock();
