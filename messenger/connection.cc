@@ -232,7 +232,7 @@ CephConnection::Unit CephConnection::TryWriteOne() {
 int CephConnection::Flags(const CallContext& ctx) const { return PolicyFlags(options_.policy, ctx); }
 
 int64_t CephConnection::Finish(CallPart part, uint64_t tag, int flags, int64_t r) {
-  pending_cpu_ += options_.costs.call_cost_ns;
+  pending_cpu_ += options_.costs.call_cost_ns + sock_->last_call_xmit_ns();
   if (listener_ != nullptr) listener_->OnSocketCall(part, tag, flags, r);
   if (r == -model::kEagain) return 0;  // ceph_tcp_sendmsg/sendpage map EAGAIN to 0
   if (r < 0) {
@@ -279,7 +279,7 @@ int64_t CephConnection::DoSendPage(CallPart part, uint64_t tag, const MsgPage& p
 
 void CephConnection::DoSetCork(bool on) {
   const int r = sock_->setsockopt(model::SockOpt::kTcpCork, on ? 1 : 0);
-  pending_cpu_ += options_.costs.call_cost_ns;
+  pending_cpu_ += options_.costs.call_cost_ns + sock_->last_call_xmit_ns();
   if (r < 0 && error_.ok()) error_ = absl::InternalError(absl::StrFormat("setsockopt(TCP_CORK) failed: errno %d", -r));
 }
 

@@ -35,6 +35,7 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
                                  {"tx_completion_ns", c.tx_completion_ns},
                                  {"data_delay_spread_ns", c.data_delay_spread_ns},
                                  {"call_cost_ns", c.call_cost_ns},
+                                 {"xmit_cost_ns", c.xmit_cost_ns},
                                  {"sender_softirq_ack_ns", c.sender_softirq_ack_ns},
                                  {"sender_softirq_peer_rx_ns", c.sender_softirq_peer_rx_ns},
                                  {"peer.gro_flush_ns", c.peer.gro_flush_ns},

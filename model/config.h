@@ -96,6 +96,15 @@ struct ConnectionConfig {
   TimeNs data_delay_spread_ns = 0;
   uint64_t link_seed = 1;
   TimeNs call_cost_ns = 0;              // CPU time one socket call holds the socket (lock_sock..release_sock)
+  // CPU per segment the caller's own context transmits (tcp_transmit_skb ->
+  // ip_output -> software GSO -> dev_queue_xmit), added to the hold of the
+  // call that sends it, release_sock included: a call that only queues bytes
+  // costs call_cost_ns, one that sends three segments call_cost_ns + 3 x this.
+  // With xmit_softirq_on_sender_cpu, segments sent from softirq context (an
+  // ACK or TSQ completion handled on the sender's CPU) take it from the
+  // caller too (model/cpu_steal.h). 0: every call costs call_cost_ns.
+  TimeNs xmit_cost_ns = 0;
+  bool xmit_softirq_on_sender_cpu = false;
   // Softirq work that shares the sending application's CPU (model/cpu_steal.h):
   // per ACK the sender processes (tcp_v4_rcv -> tcp_ack), and per data segment
   // the receiver processes when its receive path runs on that CPU too (a veth

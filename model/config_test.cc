@@ -49,6 +49,7 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"peer.app_read_wakeup_ns", [](ConnectionConfig& c) { c.peer.app_read_wakeup_ns = -1; }},
       {"one_way_delay_ns", [](ConnectionConfig& c) { c.one_way_delay_ns = -1; }},
       {"call_cost_ns", [](ConnectionConfig& c) { c.call_cost_ns = -1; }},
+      {"xmit_cost_ns", [](ConnectionConfig& c) { c.xmit_cost_ns = -1; }},
       {"sender_softirq_ack_ns", [](ConnectionConfig& c) { c.sender_softirq_ack_ns = -1; }},
       {"sender_softirq_peer_rx_ns", [](ConnectionConfig& c) { c.sender_softirq_peer_rx_ns = -1; }},
       {"peer.rcvbuf_autotune_initial", [](ConnectionConfig& c) { c.peer.rcvbuf_autotune_initial = 5791; }},

@@ -38,7 +38,8 @@ class ConnectionImpl final : public Connection, public Observer {
                                       [this](XmitSkb&& skb) { nic_->Transmit(skb); });
     // Receive work on the application's CPU (model/cpu_steal.h), only when
     // configured, so that runs without it schedule exactly as before.
-    if (config.sender_softirq_ack_ns > 0 || config.sender_softirq_peer_rx_ns > 0) {
+    if (config.sender_softirq_ack_ns > 0 || config.sender_softirq_peer_rx_ns > 0 ||
+        (config.xmit_cost_ns > 0 && config.xmit_softirq_on_sender_cpu)) {
       sock_->set_cpu_steal(&steal_);
       peer_->set_cpu_steal(&steal_);
     }

@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/constants.h"
+#include "model/cpu_steal.h"
 #include "model/push.h"
 #include "model/testing/sender_context.h"
 
@@ -185,6 +186,61 @@ TEST(LockSock, PendingReleaseRunsBeforeACallAtTheSameInstant) {
   EXPECT_EQ(w[0].len, 1200u);
   EXPECT_EQ(w[0].reason, PushReason::kBacklog);
   EXPECT_EQ(ctx.sock().write_seq(), 8192u);
+}
+
+
+// ConnectionConfig::xmit_cost_ns: calls cost 2 us, each segment sent 3 us.
+//  t=0   send 4096 (MSG_MORE): 1448, 1448 leave (as above), so the call
+//        holds the socket 2 + 2 x 3 = 8 us.
+//  t=8   send 4096 (MSG_MORE): the unsent 1200 tail grows to 5296. No
+//        autocork: the two uncompleted clones (2896 bytes) are charged less
+//        than the tail's own truesize. MSG_MORE corks Nagle: 1448 x 3 leave,
+//        952 stays; 2 + 3 x 3 = 11 us, held until 19 us.
+//  t=20  an ACK for the first segment, outside any call: 952 leaves (the
+//        socket's nonagle is OFF), taken from the caller's CPU (softirq on
+//        the sender's CPU): 3 us.
+TEST(XmitCost, LengthensTheCallThatSendsAndStealsFromTheCaller) {
+  SenderContext::Options o;
+  o.config.call_cost_ns = 2 * kNsPerUs;
+  o.config.xmit_cost_ns = 3 * kNsPerUs;
+  o.config.xmit_softirq_on_sender_cpu = true;
+  SenderContext ctx(o);
+  CpuSteal steal;
+  ctx.sock().set_cpu_steal(&steal);
+  EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u));
+  EXPECT_EQ(ctx.sock().last_call_xmit_ns(), 6 * kNsPerUs);
+  ctx.At(8 * kNsPerUs - 1);
+  EXPECT_TRUE(ctx.sock().owned());
+  ctx.AtUs(8);
+  EXPECT_FALSE(ctx.sock().owned());
+  EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u, 1448u));
+  EXPECT_EQ(ctx.sock().last_call_xmit_ns(), 9 * kNsPerUs);
+  ctx.At(19 * kNsPerUs - 1);
+  EXPECT_TRUE(ctx.sock().owned());
+  ctx.AtUs(20);
+  EXPECT_FALSE(ctx.sock().owned());
+  EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 0);
+  ctx.Ack(1448);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(952u));
+  EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 3 * kNsPerUs);
+}
+
+// Without xmit_softirq_on_sender_cpu the softirq's transmits run on another
+// CPU: nothing is taken from the caller.
+TEST(XmitCost, SoftirqElsewhereStealsNothing) {
+  SenderContext::Options o;
+  o.config.call_cost_ns = 2 * kNsPerUs;
+  o.config.xmit_cost_ns = 3 * kNsPerUs;
+  SenderContext ctx(o);
+  CpuSteal steal;
+  ctx.sock().set_cpu_steal(&steal);
+  EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
+  ctx.AtUs(20);
+  ctx.Ack(1448);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u, 1200u));
+  EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 0);
 }
 
 }  // namespace

@@ -76,8 +76,9 @@ class Socket {
   virtual ~Socket() = default;
 
   // Every call below that takes the socket lock has its effects at call time
-  // and holds the socket for ConnectionConfig::call_cost_ns: make the next
-  // call no earlier than now + call_cost_ns (an earlier call ends the hold).
+  // and holds the socket for ConnectionConfig::call_cost_ns (plus
+  // last_call_xmit_ns()): make the next call no earlier than that (an
+  // earlier call ends the hold).
 
   // do_tcp_sendpages (<= v6.4 profiles). Returns bytes accepted or -errno.
   virtual int64_t sendpage(Page page, uint32_t offset, uint32_t size, int flags,
@@ -100,6 +101,10 @@ class Socket {
   // Softirq time taken so far from the CPU the caller runs on (model::CpuSteal);
   // 0 unless receive processing shares the sender's CPU.
   virtual TimeNs cpu_stolen_ns() { return 0; }
+  // CPU the last call took beyond ConnectionConfig::call_cost_ns: segments
+  // it transmitted, release_sock included (ConnectionConfig::xmit_cost_ns).
+  // The caller's next call comes no earlier than call_cost_ns plus this.
+  virtual TimeNs last_call_xmit_ns() const { return 0; }
   virtual TcpInfo info() const = 0;
   virtual const Counters& counters() const = 0;
 };

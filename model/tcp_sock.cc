@@ -58,6 +58,8 @@ uint32_t TcpSock::NsToJiffiesCeil(TimeNs ns) const {
 // from release_sock (backlog, tcp_release_cb) before it can make its next
 // call, so equal times must not let the new call's data in ahead of it.
 void TcpSock::LockSock() {
+  // The previous hold's release_sock transmits in this caller's time.
+  call_xmit_ns_ = 0;
   if (IsOwned() || release_event_ != 0) {
     if (release_event_ != 0) loop_->Cancel(release_event_);
     release_event_ = 0;
@@ -70,12 +72,15 @@ void TcpSock::LockSock() {
 // now + call_cost. release_sock only has work when something was deferred
 // meanwhile, so its event is scheduled lazily by EnsureReleaseEvent.
 void TcpSock::ScheduleRelease() {
-  if (config_.call_cost_ns == 0) {
+  if (config_.call_cost_ns == 0 && config_.xmit_cost_ns == 0) {
     ReleaseSock();
+    last_call_xmit_ns_ = 0;
     return;
   }
   in_call_ = false;
-  owned_until_ = loop_->now() + config_.call_cost_ns;
+  last_call_xmit_ns_ = call_xmit_ns_;
+  owned_until_ = loop_->now() + config_.call_cost_ns + call_xmit_ns_;
+  call_xmit_ns_ = 0;
   if (!backlog_.empty() || tsq_deferred_ || write_timer_deferred_) EnsureReleaseEvent();
 }
 

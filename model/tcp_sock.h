@@ -90,6 +90,7 @@ class TcpSock final : public Socket {
   void set_call_tag(uint64_t tag) override { call_tag_ = tag; }
   bool owned() const override { return IsOwned(); }
   TimeNs cpu_stolen_ns() override { return steal_ != nullptr ? steal_->StolenUpTo(loop_->now()) : 0; }
+  TimeNs last_call_xmit_ns() const override { return last_call_xmit_ns_; }
   // Softirq work on the application's CPU is charged here (may be null).
   void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
   TcpInfo info() const override;
@@ -184,6 +185,7 @@ class TcpSock final : public Socket {
   void ReleaseSock();        // release_sock: backlog, then tcp_release_cb
   void ProcessBacklog(PushReason reason);
   void TcpReleaseCb();
+  void ChargeXmit(uint32_t segs);
   TimeNs JiffyNs() const { return jiffy_ns_; }
   uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / jiffy_ns_); }
   uint32_t UsToJiffies(uint64_t us) const;
@@ -374,7 +376,9 @@ class TcpSock final : public Socket {
 
   // Ownership.
   bool in_call_ = false;      // inside a call or release_sock
-  TimeNs owned_until_ = 0;    // end of the last call's hold (call_cost_ns)
+  TimeNs owned_until_ = 0;    // end of the last call's hold (call_cost_ns + its xmit cost)
+  TimeNs call_xmit_ns_ = 0;       // xmit_cost_ns of the segments the current call sent
+  TimeNs last_call_xmit_ns_ = 0;  // the same, of the last call that ended
   EventLoop::EventId release_event_ = 0;
   std::vector<Segment> backlog_;
   std::vector<Segment> backlog_batch_;

@@ -261,7 +261,21 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   last_xmit_ns_ = now;
   skb.sent_ns = now;
   segs_out_ += skb.pcount;
+  ChargeXmit(skb.pcount);
   xmit_(std::move(x));
+}
+
+// The CPU of transmitting (ConnectionConfig::xmit_cost_ns): the caller's, in
+// a call or the release_sock it runs; the sender CPU's softirq otherwise,
+// when receive processing runs there.
+void TcpSock::ChargeXmit(uint32_t segs) {
+  if (config_.xmit_cost_ns == 0) return;
+  const TimeNs cost = config_.xmit_cost_ns * segs;
+  if (in_call_) {
+    call_xmit_ns_ += cost;
+  } else if (steal_ != nullptr && config_.xmit_softirq_on_sender_cpu) {
+    steal_->Charge(loop_->now(), cost);
+  }
 }
 
 // tcp_event_new_data_sent: the head moves to the rtx queue.

@@ -145,8 +145,9 @@ class Replay {
         return;
       }
       Advance(static_cast<uint64_t>(r));
-      if (call_cost_ > 0) {
-        model::AfterCpu(loop_, sock_, call_cost_, [this] { Step(); });
+      const model::TimeNs cost = call_cost_ + sock_->last_call_xmit_ns();
+      if (cost > 0) {
+        model::AfterCpu(loop_, sock_, cost, [this] { Step(); });
         return;
       }
     }
@@ -159,7 +160,8 @@ class Replay {
       return;
     }
     Advance(static_cast<uint64_t>(r));
-    model::AfterCpu(loop_, sock_, std::max<model::TimeNs>(1, call_cost_), [this] { Step(); });
+    model::AfterCpu(loop_, sock_, std::max<model::TimeNs>(1, call_cost_ + sock_->last_call_xmit_ns()),
+                    [this] { Step(); });
   }
 
   int64_t IssueCall() {
