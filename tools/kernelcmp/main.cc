@@ -59,6 +59,8 @@ ABSL_FLAG(int64_t, model_delay_spread_ns, -1,
           "model calibration: mean of the exponential extra delay before the receiving side "
           "processes a data segment (default per placement)");
 ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
+ABSL_FLAG(int64_t, model_xmit_cost_ns, -1,
+          "model calibration: sender CPU per segment transmitted (0: calls cost the same whatever they send)");
 ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
 ABSL_FLAG(int64_t, model_rcvbuf, -1,
           "model calibration: a fixed receive buffer for the peer [bytes] (default: the model's 6 MiB)");
@@ -159,6 +161,7 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.xmit_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
@@ -270,6 +273,11 @@ int Main() {
                 o->figures.packets, o->figures.sub_mss_packets, o->figures.acks, o->traffic.reads,
                 o->traffic.bytes_received * 1e3 / std::max<int64_t>(o->traffic.read_cpu_ns, 1),
                 o->traffic.send_calls, o->traffic.send_cpu_ns / 1e3 / std::max<uint64_t>(o->traffic.send_calls, 1));
+            double base = 0, per_seg = 0;
+            if (o->traffic.call_fit.Fit(&base, &per_seg)) {
+              absl::StrAppendFormat(&line, " (fit over %u calls: %.1f us + %.1f us per segment sent)",
+                                    o->traffic.call_fit.samples(), base / 1e3, per_seg / 1e3);
+            }
             if (o->delays.has_value()) {
               absl::StrAppendFormat(&line, ", backlog delay p5 %.1f / median %.1f / mean %.1f us",
                                     o->delays->p5_ns / 1e3, o->delays->median_ns / 1e3, o->delays->mean_ns / 1e3);
@@ -298,6 +306,7 @@ int Main() {
         // testbed, so they come from the cell's own runs unless pinned.
         Calibration cal;
         cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
+        cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
         cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
         cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
         cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0;

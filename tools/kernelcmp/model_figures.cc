@@ -41,6 +41,8 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.tx_completion_at_arrival = true;
   c.data_delay_spread_ns = s.delay_spread_ns;
   c.call_cost_ns = s.call_cost_ns;
+  c.xmit_cost_ns = s.xmit_cost_ns;
+  c.xmit_softirq_on_sender_cpu = s.xmit_softirq_on_sender_cpu;
   c.sender_softirq_ack_ns = s.softirq_ack_ns;
   c.sender_softirq_peer_rx_ns = s.softirq_rx_ns;
   c.track_payload = true;
@@ -97,6 +99,9 @@ ModelSettings DefaultModelSettings(Placement placement) {
     s.delay_spread_ns = 30 * model::kNsPerUs;
   }
   s.call_cost_ns = 1 * model::kNsPerUs;
+  // ACKs and TX completions are handled on the CPU that runs receive
+  // processing (RPS steers both directions there), so are their pushes.
+  s.xmit_softirq_on_sender_cpu = placement == Placement::kSenderCpu;
   s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
   s.gro_batch = false;
   s.gro_flush_ns = 0;
@@ -106,10 +111,11 @@ ModelSettings DefaultModelSettings(Placement placement) {
 std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
       "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + data spread %d ns "
-      "(exponential mean), TX completion %d ns after arrival, call cost %d ns, ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "(exponential mean), TX completion %d ns after arrival, call cost %d ns + %d ns per segment sent%s, ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
       "(flush gap %d ns), reader %s (wakeup %d ns), backlog coalescing %s, peer rcvbuf %s, delayed ACK, "
       "no replies",
-      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.delay_spread_ns, s.tx_completion_ns, s.call_cost_ns, s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
+      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.delay_spread_ns, s.tx_completion_ns, s.call_cost_ns, s.xmit_cost_ns,
+      s.xmit_softirq_on_sender_cpu && s.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")

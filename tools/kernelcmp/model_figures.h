@@ -30,6 +30,11 @@ struct ModelSettings {
   // (ConnectionConfig::data_delay_spread_ns): the RPS backlog's wait.
   int64_t delay_spread_ns = 0;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
+  // ... plus this per segment it transmits (ConnectionConfig::xmit_cost_ns);
+  // transmits from softirq take it from the sender when receive processing
+  // runs on the sender's CPU (xmit_softirq_on_sender_cpu).
+  int64_t xmit_cost_ns = 0;
+  bool xmit_softirq_on_sender_cpu = false;
   int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
   // Softirq work on the sender's CPU (model/cpu_steal.h): per ACK processed
   // and per data segment the receiver processes there (RPS to that CPU).

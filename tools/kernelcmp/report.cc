@@ -14,6 +14,7 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   std::vector<double> packets, sub, acks, rate;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0;
+  CallCostFit fit;
   for (const RunOutcome& r : c.runs) {
     if (!r.valid) {
       ++s.invalid_runs;
@@ -30,6 +31,7 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
     read_cpu += static_cast<double>(r.traffic.read_cpu_ns);
     read_bytes += static_cast<double>(r.traffic.bytes_received);
     reads += static_cast<double>(r.traffic.reads);
+    fit.Merge(r.traffic.call_fit);
     if (r.delays.has_value()) {
       ++delay_runs;
       p5 += static_cast<double>(r.delays->p5_ns);
@@ -44,6 +46,11 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   s.mbytes_per_sec = Summarize(rate);
   s.top_sizes = TopSizes(s.sizes, 3);
   if (calls > 0) s.call_cpu_ns = call_cpu / calls;
+  s.call_samples = fit.samples();
+  if (!fit.Fit(&s.call_base_cpu_ns, &s.xmit_cpu_ns_per_segment)) {
+    s.call_base_cpu_ns = 0;
+    s.xmit_cpu_ns_per_segment = 0;
+  }
   if (read_cpu > 0) s.recv_cpu_bytes_per_sec = read_bytes * 1e9 / read_cpu;
   if (delay_runs > 0) {
     s.delay_p5_ns = p5 / delay_runs;
@@ -62,7 +69,15 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
 }
 
 void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s) {
-  if (what.call_cost && ks.call_cpu_ns > 0) s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
+  const bool split = what.xmit_cost && ks.xmit_cpu_ns_per_segment > 0;
+  if (split) s->xmit_cost_ns = static_cast<int64_t>(ks.xmit_cpu_ns_per_segment + 0.5);
+  if (what.call_cost) {
+    if (split) {
+      s->call_cost_ns = static_cast<int64_t>(ks.call_base_cpu_ns + 0.5);
+    } else if (ks.call_cpu_ns > 0) {
+      s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
+    }
+  }
   if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
     s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
   }
@@ -164,6 +179,11 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_retransmitted", s.retransmitted},
         {"kernel_acks_per_msg", range(s.acks_per_msg)},
         {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
+        {"kernel_call_samples", s.call_samples},
+        {"kernel_call_base_cpu_us",
+         s.xmit_cpu_ns_per_segment > 0 ? nlohmann::json(s.call_base_cpu_ns / 1e3) : nlohmann::json()},
+        {"kernel_xmit_cpu_us_per_segment",
+         s.xmit_cpu_ns_per_segment > 0 ? nlohmann::json(s.xmit_cpu_ns_per_segment / 1e3) : nlohmann::json()},
         {"kernel_backlog_delay_us",
          s.delay_mean_ns > 0 ? nlohmann::json({{"p5", s.delay_p5_ns / 1e3},
                                                 {"median", s.delay_median_ns / 1e3},

@@ -38,6 +38,11 @@ struct CellSummary {
   Summary mbytes_per_sec;                 // kernel data rate (capture first..last data packet)
   // The testbed's own costs, pooled over the valid runs (0 when unmeasured):
   double call_cpu_ns = 0;                 // sender thread CPU per send-family call
+  // The same split by a least-squares fit over sampled calls (call_fit.h):
+  // fixed part and part per segment sent; both 0 when the fit failed.
+  uint64_t call_samples = 0;
+  double call_base_cpu_ns = 0;
+  double xmit_cpu_ns_per_segment = 0;
   double recv_cpu_bytes_per_sec = 0;      // bytes the receiver copies per second of recv CPU
   double bytes_per_read = 0;              // bytes per recv call that returned data
   double reads_per_msg = 0;
@@ -52,12 +57,15 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w);
 // What of the model's network comes from the kernel cell's measurements
 // (flags may pin any of them instead).
 struct Calibration {
-  bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call
+  bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call (or the fit's base)
+  bool xmit_cost = true;    // xmit_cost_ns = the fit's part per segment
   bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
   bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
   bool delay = true;        // one_way_delay_ns = p5, delay_spread_ns = mean - p5
 };
-// Sets the model's sender and reader from a kernel cell. The reader's wakeup
+// Sets the model's sender and reader from a kernel cell. With the call fit
+// (and xmit_cost) a call costs the fit's base plus its part per segment
+// sent; without it, the mean CPU per call, flat. The reader's wakeup
 // latency W follows from a read cycle: a sleeping reader wakes W after new
 // data, then copies what came meanwhile, B = R * (W + B / C) bytes at data
 // rate R and copy rate C, so W = B / R - B / C (0 if negative). The data

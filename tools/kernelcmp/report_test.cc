@@ -137,12 +137,54 @@ TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
   ModelSettings pinned;
   pinned.call_cost_ns = 7;
   pinned.one_way_delay_ns = 5;
-  CalibrateFromKernel(ks, Calibration{false, false, false, false}, &pinned);
+  ks.call_base_cpu_ns = 2'000;
+  ks.xmit_cpu_ns_per_segment = 4'000;
+  CalibrateFromKernel(ks, Calibration{false, false, false, false, false}, &pinned);
   EXPECT_EQ(pinned.one_way_delay_ns, 5);
   EXPECT_EQ(pinned.delay_spread_ns, 0);
   EXPECT_EQ(pinned.call_cost_ns, 7);
   EXPECT_EQ(pinned.app_read_bytes_per_sec, 0u);
   EXPECT_EQ(pinned.read_wakeup_ns, 0);
+  EXPECT_EQ(pinned.xmit_cost_ns, 0);
+}
+
+// With the call fit the cost splits: base 2 us + 4 us per segment sent in
+// place of the 12.3 us mean. Pinning xmit_cost (flag) keeps the flat mean.
+TEST(CalibrateFromKernel, CallFitSplitsTheCost) {
+  CellSummary ks;
+  ks.call_cpu_ns = 12345.6;
+  ks.call_base_cpu_ns = 2'000.4;
+  ks.xmit_cpu_ns_per_segment = 3'999.6;
+  ModelSettings s;
+  CalibrateFromKernel(ks, Calibration{}, &s);
+  EXPECT_EQ(s.call_cost_ns, 2'000);
+  EXPECT_EQ(s.xmit_cost_ns, 4'000);
+  ModelSettings flat;
+  Calibration no_split;
+  no_split.xmit_cost = false;
+  CalibrateFromKernel(ks, no_split, &flat);
+  EXPECT_EQ(flat.call_cost_ns, 12'346);
+  EXPECT_EQ(flat.xmit_cost_ns, 0);
+}
+
+// SummarizeCell pools the runs' sampled calls before fitting: run 1 has
+// calls of 0 segments at 1 us, run 2 calls of 2 segments at 7 us (ten
+// each, so neither run alone can be fitted): base 1 us, 3 us per segment.
+TEST(SummarizeCell, PoolsTheCallFitOverRuns) {
+  Workload w;
+  w.messages = 10;
+  Cell c;
+  RunOutcome a, b;
+  a.valid = b.valid = true;
+  for (int i = 0; i < 10; ++i) {
+    a.traffic.call_fit.Add(0, 1'000);
+    b.traffic.call_fit.Add(2, 7'000);
+  }
+  c.runs = {a, b};
+  const CellSummary s = SummarizeCell(c, w);
+  EXPECT_EQ(s.call_samples, 20u);
+  EXPECT_NEAR(s.call_base_cpu_ns, 1'000, 1e-6);
+  EXPECT_NEAR(s.xmit_cpu_ns_per_segment, 3'000, 1e-6);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "tools/kernelcmp/call_fit.h"
 #include "tools/kernelcmp/testbed.h"
 #include "tools/kernelcmp/workload.h"
 
@@ -20,6 +21,7 @@ struct TrafficResult {
   int64_t read_cpu_ns = 0;     // receiver thread CPU time inside recv
   uint64_t send_calls = 0;     // send-family calls (EAGAIN returns included)
   int64_t send_cpu_ns = 0;     // sender thread CPU time inside them
+  CallCostFit call_fit;        // sampled calls: CPU against segments sent (call_fit.h)
   uint32_t mss = 0;            // tcpi_snd_mss after the handshake
   uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
   uint64_t would_block = 0;    // EAGAIN or short counts the non-blocking sender waited on
