@@ -152,6 +152,17 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
   return out;
 }
 
+namespace {
+
+// {"size": packets, ...}: the whole payload-size distribution.
+nlohmann::json SizesJson(const SizeHistogram& h) {
+  nlohmann::json o = nlohmann::json::object();
+  for (const auto& [size, n] : h) o[absl::StrFormat("%u", size)] = n;
+  return o;
+}
+
+}  // namespace
+
 std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso) {
   nlohmann::json entries = nlohmann::json::array();
   for (const Cell& c : cells) {
@@ -176,6 +187,7 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_packets_range", range(s.packets)},
         {"kernel_sub_mss_per_msg", range(s.sub_mss_per_msg)},
         {"kernel_top_sizes", top},
+        {"kernel_sizes", SizesJson(s.sizes)},
         {"kernel_retransmitted", s.retransmitted},
         {"kernel_acks_per_msg", range(s.acks_per_msg)},
         {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
@@ -207,6 +219,7 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
            }
            return t;
          }() : nlohmann::json()},
+        {"model_sizes", c.model ? SizesJson(c.model->sizes) : nlohmann::json()},
         {"tvd", s.tvd ? nlohmann::json(*s.tvd) : nlohmann::json()},
         {"packet_ratio", s.packet_ratio ? nlohmann::json(*s.packet_ratio) : nlohmann::json()},
     };

@@ -51,6 +51,9 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   EXPECT_NEAR(e["tvd"].get<double>(), 105.0 / 126 - 170.0 / 210, 1e-12);
   EXPECT_NEAR(e["packet_ratio"].get<double>(), 126.0 / 105, 1e-12);
   EXPECT_EQ(e["kernel_top_sizes"][0]["size"], 1448);
+  // Whole distributions, the kernel's pooled over the valid runs.
+  EXPECT_EQ(e["kernel_sizes"], nlohmann::json({{"1448", 170}, {"21", 40}}));
+  EXPECT_EQ(e["model_sizes"], nlohmann::json({{"1448", 105}, {"21", 21}}));
 }
 
 TEST(FormatJson, ModelFieldsAreNullWhenTheModelIsUnavailable) {
@@ -62,6 +65,7 @@ TEST(FormatJson, ModelFieldsAreNullWhenTheModelIsUnavailable) {
   EXPECT_TRUE(j[0]["model_packets"].is_null());
   EXPECT_TRUE(j[0]["model_sub_mss_per_msg"].is_null());
   EXPECT_TRUE(j[0]["tvd"].is_null());
+  EXPECT_TRUE(j[0]["model_sizes"].is_null());
   const std::string table = FormatTable({c}, w, false);
   EXPECT_NE(table.find("model: not built"), std::string::npos);
 }
