@@ -34,6 +34,8 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
   for (const auto& [field, v] : {std::pair<const char*, TimeNs>{"one_way_delay_ns", c.one_way_delay_ns},
                                  {"tx_completion_ns", c.tx_completion_ns},
                                  {"data_delay_spread_ns", c.data_delay_spread_ns},
+                                 {"rx_cpu_service_ns", c.rx_cpu_service_ns},
+                                 {"rx_cpu_wakeup_ns", c.rx_cpu_wakeup_ns},
                                  {"call_cost_ns", c.call_cost_ns},
                                  {"xmit_cost_ns", c.xmit_cost_ns},
                                  {"sender_softirq_ack_ns", c.sender_softirq_ack_ns},

@@ -94,6 +94,14 @@ struct ConnectionConfig {
   // receive backlog drained when its CPU gets to it (veth + RPS); 0: none.
   // Simplified: one distribution, no correlation with what that CPU runs.
   TimeNs data_delay_spread_ns = 0;
+  // In its place, the receiving CPU as a queue (veth + RPS on a VM): each
+  // data segment waits for the segments before it, rx_cpu_service_ns each,
+  // and one that finds the CPU idle waits for it to wake up, a draw from an
+  // exponential of mean rx_cpu_wakeup_ns (an IPI to a halted vCPU). So the
+  // delay is shared by a whole burst, not drawn per segment. Either > 0
+  // turns it on (data_delay_spread_ns is then ignored).
+  TimeNs rx_cpu_service_ns = 0;
+  TimeNs rx_cpu_wakeup_ns = 0;
   uint64_t link_seed = 1;
   TimeNs call_cost_ns = 0;              // CPU time one socket call holds the socket (lock_sock..release_sock)
   // CPU per segment the caller's own context transmits (tcp_transmit_skb ->

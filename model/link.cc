@@ -13,6 +13,8 @@ LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir) {
   if (dir == Direction::kData) {
     o.drop_data_segments = cfg.drop_data_segments;
     o.delay_spread_ns = cfg.data_delay_spread_ns;
+    o.rx_cpu_service_ns = cfg.rx_cpu_service_ns;
+    o.rx_cpu_wakeup_ns = cfg.rx_cpu_wakeup_ns;
     o.seed = cfg.link_seed;
   }
   return o;
@@ -67,9 +69,11 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
   const TimeNs last_bit = busy_ns_ + (busy_rem_ != 0 ? 1 : 0);
   TimeNs arrival = last_bit + delay_;
-  if (opts_.delay_spread_ns > 0) {
+  if (opts_.rx_cpu_service_ns > 0 || opts_.rx_cpu_wakeup_ns > 0) {
+    arrival = std::max(RxCpuStart(arrival), last_arrival_);
+  } else if (opts_.delay_spread_ns > 0) {
     // FIFO: a later segment is never processed before an earlier one.
-    if (seg.len > 0) arrival += DrawSpread();
+    if (seg.len > 0) arrival += DrawExponential(opts_.delay_spread_ns);
     arrival = std::max(arrival, last_arrival_);
   }
   last_arrival_ = arrival;
@@ -123,15 +127,29 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   return last_bit;
 }
 
+// A segment reaching an idle CPU waits for it to wake; one reaching a busy
+// CPU waits for the segments ahead of it (process_backlog takes them in
+// order). Either way the CPU is then busy for one service time.
+TimeNs Link::RxCpuStart(TimeNs arrival) {
+  TimeNs start;
+  if (arrival >= rx_cpu_free_at_) {
+    start = arrival + (opts_.rx_cpu_wakeup_ns > 0 ? DrawExponential(opts_.rx_cpu_wakeup_ns) : 0);
+  } else {
+    start = rx_cpu_free_at_;
+  }
+  rx_cpu_free_at_ = start + opts_.rx_cpu_service_ns;
+  return start;
+}
+
 // splitmix64 (Steele, Lea, Flood 2014) for the uniform draw, inverted into
-// an exponential of the configured mean. Deterministic for a given seed.
-TimeNs Link::DrawSpread() {
+// an exponential of the given mean. Deterministic for a given seed.
+TimeNs Link::DrawExponential(TimeNs mean_ns) {
   uint64_t z = (rng_state_ += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   z ^= z >> 31;
   const double u = (static_cast<double>(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
-  return static_cast<TimeNs>(-std::log(u) * static_cast<double>(opts_.delay_spread_ns));
+  return static_cast<TimeNs>(-std::log(u) * static_cast<double>(mean_ns));
 }
 
 void Link::DeliverHead() {

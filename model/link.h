@@ -91,6 +91,9 @@ struct LinkOptions {
   std::vector<uint64_t> drop_data_segments;
   // ConnectionConfig::data_delay_spread_ns / link_seed (data direction only).
   TimeNs delay_spread_ns = 0;
+  // ConnectionConfig::rx_cpu_service_ns / rx_cpu_wakeup_ns (data direction).
+  TimeNs rx_cpu_service_ns = 0;
+  TimeNs rx_cpu_wakeup_ns = 0;
   uint64_t seed = 1;
 };
 
@@ -160,8 +163,12 @@ class Link {
   TimeNs last_arrival() const { return last_arrival_; }
 
  private:
-  // Extra delay for the next data segment (LinkOptions::delay_spread_ns).
-  TimeNs DrawSpread();
+  // A draw from an exponential of mean `mean_ns` (splitmix64 stream).
+  TimeNs DrawExponential(TimeNs mean_ns);
+  // When the receiving CPU takes a segment that reaches it at `arrival`
+  // (LinkOptions::rx_cpu_*).
+  TimeNs RxCpuStart(TimeNs arrival);
+  TimeNs rx_cpu_free_at_ = 0;  // the receiving CPU is done with the segments so far
   struct InFlight {
     EventLoop::Key key;  // arrival time and the event order it was sent in
     Segment seg;

@@ -212,5 +212,60 @@ TEST(LinkTest, DelaySpreadKeepsFifoOrder) {
   EXPECT_EQ(arrivals.back(), last_bit + kDelay);
 }
 
+
+// LinkOptions::rx_cpu_*: the receiving CPU as a queue. Service 5 us, no
+// wakeup: three back-to-back frames (1.23 us apart at 10G) are taken at
+// a, a + 5 us and a + 10 us, a = the first one's last bit + delay; a frame
+// 1 ms later finds the CPU idle and is taken as it arrives.
+TEST(LinkTest, RxCpuQueuesSegmentsBehindEachOther) {
+  EventLoop loop;
+  LinkOptions o;
+  o.rx_cpu_service_ns = 5'000;
+  std::vector<TimeNs> arrivals;
+  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
+  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  const TimeNs last_bit0 = link.Send(Data(0, 1448));
+  link.Send(Data(1448, 1448));
+  link.Send(Data(2896, 1448));
+  const TimeNs a = last_bit0 + kDelay;
+  EXPECT_EQ(arrivals, (std::vector<TimeNs>{a, a + 5'000, a + 10'000}));
+  const TimeNs late = link.SendAt(1'000'000, Data(4344, 1448));
+  EXPECT_EQ(arrivals.back(), late + kDelay);
+}
+
+// Wakeup mean 10 us, service 1 us. Frames 1 ms apart always find the CPU
+// idle, so each waits one exponential draw (mean within 5 %, P(> mean) =
+// e^-1). A back-to-back burst after idle shares its first frame's wakeup:
+// the second frame reaches the CPU 1.23 us after the first, so when the
+// wakeup W exceeds 0.23 us the CPU is still busy with the first (taken at
+// its arrival + W, busy 1 us) and takes the second exactly 1 us later.
+TEST(LinkTest, RxCpuWakeupIsDrawnOncePerIdlePeriod) {
+  EventLoop loop;
+  LinkOptions o;
+  o.rx_cpu_service_ns = 1'000;
+  o.rx_cpu_wakeup_ns = 10'000;
+  std::vector<TimeNs> arrivals;
+  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
+  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  double sum = 0;
+  int above = 0;
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    const TimeNs last_bit = link.SendAt(TimeNs{i} * 1'000'000, Data(i * 1448u, 1448));
+    const TimeNs extra = arrivals.back() - (last_bit + kDelay);
+    ASSERT_GE(extra, 0);
+    sum += static_cast<double>(extra);
+    above += extra > 10'000 ? 1 : 0;
+  }
+  EXPECT_NEAR(sum / n, 10'000.0, 500.0);
+  EXPECT_NEAR(static_cast<double>(above) / n, 0.3679, 0.02);
+  const TimeNs t = TimeNs{n} * 1'000'000;
+  const TimeNs last_bit = link.SendAt(t, Data(n * 1448u, 1448));
+  const TimeNs first = arrivals.back();
+  ASSERT_GT(first - (last_bit + kDelay), 230);  // this seed's draw: the CPU is still busy
+  link.SendAt(t, Data((n + 1) * 1448u, 1448));
+  EXPECT_EQ(arrivals.back(), first + 1'000);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -22,16 +22,37 @@ struct DelaySummary {
   int64_t p5_ns = 0;
   int64_t median_ns = 0;
   int64_t mean_ns = 0;
+  // The receiving CPU seen as a queue (ConnectionConfig::rx_cpu_*): time
+  // per packet while it works through a burst, and the wait of a packet
+  // that finds it idle, beyond the base (p5). 0 when not measurable.
+  uint64_t idle_packets = 0;
+  int64_t rx_service_ns = 0;
+  int64_t rx_wakeup_ns = 0;
+};
+
+// One data packet: when it left the sending device and when the receiving
+// side took it.
+struct DelaySample {
+  int64_t xmit_ns = 0;
+  int64_t recv_ns = 0;
+  bool operator==(const DelaySample& o) const { return xmit_ns == o.xmit_ns && recv_ns == o.recv_ns; }
 };
 
 // Parses ftrace's text output (`trace` file): each net_dev_start_xmit on
 // `send_dev` is paired with the next netif_receive_skb on `recv_dev` of the
-// same skbaddr. Other lines, events and devices are ignored; timestamps are
-// the seconds.microseconds field. Malformed event lines are errors.
-absl::StatusOr<std::vector<int64_t>> ParseDelayTrace(absl::string_view trace, absl::string_view send_dev,
-                                                     absl::string_view recv_dev);
-// Percentiles by rank (p5 = sorted[n * 5 / 100]); all zero for no samples.
-DelaySummary SummarizeDelays(std::vector<int64_t> delays_ns);
+// same skbaddr, in the order the receiving side took them. Other lines,
+// events and devices are ignored; timestamps are the seconds.microseconds
+// field. Malformed event lines are errors.
+absl::StatusOr<std::vector<DelaySample>> ParseDelayTrace(absl::string_view trace, absl::string_view send_dev,
+                                                         absl::string_view recv_dev);
+// Delay percentiles by rank (p5 = sorted[n * 5 / 100]) and mean; all zero
+// for no samples. The queue view: a packet sent before the previous one
+// was taken waited behind it, and the gap between the two takes is one
+// service time (mean of those gaps, the largest 5 % left out as the CPU
+// doing something else); a packet sent after the previous
+// one was taken and served found the CPU idle, and its delay minus p5 is
+// one wakeup (mean of those). The first packet counts as idle.
+DelaySummary SummarizeDelays(const std::vector<DelaySample>& samples);
 
 // Turns the two events on in tracefs (`root`, normally /sys/kernel/tracing)
 // for data-sized packets, with a larger ring, and undoes every write on

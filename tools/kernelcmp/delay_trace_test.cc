@@ -30,9 +30,12 @@ constexpr char kTrace[] =
 // other way (kc-r -> kc-s) and is ignored; dddd never arrives; aaaa is
 // reused: 8000 -> 8002 = 2 us. In order of arrival.
 TEST(ParseDelayTrace, PairsSendAndReceiveBySkbAddress) {
-  absl::StatusOr<std::vector<int64_t>> d = ParseDelayTrace(kTrace, "kc-s", "kc-r");
+  absl::StatusOr<std::vector<DelaySample>> d = ParseDelayTrace(kTrace, "kc-s", "kc-r");
   ASSERT_TRUE(d.ok()) << d.status();
-  EXPECT_EQ(*d, (std::vector<int64_t>{20'000, 53'000, 2'000}));
+  const int64_t t0 = 9203'000'000'000;
+  EXPECT_EQ(*d, (std::vector<DelaySample>{{t0 + 7'068'000, t0 + 7'088'000},
+                                          {t0 + 7'070'000, t0 + 7'123'000},
+                                          {t0 + 8'000'000, t0 + 8'002'000}}));
 }
 
 TEST(ParseDelayTrace, MalformedEventLineIsAnError) {
@@ -44,15 +47,45 @@ TEST(ParseDelayTrace, MalformedEventLineIsAnError) {
           .ok());
 }
 
-// Sorted {2, 20, 53} us: p5 = element 3*5/100 = 0 -> 2 us, median = element
-// 1 -> 20 us, mean = 75 / 3 = 25 us.
+// Delays {20, 53, 2} us (the parse above), sorted {2, 20, 53}: p5 = element
+// 3*5/100 = 0 -> 2 us, median = element 1 -> 20 us, mean = 75 / 3 = 25 us.
 TEST(SummarizeDelays, RankPercentilesAndMean) {
-  const DelaySummary s = SummarizeDelays({20'000, 53'000, 2'000});
+  const DelaySummary s = SummarizeDelays({{0, 20'000}, {2'000, 55'000}, {1'000'000, 1'002'000}});
   EXPECT_EQ(s.packets, 3u);
   EXPECT_EQ(s.p5_ns, 2'000);
   EXPECT_EQ(s.median_ns, 20'000);
   EXPECT_EQ(s.mean_ns, 25'000);
   EXPECT_EQ(SummarizeDelays({}).packets, 0u);
+}
+
+// The queue view, in us, (sent, taken) in the order taken:
+//   (0, 20)     first: idle, delay 20
+//   (1, 21)     sent before 20: queued, gap 1
+//   (2, 22)     queued, gap 1
+//   (100, 130)  sent after 22 + service: idle, delay 30
+//   (101, 133)  queued, gap 3
+// Service = mean of the gaps {1, 1, 3} (3 * 5 / 100 = 0 left out) = 5/3 us
+// = 1667 ns. Delays sorted {20, 20, 20, 30, 32}: p5 = 20 us. Idle: sent
+// after the previous take + service (100 > 22 + 1.667). Wakeup = mean idle
+// delay (20 + 30) / 2 - p5 = 5 us.
+TEST(SummarizeDelays, ReceivingCpuAsAQueue) {
+  const DelaySummary s = SummarizeDelays(
+      {{0, 20'000}, {1'000, 21'000}, {2'000, 22'000}, {100'000, 130'000}, {101'000, 133'000}});
+  EXPECT_EQ(s.p5_ns, 20'000);
+  EXPECT_EQ(s.rx_service_ns, 1'667);
+  EXPECT_EQ(s.idle_packets, 2u);
+  EXPECT_EQ(s.rx_wakeup_ns, 5'000);
+}
+
+// Twenty queued gaps: nineteen of 1 us and one interruption of 40 us. The
+// top 5 % (20 * 5 / 100 = 1 gap) is left out: service = 1 us.
+TEST(SummarizeDelays, ServiceLeavesOutInterruptions) {
+  std::vector<DelaySample> v = {{0, 10'000}};
+  for (int i = 1; i <= 20; ++i) {
+    const int64_t recv = v.back().recv_ns + (i == 7 ? 40'000 : 1'000);
+    v.push_back({i * 100, recv});  // all sent long before they are taken
+  }
+  EXPECT_EQ(SummarizeDelays(v).rx_service_ns, 1'000);
 }
 
 std::string Slurp(const std::string& path) {

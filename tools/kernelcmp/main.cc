@@ -59,6 +59,11 @@ ABSL_FLAG(int64_t, model_delay_spread_ns, -1,
           "model calibration: mean of the exponential extra delay before the receiving side "
           "processes a data segment (default per placement)");
 ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
+ABSL_FLAG(bool, model_rx_cpu_queue, true,
+          "model the measured receive delay as the receiving CPU's queue (service time per segment, wakeup when "
+          "idle); false: base + exponential spread");
+ABSL_FLAG(int64_t, model_rx_cpu_service_ns, -1, "model calibration: receiving CPU's time per data segment");
+ABSL_FLAG(int64_t, model_rx_cpu_wakeup_ns, -1, "model calibration: receiving CPU's mean wakeup when idle");
 ABSL_FLAG(int64_t, model_xmit_cost_ns, -1,
           "model calibration: sender CPU per segment transmitted (0: calls cost the same whatever they send)");
 ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
@@ -162,6 +167,8 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.xmit_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.rx_cpu_service_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.rx_cpu_wakeup_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
@@ -279,8 +286,12 @@ int Main() {
                                     o->traffic.call_fit.samples(), base / 1e3, per_seg / 1e3);
             }
             if (o->delays.has_value()) {
-              absl::StrAppendFormat(&line, ", backlog delay p5 %.1f / median %.1f / mean %.1f us",
-                                    o->delays->p5_ns / 1e3, o->delays->median_ns / 1e3, o->delays->mean_ns / 1e3);
+              absl::StrAppendFormat(&line,
+                                    ", backlog delay p5 %.1f / median %.1f / mean %.1f us (receiving CPU: %.1f us "
+                                    "per packet, wakeup %.1f us, %u of %u packets found it idle)",
+                                    o->delays->p5_ns / 1e3, o->delays->median_ns / 1e3, o->delays->mean_ns / 1e3,
+                                    o->delays->rx_service_ns / 1e3, o->delays->rx_wakeup_ns / 1e3,
+                                    o->delays->idle_packets, o->delays->packets);
             } else if (!o->delay_error.empty()) {
               absl::StrAppendFormat(&line, ", no delay trace: %s", o->delay_error);
             }
@@ -309,7 +320,9 @@ int Main() {
         cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
         cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
         cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
-        cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0;
+        cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0 &&
+                    absl::GetFlag(FLAGS_model_rx_cpu_service_ns) < 0 && absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns) < 0;
+        cal.rx_cpu_queue = absl::GetFlag(FLAGS_model_rx_cpu_queue);
         CalibrateFromKernel(SummarizeCell(c, *w), cal, &settings);
         c.model_settings = DescribeModelSettings(settings);
         absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, io, settings);

@@ -40,6 +40,8 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.tx_completion_ns = s.tx_completion_ns;
   c.tx_completion_at_arrival = true;
   c.data_delay_spread_ns = s.delay_spread_ns;
+  c.rx_cpu_service_ns = s.rx_cpu_service_ns;
+  c.rx_cpu_wakeup_ns = s.rx_cpu_wakeup_ns;
   c.call_cost_ns = s.call_cost_ns;
   c.xmit_cost_ns = s.xmit_cost_ns;
   c.xmit_softirq_on_sender_cpu = s.xmit_softirq_on_sender_cpu;
@@ -110,11 +112,15 @@ ModelSettings DefaultModelSettings(Placement placement) {
 
 std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
-      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + data spread %d ns "
-      "(exponential mean), TX completion %d ns after arrival, call cost %d ns + %d ns per segment sent%s, ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + %s, TX completion %d ns after arrival, call cost %d ns + %d ns per segment sent%s, ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
       "(flush gap %d ns), reader %s (wakeup %d ns), backlog coalescing %s, peer rcvbuf %s, delayed ACK, "
       "no replies",
-      kMss, s.link_bps / 1e9, s.one_way_delay_ns, s.delay_spread_ns, s.tx_completion_ns, s.call_cost_ns, s.xmit_cost_ns,
+      kMss, s.link_bps / 1e9, s.one_way_delay_ns,
+      s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0
+          ? absl::StrFormat("receiving CPU %d ns per segment, wakeup %d ns (exponential mean)", s.rx_cpu_service_ns,
+                            s.rx_cpu_wakeup_ns)
+          : absl::StrFormat("data spread %d ns (exponential mean)", s.delay_spread_ns),
+      s.tx_completion_ns, s.call_cost_ns, s.xmit_cost_ns,
       s.xmit_softirq_on_sender_cpu && s.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0

@@ -29,6 +29,10 @@ struct ModelSettings {
   // Mean extra delay before the receiving side processes a data segment
   // (ConnectionConfig::data_delay_spread_ns): the RPS backlog's wait.
   int64_t delay_spread_ns = 0;
+  // In its place when either is > 0: the receiving CPU as a queue
+  // (ConnectionConfig::rx_cpu_service_ns, rx_cpu_wakeup_ns).
+  int64_t rx_cpu_service_ns = 0;
+  int64_t rx_cpu_wakeup_ns = 0;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
   // ... plus this per segment it transmits (ConnectionConfig::xmit_cost_ns);
   // transmits from softirq take it from the sender when receive processing

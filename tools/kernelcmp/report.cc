@@ -13,7 +13,7 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   CellSummary s;
   std::vector<double> packets, sub, acks, rate;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
-  double delay_runs = 0, p5 = 0, median = 0, mean = 0;
+  double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0;
   CallCostFit fit;
   for (const RunOutcome& r : c.runs) {
     if (!r.valid) {
@@ -37,6 +37,8 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
       p5 += static_cast<double>(r.delays->p5_ns);
       median += static_cast<double>(r.delays->median_ns);
       mean += static_cast<double>(r.delays->mean_ns);
+      service += static_cast<double>(r.delays->rx_service_ns);
+      wakeup += static_cast<double>(r.delays->rx_wakeup_ns);
     }
     for (const auto& [size, n] : r.figures.sizes) s.sizes[size] += n;
   }
@@ -56,6 +58,8 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
     s.delay_p5_ns = p5 / delay_runs;
     s.delay_median_ns = median / delay_runs;
     s.delay_mean_ns = mean / delay_runs;
+    s.rx_service_ns = service / delay_runs;
+    s.rx_wakeup_ns = wakeup / delay_runs;
   }
   if (reads > 0) {
     s.bytes_per_read = read_bytes / reads;
@@ -84,6 +88,10 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
   if (what.delay && ks.delay_mean_ns > 0) {
     s->one_way_delay_ns = static_cast<int64_t>(ks.delay_p5_ns + 0.5);
     s->delay_spread_ns = static_cast<int64_t>(std::max(0.0, ks.delay_mean_ns - ks.delay_p5_ns) + 0.5);
+    if (what.rx_cpu_queue && (ks.rx_service_ns > 0 || ks.rx_wakeup_ns > 0)) {
+      s->rx_cpu_service_ns = static_cast<int64_t>(ks.rx_service_ns + 0.5);
+      s->rx_cpu_wakeup_ns = static_cast<int64_t>(ks.rx_wakeup_ns + 0.5);
+    }
   }
   const double r = ks.mbytes_per_sec.n > 0 ? ks.mbytes_per_sec.mean * 1e6 : 0;
   if (what.read_wakeup && r > 0 && ks.recv_cpu_bytes_per_sec > 0 && ks.bytes_per_read > 0) {
@@ -199,7 +207,9 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_backlog_delay_us",
          s.delay_mean_ns > 0 ? nlohmann::json({{"p5", s.delay_p5_ns / 1e3},
                                                 {"median", s.delay_median_ns / 1e3},
-                                                {"mean", s.delay_mean_ns / 1e3}})
+                                                {"mean", s.delay_mean_ns / 1e3},
+                                                {"rx_cpu_service", s.rx_service_ns / 1e3},
+                                                {"rx_cpu_wakeup", s.rx_wakeup_ns / 1e3}})
                              : nlohmann::json()},
         {"kernel_reads_per_msg", s.reads_per_msg > 0 ? nlohmann::json(s.reads_per_msg) : nlohmann::json()},
         {"kernel_recv_cpu_mbytes_per_sec",

@@ -51,6 +51,9 @@ struct CellSummary {
   double delay_p5_ns = 0;
   double delay_median_ns = 0;
   double delay_mean_ns = 0;
+  // The receiving CPU as a queue (DelaySummary), averaged the same way.
+  double rx_service_ns = 0;
+  double rx_wakeup_ns = 0;
 };
 CellSummary SummarizeCell(const Cell& c, const Workload& w);
 
@@ -61,7 +64,10 @@ struct Calibration {
   bool xmit_cost = true;    // xmit_cost_ns = the fit's part per segment
   bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
   bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
-  bool delay = true;        // one_way_delay_ns = p5, delay_spread_ns = mean - p5
+  bool delay = true;        // one_way_delay_ns = p5, and the spread or the queue below
+  // The data path's delay as the receiving CPU's queue (rx_cpu_service_ns,
+  // rx_cpu_wakeup_ns) when measured; false: base + exponential spread.
+  bool rx_cpu_queue = true;
 };
 // Sets the model's sender and reader from a kernel cell. With the call fit
 // (and xmit_cost) a call costs the fit's base plus its part per segment
@@ -69,8 +75,9 @@ struct Calibration {
 // latency W follows from a read cycle: a sleeping reader wakes W after new
 // data, then copies what came meanwhile, B = R * (W + B / C) bytes at data
 // rate R and copy rate C, so W = B / R - B / C (0 if negative). The data
-// path's delay becomes base + exponential spread: the base is the measured
-// p5, the spread's mean the measured mean minus it. No-op for what the cell
+// path's delay has the measured p5 as its base, then either the receiving
+// CPU's queue (service time and wakeup as measured, rx_cpu_queue) or an
+// exponential spread of mean = measured mean - p5. No-op for what the cell
 // did not measure.
 void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s);
 

@@ -171,6 +171,28 @@ TEST(CalibrateFromKernel, CallFitSplitsTheCost) {
   EXPECT_EQ(flat.xmit_cost_ns, 0);
 }
 
+// A measured receiving-CPU queue replaces the spread; without rx_cpu_queue
+// the spread stays and the queue is off.
+TEST(CalibrateFromKernel, ReceivingCpuQueue) {
+  CellSummary ks;
+  ks.delay_p5_ns = 2'000;
+  ks.delay_mean_ns = 25'000;
+  ks.rx_service_ns = 1'200.4;
+  ks.rx_wakeup_ns = 18'999.6;
+  ModelSettings s;
+  CalibrateFromKernel(ks, Calibration{}, &s);
+  EXPECT_EQ(s.one_way_delay_ns, 2'000);
+  EXPECT_EQ(s.rx_cpu_service_ns, 1'200);
+  EXPECT_EQ(s.rx_cpu_wakeup_ns, 19'000);
+  ModelSettings spread;
+  Calibration no_queue;
+  no_queue.rx_cpu_queue = false;
+  CalibrateFromKernel(ks, no_queue, &spread);
+  EXPECT_EQ(spread.delay_spread_ns, 23'000);
+  EXPECT_EQ(spread.rx_cpu_service_ns, 0);
+  EXPECT_EQ(spread.rx_cpu_wakeup_ns, 0);
+}
+
 // SummarizeCell pools the runs' sampled calls before fitting: run 1 has
 // calls of 0 segments at 1 us, run 2 calls of 2 segments at 7 us (ten
 // each, so neither run alone can be fitted): base 1 us, 3 us per segment.
