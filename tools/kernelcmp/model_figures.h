@@ -2,6 +2,7 @@
 #define SENDSIM_TOOLS_KERNELCMP_MODEL_FIGURES_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -17,6 +18,8 @@ struct ModelFigures {
   SizeHistogram sizes;          // payload size -> packets
   uint64_t retransmitted = 0;   // retransmissions, TLPs (excluded above)
   uint64_t acks = 0;            // pure ACKs the peer sent
+  // Sub-MSS packets by the path that pushed them (model::PushReasonName).
+  std::map<std::string, uint64_t> sub_mss_by_reason;
 };
 
 // The veth testbed as the model sees it: calibration parameters, not kernel

@@ -22,6 +22,11 @@ void CheckStreamAccounting(const ModelFigures& f, const Workload& w, Variant v) 
   EXPECT_EQ(packets, f.packets);
   EXPECT_GE(f.packets, (StreamBytesFor(w, v) + 1447) / 1448);
   EXPECT_GT(f.sub_mss_per_msg, 0.0);
+  // Every sub-MSS packet has one push path, and the paths add up.
+  uint64_t sub = 0, by_reason = 0;
+  for (const auto& [size, n] : f.sizes) sub += size < 1448 ? n : 0;
+  for (const auto& [reason, n] : f.sub_mss_by_reason) by_reason += n;
+  EXPECT_EQ(by_reason, sub);
 }
 
 Workload Small() {

@@ -30,7 +30,10 @@ void CaptureCounter::OnWirePacket(const model::WirePacket& p) {
     return;
   }
   ++fig_.packets;
-  if (p.len < mss_) ++sub_mss_;
+  if (p.len < mss_) {
+    ++sub_mss_;
+    ++fig_.sub_mss_by_reason[std::string(model::PushReasonName(p.reason))];
+  }
   ++fig_.sizes[p.len];
 }
 

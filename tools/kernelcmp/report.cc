@@ -230,6 +230,7 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
            return t;
          }() : nlohmann::json()},
         {"model_sizes", c.model ? SizesJson(c.model->sizes) : nlohmann::json()},
+        {"model_sub_mss_by_push", c.model ? nlohmann::json(c.model->sub_mss_by_reason) : nlohmann::json()},
         {"tvd", s.tvd ? nlohmann::json(*s.tvd) : nlohmann::json()},
         {"packet_ratio", s.packet_ratio ? nlohmann::json(*s.packet_ratio) : nlohmann::json()},
     };

@@ -32,7 +32,7 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   c.runs.push_back(bad);
   // Model: 126 packets, sizes 1448 x 105 + 21 x 21. Kernel pooled: 1448 x 170,
   // 21 x 40 of 210. TVD = |170/210 - 105/126| = |0.809524 - 0.833333| = 0.0238095.
-  c.model = ModelFigures{126, 2.1, {{1448, 105}, {21, 21}}};
+  c.model = ModelFigures{126, 2.1, {{1448, 105}, {21, 21}}, 0, 0, {{"tsq", 21}}};
   nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
   ASSERT_TRUE(j.is_array());
   ASSERT_EQ(j.size(), 1u);
@@ -54,6 +54,7 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   // Whole distributions, the kernel's pooled over the valid runs.
   EXPECT_EQ(e["kernel_sizes"], nlohmann::json({{"1448", 170}, {"21", 40}}));
   EXPECT_EQ(e["model_sizes"], nlohmann::json({{"1448", 105}, {"21", 21}}));
+  EXPECT_EQ(e["model_sub_mss_by_push"], nlohmann::json({{"tsq", 21}}));
 }
 
 TEST(FormatJson, ModelFieldsAreNullWhenTheModelIsUnavailable) {
@@ -105,7 +106,7 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   EXPECT_DOUBLE_EQ(s.delay_p5_ns, 2'000.0);
   EXPECT_DOUBLE_EQ(s.delay_median_ns, 20'000.0);
   EXPECT_DOUBLE_EQ(s.delay_mean_ns, 30'000.0);
-  c.model = ModelFigures{100, 1.0, {{1448, 100}}, 0, 42};
+  c.model = ModelFigures{100, 1.0, {{1448, 100}}, 0, 42, {}};
   nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
   EXPECT_DOUBLE_EQ(j[0]["kernel_acks_per_msg"]["mean"].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(j[0]["model_acks_per_msg"].get<double>(), 4.2);
