@@ -23,9 +23,11 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/kernelcmp/cleanup.h"
 #include "tools/kernelcmp/model_figures.h"
+#include "tools/kernelcmp/recorded.h"
 #include "tools/kernelcmp/report.h"
 #include "tools/kernelcmp/runner.h"
 #include "tools/kernelcmp/testbed.h"
@@ -50,6 +52,9 @@ ABSL_FLAG(std::string, pcap_dir, "",
 ABSL_FLAG(int, sender_cpu, 0, "CPU the sender thread is pinned to");
 ABSL_FLAG(int, receiver_cpu, 1, "CPU the receiver thread is pinned to");
 ABSL_FLAG(bool, model_only, false, "skip the kernel runs (no root needed); print the model side");
+ABSL_FLAG(std::string, kernel_json, "",
+          "reuse the kernel side of an earlier --json_out (same scenario and flags) and rerun only the model, "
+          "calibrated from it (no root needed)");
 ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
 ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
 ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
@@ -202,6 +207,80 @@ absl::StatusOr<std::string> MakeWorkDir(CleanupStack* cleanup) {
   return dir;
 }
 
+// The table or JSON on stdout, and --json_out.
+int Print(const std::vector<Cell>& cells, const Workload& w, bool tso, const std::string& format,
+          const std::vector<Placement>& placements, bool calibrated) {
+  const std::string out = format == "json" ? FormatJson(cells, w, tso) : FormatTable(cells, w, tso);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (format == "table") {
+    for (Placement p : placements) {
+      absl::PrintF("model settings %s: %s%s\n", PlacementName(p), DescribeModelSettings(SettingsFor(p)),
+                   calibrated ? " (unless pinned by a flag: call cost, reader rate and wakeup "
+                                "from each cell's kernel runs, JSON model_settings)"
+                              : "");
+    }
+  }
+  const std::string json_out = absl::GetFlag(FLAGS_json_out);
+  if (!json_out.empty()) {
+    std::ofstream f(json_out);
+    f << FormatJson(cells, w, tso);
+    if (!f) return Fail(kExitFailure, absl::InternalError("cannot write " + json_out));
+  }
+  return 0;
+}
+
+// The model beside a cell's kernel side. The sender's CPU per call and the
+// reader's copy rate and wakeup latency decide how often an ACK reaches the
+// sender between two page calls (each one pushes the held tail); they are
+// properties of this testbed, so they come from the cell's own runs unless
+// pinned.
+void RunModelSide(const Workload& w, Cell* c) {
+  ModelSettings settings = SettingsFor(c->placement);
+  Calibration cal;
+  cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
+  cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
+  cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
+  cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
+  cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0 &&
+              absl::GetFlag(FLAGS_model_rx_cpu_service_ns) < 0 && absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns) < 0;
+  cal.rx_cpu_queue = absl::GetFlag(FLAGS_model_rx_cpu_queue);
+  CalibrateFromKernel(SummarizeCell(*c, w), cal, &settings);
+  c->model_settings = DescribeModelSettings(settings);
+  absl::StatusOr<ModelFigures> m = RunModelFor(w, c->variant, c->io, settings);
+  if (m.ok()) {
+    c->model = *m;
+  } else {
+    c->model_error = std::string(m.status().message());
+  }
+}
+
+// --kernel_json: the cells of an earlier run that the variant, io and
+// placement lists select, each with the model rerun beside it.
+absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const Workload& w,
+                                                const std::vector<Variant>& variants,
+                                                const std::vector<IoMode>& ios,
+                                                const std::vector<Placement>& placements) {
+  std::ifstream f(path);
+  if (!f) return absl::NotFoundError("cannot read " + path);
+  std::stringstream text;
+  text << f.rdbuf();
+  absl::StatusOr<std::vector<RecordedCell>> rec = ParseRecordedJson(text.str(), w);
+  if (!rec.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", rec.status().message()));
+  std::vector<Cell> cells;
+  for (const RecordedCell& r : *rec) {
+    if (std::find(variants.begin(), variants.end(), r.variant) == variants.end() ||
+        std::find(ios.begin(), ios.end(), r.io) == ios.end() ||
+        std::find(placements.begin(), placements.end(), r.placement) == placements.end()) {
+      continue;
+    }
+    Cell c{r.variant, r.io, r.placement, {}, std::nullopt, "", "", r.kernel};
+    RunModelSide(w, &c);
+    cells.push_back(std::move(c));
+  }
+  if (cells.empty()) return absl::InvalidArgumentError(path + ": no recorded cell matches the selection");
+  return cells;
+}
+
 int Main() {
   absl::StatusOr<Workload> w = WorkloadFromFlags();
   if (!w.ok()) return Fail(kExitUsage, w.status());
@@ -224,6 +303,15 @@ int Main() {
   const int backlog = absl::GetFlag(FLAGS_netdev_max_backlog);
   if (backlog < 1000 || backlog > 10'000'000) {
     return Fail(kExitUsage, absl::InvalidArgumentError("--netdev_max_backlog out of range"));
+  }
+  const std::string kernel_json = absl::GetFlag(FLAGS_kernel_json);
+  if (!kernel_json.empty()) {
+    if (absl::GetFlag(FLAGS_model_only)) {
+      return Fail(kExitUsage, absl::InvalidArgumentError("--kernel_json and --model_only exclude each other"));
+    }
+    absl::StatusOr<std::vector<Cell>> cells = RecordedCells(kernel_json, *w, *variants, *ios, *placements);
+    if (!cells.ok()) return Fail(kExitUsage, cells.status());
+    return Print(*cells, *w, absl::GetFlag(FLAGS_tso), format, *placements, /*calibrated=*/true);
   }
   TestbedOptions opts;
   opts.tso = absl::GetFlag(FLAGS_tso);
@@ -266,7 +354,7 @@ int Main() {
   for (Variant v : *variants) {
     for (IoMode io : *ios) {
       for (Placement p : *placements) {
-        Cell c{v, io, p, {}, std::nullopt, "", ""};
+        Cell c{v, io, p, {}, std::nullopt, "", "", std::nullopt};
         for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
           const RunSpec spec{*w, v, io, p, tracefs_root};
           absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, spec, *dir);
@@ -310,52 +398,14 @@ int Main() {
             }
           }
         }
-        ModelSettings settings = SettingsFor(p);
-        // The sender's CPU per call and the reader's copy rate and wakeup
-        // latency decide how often an ACK reaches the sender between two page
-        // calls (each one pushes the held tail); they are properties of this
-        // testbed, so they come from the cell's own runs unless pinned.
-        Calibration cal;
-        cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
-        cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
-        cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
-        cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
-        cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0 &&
-                    absl::GetFlag(FLAGS_model_rx_cpu_service_ns) < 0 && absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns) < 0;
-        cal.rx_cpu_queue = absl::GetFlag(FLAGS_model_rx_cpu_queue);
-        CalibrateFromKernel(SummarizeCell(c, *w), cal, &settings);
-        c.model_settings = DescribeModelSettings(settings);
-        absl::StatusOr<ModelFigures> m = RunModelFor(*w, v, io, settings);
-        if (m.ok()) {
-          c.model = *m;
-        } else {
-          c.model_error = std::string(m.status().message());
-        }
+        RunModelSide(*w, &c);
         cells.push_back(std::move(c));
       }
     }
   }
   tb->reset();  // namespaces gone before we print
   cleanup.RunAll();
-  const std::string out =
-      format == "json" ? FormatJson(cells, *w, opts.tso) : FormatTable(cells, *w, opts.tso);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (format == "table") {
-    for (Placement p : *placements) {
-      absl::PrintF("model settings %s: %s%s\n", PlacementName(p),
-                   DescribeModelSettings(SettingsFor(p)),
-                   !model_only ? " (unless pinned by a flag: call cost, reader rate and wakeup "
-                                 "from each cell's kernel runs, JSON model_settings)"
-                               : "");
-    }
-  }
-  const std::string json_out = absl::GetFlag(FLAGS_json_out);
-  if (!json_out.empty()) {
-    std::ofstream f(json_out);
-    f << FormatJson(cells, *w, opts.tso);
-    if (!f) return Fail(kExitFailure, absl::InternalError("cannot write " + json_out));
-  }
-  return 0;
+  return Print(cells, *w, opts.tso, format, *placements, /*calibrated=*/!model_only);
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 
 namespace sendsim::kernelcmp {
 
-CellSummary SummarizeCell(const Cell& c, const Workload& w) {
+namespace {
+
+CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   CellSummary s;
   std::vector<double> packets, sub, acks, rate;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
@@ -65,6 +67,13 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
     s.bytes_per_read = read_bytes / reads;
     s.reads_per_msg = reads / (static_cast<double>(s.valid_runs) * w.messages);
   }
+  return s;
+}
+
+}  // namespace
+
+CellSummary SummarizeCell(const Cell& c, const Workload& w) {
+  CellSummary s = c.recorded.has_value() ? *c.recorded : SummarizeRuns(c, w);
   if (c.model.has_value() && s.valid_runs > 0) {
     s.tvd = TotalVariationDistance(s.sizes, c.model->sizes);
     if (s.packets.mean > 0) s.packet_ratio = c.model->packets / s.packets.mean;

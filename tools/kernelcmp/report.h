@@ -12,17 +12,6 @@
 
 namespace sendsim::kernelcmp {
 
-// All repeats of one (variant, io mode, placement) and the model beside them.
-struct Cell {
-  Variant variant = Variant::kV1Splice;
-  IoMode io = IoMode::kNonBlocking;
-  Placement placement = Placement::kSenderCpu;
-  std::vector<RunOutcome> runs;           // valid and invalid
-  std::optional<ModelFigures> model;      // absent: model unavailable
-  std::string model_error;                // why it is absent
-  std::string model_settings;             // what the model ran with
-};
-
 // Figures over the valid runs of a cell.
 struct CellSummary {
   size_t valid_runs = 0;
@@ -55,6 +44,23 @@ struct CellSummary {
   double rx_service_ns = 0;
   double rx_wakeup_ns = 0;
 };
+
+// All repeats of one (variant, io mode, placement) and the model beside them.
+struct Cell {
+  Variant variant = Variant::kV1Splice;
+  IoMode io = IoMode::kNonBlocking;
+  Placement placement = Placement::kSenderCpu;
+  std::vector<RunOutcome> runs;           // valid and invalid
+  std::optional<ModelFigures> model;      // absent: model unavailable
+  std::string model_error;                // why it is absent
+  std::string model_settings;             // what the model ran with
+  // The kernel side read back from an earlier run (--kernel_json) in place
+  // of `runs`.
+  std::optional<CellSummary> recorded;
+};
+
+// Figures over the valid runs (or the recorded summary), and the
+// distances to the model.
 CellSummary SummarizeCell(const Cell& c, const Workload& w);
 
 // What of the model's network comes from the kernel cell's measurements
