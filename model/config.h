@@ -23,6 +23,12 @@ struct PeerConfig {
   // > 0: receive-buffer autotuning (tcp_rcv_space_adjust) from this sk_rcvbuf
   // (tcp_rmem[1]) up to `rcvbuf`; 0: the buffer is fixed at `rcvbuf`.
   uint32_t rcvbuf_autotune_initial = 0;
+  // The receiver's RTT for autotuning. false: the path RTT (simplification).
+  // true: tcp_rcv_rtt_measure, the time to receive one advertised window,
+  // kept at its minimum -- what a Linux receiver ends up with when the RTT
+  // is below the 1 ms timestamp tick (tcp_rcv_rtt_measure_ts samples are
+  // then 0 and ignored; the odd tick crossing is not modelled).
+  bool rcv_rtt_from_window = false;
   uint32_t init_rcv_wnd_segs = 20;      // initial window offered = 20 * (mss)  (tcp_select_initial_window)
   uint8_t wscale = 7;                   // window scale the peer announces
   bool delayed_ack = true;              // false: ACK every segment (quickack)

@@ -88,8 +88,10 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   rcv_wup_ = rcv_nxt_;
   copied_seq_ = rcv_nxt_;
   now_ = loop_->now();
-  // tcp_init_buffer_space: the first measurement expects the initial window.
-  rcvq_space_ = std::max<uint64_t>(wnd, 1);
+  // tcp_init_buffer_space: the first measurement expects the initial window
+  // (v6.x: at most TCP_INIT_CWND segments, with the window-based RTT).
+  rcvq_space_ = std::max<uint64_t>(
+      pcfg_.rcv_rtt_from_window ? std::min<uint64_t>(wnd, uint64_t{kTcpInitCwnd} * advmss_) : wnd, 1);
   rcvq_seq_ = copied_seq_;
   rcvq_time_ = now_;
 }
@@ -400,6 +402,21 @@ void Peer::EventDataRecv(const RxSkb& skb) {
   }
   lrcvtime_ = now_j;
   if (skb.len >= 128) GrowWindow(skb);
+  if (pcfg_.rcv_rtt_from_window) RcvRttMeasure();
+}
+
+// tcp_rcv_rtt_measure: the time from one measurement to rcv_nxt passing the
+// right edge offered then (one window of data); only smaller samples are
+// taken (win_dep: a window-based sample overestimates when the sender is
+// not window-limited).
+void Peer::RcvRttMeasure() {
+  if (rcv_rtt_time_ >= 0) {
+    if (rcv_nxt_ < rcv_rtt_seq_) return;
+    const TimeNs sample = now_ - rcv_rtt_time_;
+    if (rcv_rtt_ns_ == 0 || sample < rcv_rtt_ns_) rcv_rtt_ns_ = std::max<TimeNs>(sample, 1);
+  }
+  rcv_rtt_seq_ = rcv_nxt_ + rcv_wnd_;
+  rcv_rtt_time_ = now_;
 }
 
 void Peer::MeasureRcvMss(const RxSkb& skb) {
@@ -662,7 +679,8 @@ void Peer::AppRead(uint64_t copied) {
 // window needs is 2 x the window here (receive memory = 2 x payload), in
 // place of the kernel's per-MSS truesize ratio.
 void Peer::RcvSpaceAdjust() {
-  if (srtt_ns_ <= 0 || now_ - rcvq_time_ < srtt_ns_) return;
+  const TimeNs rtt = pcfg_.rcv_rtt_from_window ? rcv_rtt_ns_ : srtt_ns_;
+  if (rtt <= 0 || now_ - rcvq_time_ < rtt) return;
   const uint64_t copied = copied_seq_ - rcvq_seq_;
   if (copied > rcvq_space_) {
     uint64_t rcvwin = (copied << 1) + 16 * uint64_t{advmss_};

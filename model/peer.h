@@ -179,7 +179,8 @@ class Peer {
   void EventDataRecv(const RxSkb& skb);        // tcp_event_data_recv
   void MeasureRcvMss(const RxSkb& skb);        // tcp_measure_rcv_mss
   void IncrQuickack(uint32_t max_quickacks);   // tcp_incr_quickack
-  void GrowWindow(const RxSkb& skb);           // tcp_grow_window
+  void GrowWindow(const RxSkb& skb);
+  void RcvRttMeasure();           // tcp_grow_window
   void Deliver(uint64_t seq, uint32_t len, const std::vector<PayloadPiece>& payload, uint64_t payload_seq);
   void OfoQueue();                             // tcp_ofo_queue
   void AckSndCheck();                          // tcp_ack_snd_check / __tcp_ack_snd_check
@@ -242,6 +243,11 @@ class Peer {
   uint64_t rcvq_space_ = 0;
   uint64_t rcvq_seq_ = 0;
   TimeNs rcvq_time_ = 0;
+  // tcp_rcv_rtt_measure (PeerConfig::rcv_rtt_from_window): min time to
+  // receive one window; 0 until the first sample.
+  TimeNs rcv_rtt_ns_ = 0;
+  uint64_t rcv_rtt_seq_ = 0;
+  TimeNs rcv_rtt_time_ = -1;  // < 0: no measurement started
   uint32_t initial_window_ = 0;
   uint8_t wscale_ = 0;
   uint64_t unread_ = 0;     // in-order bytes not yet read (sk_rmem_alloc, payload only)

@@ -676,6 +676,30 @@ TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
   EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
 }
 
+// rcv_rtt_from_window: the receiver's RTT is the time one offered window
+// takes to arrive (tcp_rcv_rtt_measure), not the path's. Segments 1 us
+// apart, instant reader. rcvq_space starts at min(initial window 28960,
+// TCP_INIT_CWND x advmss = 14600) = 14600.
+//  seg 0 (t = 0): the first measurement starts, edge = rcv_nxt 1448 + the
+//    offered 28960 = 30408. No RTT yet, so no buffer adjustment.
+//  seg 20 (t = 20 us): rcv_nxt = 21 x 1448 = 30408 reaches the edge: RTT
+//    20 us. The read that follows finds 20 us since t = 0: copied 30408 >
+//    14600: rcvwin = 2 x 30408 + 16 x 1460 = 84176, grow = 84176 x (30408 -
+//    14600) / 14600 = 91140, rcvwin = 84176 + 2 x 91140 = 266456, sk_rcvbuf
+//    = 2 x 266456 = 532912.
+TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
+  ConnectionConfig c;
+  c.peer.rcvbuf = 32 * 1024 * 1024;
+  c.peer.rcvbuf_autotune_initial = 131072;
+  c.peer.rcv_rtt_from_window = true;
+  Harness h(c);
+  h.Full(0, 0, 20, 1'000);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
+  h.Full(20'000, 20 * kMss, 1, 1'000);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 532912u);
+  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
+}
+
 TEST(PeerTest, FixedRcvbufCapsTheWindow) {
   ConnectionConfig fixed = SmallBuf();  // 131072: window clamp 65536
   ConnectionConfig tuned = SmallBuf();

@@ -59,6 +59,9 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.app_read_wakeup_ns = s.read_wakeup_ns;
   if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
   c.peer.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
+  // The testbed's RTT is far below the 1 ms timestamp tick: its receiver
+  // autotunes on the window-based RTT.
+  c.peer.rcv_rtt_from_window = s.peer_rcvbuf_initial != 0;
   if (s.peer_wscale >= 0) c.peer.wscale = static_cast<uint8_t>(s.peer_wscale);
   return c;
 }
