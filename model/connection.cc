@@ -65,6 +65,7 @@ class ConnectionImpl final : public Connection, public Observer {
   uint64_t unacked_bytes() const override { return sock_->write_seq() - sock_->snd_una(); }
   const PacketHistogram& histogram() const override { return histogram_; }
   uint64_t delivered_bytes() const override { return delivered_; }
+  uint64_t peer_delayed_acks() const override { return peer_->stats().delayed_acks; }
 
   absl::Status CheckInvariants() const override {
     if (wire_violation_ != nullptr) return absl::InternalError(wire_violation_);

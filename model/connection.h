@@ -34,6 +34,8 @@ class Connection {
   virtual const PacketHistogram& histogram() const = 0;
   // Data bytes the peer has received in order.
   virtual uint64_t delivered_bytes() const = 0;
+  // ACKs the peer's delayed-ACK timer sent (the kernel's DelayedACKs MIB).
+  virtual uint64_t peer_delayed_acks() const = 0;
 };
 
 }  // namespace sendsim::model

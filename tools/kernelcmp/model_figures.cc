@@ -195,7 +195,10 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
         "model delivered %u of %u bytes (%u written)", driver.delivered_bytes(), expected,
         driver.connection().bytes_written()));
   }
-  return counter.Figures(w.messages);
+  ModelFigures f = counter.Figures(w.messages);
+  f.autocorks = (*conn)->socket().counters().autocorks;
+  f.delayed_acks = (*conn)->peer_delayed_acks();
+  return f;
 }
 
 }  // namespace sendsim::kernelcmp

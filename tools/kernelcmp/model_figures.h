@@ -18,6 +18,8 @@ struct ModelFigures {
   SizeHistogram sizes;          // payload size -> packets
   uint64_t retransmitted = 0;   // retransmissions, TLPs (excluded above)
   uint64_t acks = 0;            // pure ACKs the peer sent
+  uint64_t autocorks = 0;       // times autocork set TSQ_THROTTLED (TCPAutoCorking)
+  uint64_t delayed_acks = 0;    // ACKs the peer's delayed-ACK timer sent (DelayedACKs)
   // Sub-MSS packets by the path that pushed them (model::PushReasonName).
   std::map<std::string, uint64_t> sub_mss_by_reason;
 };

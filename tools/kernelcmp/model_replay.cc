@@ -255,7 +255,10 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
     return absl::DataLossError(absl::StrFormat("model delivered %u of %u bytes",
                                                counter.delivered_bytes(), expected));
   }
-  return counter.Figures(w.messages);
+  ModelFigures f = counter.Figures(w.messages);
+  f.autocorks = (*conn)->socket().counters().autocorks;
+  f.delayed_acks = (*conn)->peer_delayed_acks();
+  return f;
 }
 
 }  // namespace sendsim::kernelcmp

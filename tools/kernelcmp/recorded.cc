@@ -40,6 +40,13 @@ absl::Status Range(const Json& e, const char* key, size_t n, Summary* out) {
   return absl::OkStatus();
 }
 
+// The same for a field a JSON may lack (older, or unmeasured): left empty.
+absl::Status OptionalRange(const Json& e, const char* key, size_t n, Summary* out) {
+  auto it = e.find(key);
+  if (it == e.end() || it->is_null()) return absl::OkStatus();
+  return Range(e, key, n, out);
+}
+
 absl::Status Sizes(const Json& e, SizeHistogram* out) {
   auto it = e.find("kernel_sizes");
   if (it == e.end() || !it->is_object()) {
@@ -88,6 +95,8 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
            Range(e, "kernel_sub_mss_per_msg", k.valid_runs, &k.sub_mss_per_msg),
            Range(e, "kernel_acks_per_msg", k.valid_runs, &k.acks_per_msg),
            Range(e, "kernel_mbytes_per_sec", k.valid_runs, &k.mbytes_per_sec),
+           OptionalRange(e, "kernel_autocorks_per_msg", k.valid_runs, &k.autocorks_per_msg),
+           OptionalRange(e, "kernel_delayed_acks_per_msg", k.valid_runs, &k.delayed_acks_per_msg),
            Sizes(e, &k.sizes),
            Number(e, "kernel_retransmitted", true, &retrans),
            Number(e, "kernel_call_cpu_us", true, &k.call_cpu_ns),

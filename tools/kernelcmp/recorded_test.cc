@@ -39,6 +39,8 @@ Cell MeasuredCell() {
     a.traffic.call_fit.Add(3, 11'000);
   }
   a.delays = DelaySummary{100, 1'000, 17'000, 30'000, 12, 1'500, 19'000};
+  a.traffic.autocorks = 30;
+  a.traffic.delayed_acks = 4;
   RunOutcome b = a;
   b.figures.packets = 44;
   b.figures.sub_mss_packets = 30;
@@ -85,6 +87,8 @@ TEST(ParseRecordedJson, ReadsBackWhatFormatJsonWrote) {
   EXPECT_NEAR(k.delay_mean_ns, 30'000, 1e-6);
   EXPECT_NEAR(k.rx_service_ns, 1'500, 1e-6);
   EXPECT_NEAR(k.rx_wakeup_ns, 19'000, 1e-6);
+  EXPECT_DOUBLE_EQ(k.autocorks_per_msg.mean, 3.0);
+  EXPECT_DOUBLE_EQ(k.delayed_acks_per_msg.max, 0.4);
 }
 
 // A recorded cell stands in for the runs, and the distances are to the
@@ -96,7 +100,10 @@ TEST(ParseRecordedJson, RecordedCellReplacesTheRuns) {
   ASSERT_TRUE(got.ok()) << got.status();
   Cell c;
   c.recorded = (*got)[0].kernel;
-  c.model = ModelFigures{40, 0.0, {{1448, 40}}, 0, 0, {}};
+  ModelFigures m;
+  m.packets = 40;
+  m.sizes = {{1448, 40}};
+  c.model = m;
   const CellSummary s = SummarizeCell(c, w);
   EXPECT_EQ(s.valid_runs, 2u);
   ASSERT_TRUE(s.tvd.has_value());

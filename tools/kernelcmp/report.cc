@@ -13,7 +13,7 @@ namespace {
 
 CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   CellSummary s;
-  std::vector<double> packets, sub, acks, rate;
+  std::vector<double> packets, sub, acks, rate, autocorks, delayed;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0;
   CallCostFit fit;
@@ -27,6 +27,8 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
     sub.push_back(static_cast<double>(r.figures.sub_mss_packets) / w.messages);
     acks.push_back(static_cast<double>(r.figures.acks) / w.messages);
     rate.push_back(r.figures.BytesPerSecond() / 1e6);
+    if (r.traffic.autocorks >= 0) autocorks.push_back(static_cast<double>(r.traffic.autocorks) / w.messages);
+    if (r.traffic.delayed_acks >= 0) delayed.push_back(static_cast<double>(r.traffic.delayed_acks) / w.messages);
     s.retransmitted += r.figures.retransmitted_packets;
     call_cpu += static_cast<double>(r.traffic.send_cpu_ns);
     calls += static_cast<double>(r.traffic.send_calls);
@@ -47,6 +49,8 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   s.packets = Summarize(packets);
   s.sub_mss_per_msg = Summarize(sub);
   s.acks_per_msg = Summarize(acks);
+  s.autocorks_per_msg = Summarize(autocorks);
+  s.delayed_acks_per_msg = Summarize(delayed);
   s.mbytes_per_sec = Summarize(rate);
   s.top_sizes = TopSizes(s.sizes, 3);
   if (calls > 0) s.call_cpu_ns = call_cpu / calls;
@@ -207,6 +211,8 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_sizes", SizesJson(s.sizes)},
         {"kernel_retransmitted", s.retransmitted},
         {"kernel_acks_per_msg", range(s.acks_per_msg)},
+        {"kernel_autocorks_per_msg", range(s.autocorks_per_msg)},
+        {"kernel_delayed_acks_per_msg", range(s.delayed_acks_per_msg)},
         {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
         {"kernel_call_samples", s.call_samples},
         {"kernel_call_base_cpu_us",
@@ -228,6 +234,10 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"model_packets", c.model ? nlohmann::json(c.model->packets) : nlohmann::json()},
         {"model_sub_mss_per_msg",
          c.model ? nlohmann::json(c.model->sub_mss_per_msg) : nlohmann::json()},
+        {"model_autocorks_per_msg",
+         c.model ? nlohmann::json(static_cast<double>(c.model->autocorks) / w.messages) : nlohmann::json()},
+        {"model_delayed_acks_per_msg",
+         c.model ? nlohmann::json(static_cast<double>(c.model->delayed_acks) / w.messages) : nlohmann::json()},
         {"model_acks_per_msg",
          c.model ? nlohmann::json(static_cast<double>(c.model->acks) / w.messages)
                  : nlohmann::json()},

@@ -19,6 +19,9 @@ struct CellSummary {
   Summary packets;
   Summary sub_mss_per_msg;
   Summary acks_per_msg;                   // the receiver's pure ACKs per message
+  // MIB counters per message (traffic.h), over the runs that read them.
+  Summary autocorks_per_msg;
+  Summary delayed_acks_per_msg;
   uint64_t retransmitted = 0;
   SizeHistogram sizes;                    // summed over valid runs
   std::vector<std::pair<uint32_t, uint64_t>> top_sizes;  // top 3 of `sizes`

@@ -7,6 +7,14 @@
 namespace sendsim::kernelcmp {
 namespace {
 
+ModelFigures Model(uint64_t packets, double sub_mss_per_msg, SizeHistogram sizes) {
+  ModelFigures m;
+  m.packets = packets;
+  m.sub_mss_per_msg = sub_mss_per_msg;
+  m.sizes = std::move(sizes);
+  return m;
+}
+
 RunOutcome ValidRun(uint64_t packets, uint64_t sub_mss, SizeHistogram sizes) {
   RunOutcome r;
   r.valid = true;
@@ -32,7 +40,9 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   c.runs.push_back(bad);
   // Model: 126 packets, sizes 1448 x 105 + 21 x 21. Kernel pooled: 1448 x 170,
   // 21 x 40 of 210. TVD = |170/210 - 105/126| = |0.809524 - 0.833333| = 0.0238095.
-  c.model = ModelFigures{126, 2.1, {{1448, 105}, {21, 21}}, 0, 0, {{"tsq", 21}}};
+  c.model = Model(126, 2.1, {{1448, 105}, {21, 21}});
+  c.model->sub_mss_by_reason = {{"tsq", 21}};
+  c.model->autocorks = 50;
   nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
   ASSERT_TRUE(j.is_array());
   ASSERT_EQ(j.size(), 1u);
@@ -55,6 +65,8 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   EXPECT_EQ(e["kernel_sizes"], nlohmann::json({{"1448", 170}, {"21", 40}}));
   EXPECT_EQ(e["model_sizes"], nlohmann::json({{"1448", 105}, {"21", 21}}));
   EXPECT_EQ(e["model_sub_mss_by_push"], nlohmann::json({{"tsq", 21}}));
+  EXPECT_DOUBLE_EQ(e["model_autocorks_per_msg"].get<double>(), 5.0);
+  EXPECT_TRUE(e["kernel_autocorks_per_msg"].is_null());  // no run read the counter
 }
 
 TEST(FormatJson, ModelFieldsAreNullWhenTheModelIsUnavailable) {
@@ -95,9 +107,17 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   // averaged 2 / 20 / 30 us.
   a.delays = DelaySummary{100, 1'000, 10'000, 20'000};
   b.delays = DelaySummary{100, 3'000, 30'000, 40'000};
+  // Autocork counts 20 and 40 over 10 messages: 2 and 4 per message; run b
+  // could not read the receiver's counter (-1), so DelayedACKs has run a only.
+  a.traffic.autocorks = 20;
+  b.traffic.autocorks = 40;
+  a.traffic.delayed_acks = 5;
   c.runs = {a, b};
   const CellSummary s = SummarizeCell(c, w);
   EXPECT_DOUBLE_EQ(s.call_cpu_ns, 200.0);
+  EXPECT_DOUBLE_EQ(s.autocorks_per_msg.mean, 3.0);
+  EXPECT_EQ(s.delayed_acks_per_msg.n, 1u);
+  EXPECT_DOUBLE_EQ(s.delayed_acks_per_msg.mean, 0.5);
   EXPECT_DOUBLE_EQ(s.recv_cpu_bytes_per_sec, 1e9);
   EXPECT_DOUBLE_EQ(s.bytes_per_read, 20000.0);
   EXPECT_DOUBLE_EQ(s.reads_per_msg, 5.0);
@@ -106,7 +126,8 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   EXPECT_DOUBLE_EQ(s.delay_p5_ns, 2'000.0);
   EXPECT_DOUBLE_EQ(s.delay_median_ns, 20'000.0);
   EXPECT_DOUBLE_EQ(s.delay_mean_ns, 30'000.0);
-  c.model = ModelFigures{100, 1.0, {{1448, 100}}, 0, 42, {}};
+  c.model = Model(100, 1.0, {{1448, 100}});
+  c.model->acks = 42;
   nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
   EXPECT_DOUBLE_EQ(j[0]["kernel_acks_per_msg"]["mean"].get<double>(), 4.0);
   EXPECT_DOUBLE_EQ(j[0]["model_acks_per_msg"].get<double>(), 4.2);

@@ -17,11 +17,13 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "tools/kernelcmp/netstat.h"
 #include "tools/kernelcmp/tcp_segs_out.h"
 
 namespace sendsim::kernelcmp {
@@ -390,6 +392,9 @@ class Replayer {
   CallCostFit fit_;
 };
 
+constexpr char kAutoCorking[] = "TcpExt.TCPAutoCorking";  // LINUX_MIB_TCPAUTOCORKING
+constexpr char kDelayedAcks[] = "TcpExt.DelayedACKs";     // delayed-ACK timer fired and sent
+
 }  // namespace
 
 absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, Variant variant,
@@ -420,6 +425,20 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
     return absl::OkStatus();
   });
   if (!s.ok()) return s;
+
+  // Each namespace's MIB counters around the run: what autocork did on the
+  // sender, how the receiver's ACKs were decided.
+  auto counter = [&](const std::string& ns, const char* name) -> int64_t {
+    int64_t v = -1;
+    (void)tb.RunInNetns(ns, [&]() -> absl::Status {
+      absl::StatusOr<std::map<std::string, uint64_t>> m = ReadNetstat();
+      if (m.ok() && m->count(name)) v = static_cast<int64_t>(m->at(name));
+      return absl::OkStatus();
+    });
+    return v;
+  };
+  const int64_t autocorks0 = counter(tb.sender_ns(), kAutoCorking);
+  const int64_t delayed0 = counter(tb.receiver_ns(), kDelayedAcks);
 
   TrafficResult result;
   absl::Status recv_status, send_status;
@@ -502,6 +521,10 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
   receiver.join();
   if (!send_status.ok()) return send_status;
   if (!recv_status.ok()) return recv_status;
+  const int64_t autocorks1 = counter(tb.sender_ns(), kAutoCorking);
+  const int64_t delayed1 = counter(tb.receiver_ns(), kDelayedAcks);
+  if (autocorks0 >= 0 && autocorks1 >= autocorks0) result.autocorks = autocorks1 - autocorks0;
+  if (delayed0 >= 0 && delayed1 >= delayed0) result.delayed_acks = delayed1 - delayed0;
   if (result.bytes_sent != StreamBytesFor(w, variant)) {
     return absl::InternalError(absl::StrFormat("sender sent %u bytes, workload is %u",
                                                result.bytes_sent, StreamBytesFor(w, variant)));

@@ -26,6 +26,11 @@ struct TrafficResult {
   uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
   uint64_t would_block = 0;    // EAGAIN or short counts the non-blocking sender waited on
   uint32_t total_retrans = 0;  // tcpi_total_retrans at the end
+  // The namespaces' MIB counters over the run (/proc/net/netstat), -1 when
+  // unreadable: times autocork set TSQ_THROTTLED on the sender
+  // (TCPAutoCorking), ACKs the receiver's delayed-ACK timer sent (DelayedACKs).
+  int64_t autocorks = -1;
+  int64_t delayed_acks = -1;
 };
 
 // Connects a sender socket in the sender namespace to a receiver in the
