@@ -94,6 +94,12 @@ struct ConnectionConfig {
   // TX completion is tx_completion_ns after the segment reaches the peer,
   // not after its last bit.
   bool tx_completion_at_arrival = false;
+  // veth with the receive path on the sender's own CPU: the softirq run when
+  // dev_queue_xmit re-enables bottom halves takes each segment at once
+  // (process_backlog -> ip_rcv_core orphans it), so TX completion happens
+  // inside the transmit, before the sending code goes on. Overrides
+  // tx_completion_ns and tx_completion_at_arrival.
+  bool tx_completion_in_xmit = false;
   // Extra delay of each data segment before the peer processes it, drawn
   // from an exponential distribution with this mean (seeded by link_seed,
   // order kept: a segment never overtakes the one before it). Stands for a

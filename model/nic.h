@@ -65,6 +65,7 @@ class Nic {
   }
   TimeNs tx_completion_ns_;
   bool completion_at_arrival_;
+  bool completion_in_xmit_;
   Link* link_;
   TxCompletionFn on_complete_;
   RingQueue<Completion> completions_;  // in time order

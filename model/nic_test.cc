@@ -208,5 +208,27 @@ TEST(NicTest, CompletionAtArrival) {
   }
 }
 
+// tx_completion_in_xmit: the whole skb (5280 truesize) completes inside
+// Transmit, before it returns and before any segment has reached the peer;
+// nothing is left pending for the completion timer.
+TEST(NicTest, CompletionInXmit) {
+  ConnectionConfig cfg;
+  cfg.tso = false;
+  cfg.tx_completion_ns = 100;  // overridden
+  cfg.tx_completion_in_xmit = true;
+  EventLoop loop;
+  std::vector<TimeNs> arrived;
+  std::vector<uint32_t> done;
+  Link link(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
+            [&](const Segment&) { arrived.push_back(loop.now()); }, nullptr, LinkOptionsFor(cfg, Direction::kData));
+  Nic nic(&loop, cfg, &link, [&](uint32_t truesize) { done.push_back(truesize); });
+  nic.Transmit(Skb(1000, 4000, kTcpAck | kTcpPsh, 5280));
+  EXPECT_EQ(done, (std::vector<uint32_t>{5280}));
+  EXPECT_TRUE(arrived.empty());
+  loop.Run();
+  EXPECT_EQ(arrived.size(), 3u);
+  EXPECT_EQ(done.size(), 1u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -31,6 +31,9 @@ struct ModelSettings {
   uint64_t link_bps = 0;         // effective per-packet cost of the software path
   int64_t one_way_delay_ns = 0;
   int64_t tx_completion_ns = 0;   // after the segment reaches the peer (see ConfigFor)
+  // Receive processing on the sender's CPU: completion inside the transmit
+  // (ConnectionConfig::tx_completion_in_xmit).
+  bool tx_completion_in_xmit = false;
   // Mean extra delay before the receiving side processes a data segment
   // (ConnectionConfig::data_delay_spread_ns): the RPS backlog's wait.
   int64_t delay_spread_ns = 0;
