@@ -372,6 +372,8 @@ int Main() {
                 o->figures.packets, o->figures.sub_mss_packets, o->figures.acks, o->traffic.reads,
                 o->traffic.bytes_received * 1e3 / std::max<int64_t>(o->traffic.read_cpu_ns, 1),
                 o->traffic.send_calls, o->traffic.send_cpu_ns / 1e3 / std::max<uint64_t>(o->traffic.send_calls, 1));
+            absl::StrAppendFormat(&line, ", cwnd %u, srtt %u us at the end", o->traffic.snd_cwnd,
+                                  o->traffic.rtt_us);
             double base = 0, per_seg = 0;
             if (o->traffic.call_fit.Fit(&base, &per_seg)) {
               absl::StrAppendFormat(&line, " (fit over %u calls: %.1f us + %.1f us per segment sent)",

@@ -20,6 +20,8 @@ struct ModelFigures {
   uint64_t acks = 0;            // pure ACKs the peer sent
   uint64_t autocorks = 0;       // times autocork set TSQ_THROTTLED (TCPAutoCorking)
   uint64_t delayed_acks = 0;    // ACKs the peer's delayed-ACK timer sent (DelayedACKs)
+  uint32_t snd_cwnd = 0;        // the sender's cwnd and smoothed RTT at the end (tcp_info)
+  uint32_t rtt_us = 0;
   // Sub-MSS packets by the path that pushed them (model::PushReasonName).
   std::map<std::string, uint64_t> sub_mss_by_reason;
 };

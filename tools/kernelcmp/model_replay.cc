@@ -258,6 +258,9 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
   ModelFigures f = counter.Figures(w.messages);
   f.autocorks = (*conn)->socket().counters().autocorks;
   f.delayed_acks = (*conn)->peer_delayed_acks();
+  const model::TcpInfo info = (*conn)->socket().info();
+  f.snd_cwnd = info.snd_cwnd;
+  f.rtt_us = info.rtt_us;
   return f;
 }
 

@@ -97,6 +97,8 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
            Range(e, "kernel_mbytes_per_sec", k.valid_runs, &k.mbytes_per_sec),
            OptionalRange(e, "kernel_autocorks_per_msg", k.valid_runs, &k.autocorks_per_msg),
            OptionalRange(e, "kernel_delayed_acks_per_msg", k.valid_runs, &k.delayed_acks_per_msg),
+           OptionalRange(e, "kernel_srtt_us", k.valid_runs, &k.srtt_us),
+           OptionalRange(e, "kernel_snd_cwnd", k.valid_runs, &k.snd_cwnd),
            Sizes(e, &k.sizes),
            Number(e, "kernel_retransmitted", true, &retrans),
            Number(e, "kernel_call_cpu_us", true, &k.call_cpu_ns),

@@ -40,6 +40,8 @@ Cell MeasuredCell() {
   }
   a.delays = DelaySummary{100, 1'000, 17'000, 30'000, 12, 1'500, 19'000};
   a.traffic.autocorks = 30;
+  a.traffic.snd_cwnd = 200;
+  a.traffic.rtt_us = 120;
   a.traffic.delayed_acks = 4;
   RunOutcome b = a;
   b.figures.packets = 44;
@@ -89,6 +91,8 @@ TEST(ParseRecordedJson, ReadsBackWhatFormatJsonWrote) {
   EXPECT_NEAR(k.rx_wakeup_ns, 19'000, 1e-6);
   EXPECT_DOUBLE_EQ(k.autocorks_per_msg.mean, 3.0);
   EXPECT_DOUBLE_EQ(k.delayed_acks_per_msg.max, 0.4);
+  EXPECT_DOUBLE_EQ(k.srtt_us.mean, 120);
+  EXPECT_DOUBLE_EQ(k.snd_cwnd.max, 200);
 }
 
 // A recorded cell stands in for the runs, and the distances are to the

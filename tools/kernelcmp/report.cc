@@ -13,7 +13,7 @@ namespace {
 
 CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   CellSummary s;
-  std::vector<double> packets, sub, acks, rate, autocorks, delayed;
+  std::vector<double> packets, sub, acks, rate, autocorks, delayed, srtt, cwnd;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0;
   CallCostFit fit;
@@ -27,6 +27,10 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
     sub.push_back(static_cast<double>(r.figures.sub_mss_packets) / w.messages);
     acks.push_back(static_cast<double>(r.figures.acks) / w.messages);
     rate.push_back(r.figures.BytesPerSecond() / 1e6);
+    if (r.traffic.snd_cwnd > 0) {
+      srtt.push_back(r.traffic.rtt_us);
+      cwnd.push_back(r.traffic.snd_cwnd);
+    }
     if (r.traffic.autocorks >= 0) autocorks.push_back(static_cast<double>(r.traffic.autocorks) / w.messages);
     if (r.traffic.delayed_acks >= 0) delayed.push_back(static_cast<double>(r.traffic.delayed_acks) / w.messages);
     s.retransmitted += r.figures.retransmitted_packets;
@@ -51,6 +55,8 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   s.acks_per_msg = Summarize(acks);
   s.autocorks_per_msg = Summarize(autocorks);
   s.delayed_acks_per_msg = Summarize(delayed);
+  s.srtt_us = Summarize(srtt);
+  s.snd_cwnd = Summarize(cwnd);
   s.mbytes_per_sec = Summarize(rate);
   s.top_sizes = TopSizes(s.sizes, 3);
   if (calls > 0) s.call_cpu_ns = call_cpu / calls;
@@ -213,6 +219,8 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_acks_per_msg", range(s.acks_per_msg)},
         {"kernel_autocorks_per_msg", range(s.autocorks_per_msg)},
         {"kernel_delayed_acks_per_msg", range(s.delayed_acks_per_msg)},
+        {"kernel_srtt_us", range(s.srtt_us)},
+        {"kernel_snd_cwnd", range(s.snd_cwnd)},
         {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
         {"kernel_call_samples", s.call_samples},
         {"kernel_call_base_cpu_us",
@@ -238,6 +246,8 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
          c.model ? nlohmann::json(static_cast<double>(c.model->autocorks) / w.messages) : nlohmann::json()},
         {"model_delayed_acks_per_msg",
          c.model ? nlohmann::json(static_cast<double>(c.model->delayed_acks) / w.messages) : nlohmann::json()},
+        {"model_srtt_us", c.model ? nlohmann::json(c.model->rtt_us) : nlohmann::json()},
+        {"model_snd_cwnd", c.model ? nlohmann::json(c.model->snd_cwnd) : nlohmann::json()},
         {"model_acks_per_msg",
          c.model ? nlohmann::json(static_cast<double>(c.model->acks) / w.messages)
                  : nlohmann::json()},

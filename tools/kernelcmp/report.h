@@ -22,6 +22,9 @@ struct CellSummary {
   // MIB counters per message (traffic.h), over the runs that read them.
   Summary autocorks_per_msg;
   Summary delayed_acks_per_msg;
+  // The sender's tcp_info at the end of each run.
+  Summary srtt_us;
+  Summary snd_cwnd;
   uint64_t retransmitted = 0;
   SizeHistogram sizes;                    // summed over valid runs
   std::vector<std::pair<uint32_t, uint64_t>> top_sizes;  // top 3 of `sizes`

@@ -512,6 +512,8 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
     tlen = sizeof(ti);
     if (getsockopt(sender.get(), IPPROTO_TCP, TCP_INFO, &ti, &tlen) == 0) {
       result.total_retrans = ti.tcpi_total_retrans;
+      result.snd_cwnd = ti.tcpi_snd_cwnd;
+      result.rtt_us = ti.tcpi_rtt;
     }
     // FIN after the last byte; the receiver's read loop ends on it.
     shutdown(sender.get(), SHUT_WR);

@@ -26,6 +26,8 @@ struct TrafficResult {
   uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
   uint64_t would_block = 0;    // EAGAIN or short counts the non-blocking sender waited on
   uint32_t total_retrans = 0;  // tcpi_total_retrans at the end
+  uint32_t snd_cwnd = 0;       // tcpi_snd_cwnd at the end
+  uint32_t rtt_us = 0;         // tcpi_rtt (smoothed) at the end
   // The namespaces' MIB counters over the run (/proc/net/netstat), -1 when
   // unreadable: times autocork set TSQ_THROTTLED on the sender
   // (TCPAutoCorking), ACKs the receiver's delayed-ACK timer sent (DelayedACKs).
