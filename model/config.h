@@ -115,6 +115,9 @@ struct ConnectionConfig {
   TimeNs rx_cpu_service_ns = 0;
   TimeNs rx_cpu_wakeup_ns = 0;
   uint64_t link_seed = 1;
+  // Keep each data segment's (first bit, arrival at the peer) for
+  // Connection::data_timing() (diagnostics; memory grows with the run).
+  bool record_data_timing = false;
   TimeNs call_cost_ns = 0;              // CPU time one socket call holds the socket (lock_sock..release_sock)
   // CPU per segment the caller's own context transmits (tcp_transmit_skb ->
   // ip_output -> software GSO -> dev_queue_xmit), added to the hold of the

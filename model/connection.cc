@@ -66,6 +66,7 @@ class ConnectionImpl final : public Connection, public Observer {
   const PacketHistogram& histogram() const override { return histogram_; }
   uint64_t delivered_bytes() const override { return delivered_; }
   uint64_t peer_delayed_acks() const override { return peer_->stats().delayed_acks; }
+  const std::vector<std::pair<TimeNs, TimeNs>>& data_timing() const override { return fwd_->timing(); }
 
   absl::Status CheckInvariants() const override {
     if (wire_violation_ != nullptr) return absl::InternalError(wire_violation_);

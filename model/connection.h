@@ -6,6 +6,8 @@
 // ESTABLISHED (handshake done at t=0) unless built by the packetdrill runner.
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "model/config.h"
@@ -36,6 +38,9 @@ class Connection {
   virtual uint64_t delivered_bytes() const = 0;
   // ACKs the peer's delayed-ACK timer sent (the kernel's DelayedACKs MIB).
   virtual uint64_t peer_delayed_acks() const = 0;
+  // (first bit, arrival at the peer) per data segment, in sending order;
+  // empty unless ConnectionConfig::record_data_timing.
+  virtual const std::vector<std::pair<TimeNs, TimeNs>>& data_timing() const = 0;
 };
 
 }  // namespace sendsim::model

@@ -16,6 +16,7 @@ LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir) {
     o.rx_cpu_service_ns = cfg.rx_cpu_service_ns;
     o.rx_cpu_wakeup_ns = cfg.rx_cpu_wakeup_ns;
     o.seed = cfg.link_seed;
+    o.record_timing = cfg.record_data_timing;
   }
   return o;
 }
@@ -78,6 +79,7 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   }
   last_arrival_ = arrival;
   seg.sent_at = first_bit;
+  if (opts_.record_timing && seg.len > 0) timing_.emplace_back(first_bit, arrival);
 
   ++packets_;
   payload_bytes_ += seg.len;

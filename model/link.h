@@ -95,6 +95,7 @@ struct LinkOptions {
   TimeNs rx_cpu_service_ns = 0;
   TimeNs rx_cpu_wakeup_ns = 0;
   uint64_t seed = 1;
+  bool record_timing = false;  // ConnectionConfig::record_data_timing
 };
 
 // Options for the direction `dir` of a connection.
@@ -161,6 +162,8 @@ class Link {
   TimeNs busy_until() const { return busy_ns_ + (busy_rem_ != 0 ? 1 : 0); }
   // Arrival time at the peer of the last frame sent.
   TimeNs last_arrival() const { return last_arrival_; }
+  // (first bit, arrival) of each segment with payload, when recorded.
+  const std::vector<std::pair<TimeNs, TimeNs>>& timing() const { return timing_; }
 
  private:
   // A draw from an exponential of mean `mean_ns` (splitmix64 stream).
@@ -169,6 +172,7 @@ class Link {
   // (LinkOptions::rx_cpu_*).
   TimeNs RxCpuStart(TimeNs arrival);
   TimeNs rx_cpu_free_at_ = 0;  // the receiving CPU is done with the segments so far
+  std::vector<std::pair<TimeNs, TimeNs>> timing_;
   struct InFlight {
     EventLoop::Key key;  // arrival time and the event order it was sent in
     Segment seg;

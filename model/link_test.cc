@@ -267,5 +267,25 @@ TEST(LinkTest, RxCpuWakeupIsDrawnOncePerIdlePeriod) {
   EXPECT_EQ(arrivals.back(), first + 1'000);
 }
 
+// record_timing: (first bit, arrival) per segment with payload, the same
+// times the sink sees; pure ACKs are left out.
+TEST(LinkTest, RecordsDataTiming) {
+  EventLoop loop;
+  LinkOptions o;
+  o.record_timing = true;
+  o.rx_cpu_service_ns = 5'000;
+  std::vector<TimeNs> arrivals;
+  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
+  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  link.Send(Data(0, 1448));
+  link.Send(Data(1448, 0));
+  link.Send(Data(1448, 1448));
+  ASSERT_EQ(link.timing().size(), 2u);
+  EXPECT_EQ(link.timing()[0].first, 0);
+  EXPECT_EQ(link.timing()[0].second, arrivals[0]);
+  EXPECT_EQ(link.timing()[1].second, arrivals[2]);
+  EXPECT_EQ(arrivals[2], arrivals[0] + 10'000);  // behind the pure ACK's service time too
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -49,6 +49,7 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.sender_softirq_ack_ns = s.softirq_ack_ns;
   c.sender_softirq_peer_rx_ns = s.softirq_rx_ns;
   c.track_payload = true;
+  c.record_data_timing = true;
   c.full_trace = true;
   c.peer.gro = s.gro_batch ? model::GroMode::kBatch : model::GroMode::kOff;
   c.peer.gro_flush_ns = s.gro_flush_ns;
@@ -208,6 +209,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
   const model::TcpInfo info = (*conn)->socket().info();
   f.snd_cwnd = info.snd_cwnd;
   f.rtt_us = info.rtt_us;
+  f.delays = ModelDelays((*conn)->data_timing());
   return f;
 }
 

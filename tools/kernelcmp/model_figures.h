@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "tools/kernelcmp/analysis.h"
+#include "tools/kernelcmp/delay_trace.h"
 #include "tools/kernelcmp/workload.h"
 
 namespace sendsim::kernelcmp {
@@ -22,6 +23,9 @@ struct ModelFigures {
   uint64_t delayed_acks = 0;    // ACKs the peer's delayed-ACK timer sent (DelayedACKs)
   uint32_t snd_cwnd = 0;        // the sender's cwnd and smoothed RTT at the end (tcp_info)
   uint32_t rtt_us = 0;
+  // The model's own xmit-to-receive delays, summarised as the kernel's are
+  // (delay_trace.h), to check the calibration reproduces them.
+  DelaySummary delays;
   // Sub-MSS packets by the path that pushed them (model::PushReasonName).
   std::map<std::string, uint64_t> sub_mss_by_reason;
 };

@@ -45,6 +45,10 @@ TEST(RunModelFor, WriterVariantsAccountForEveryStreamByte) {
     ASSERT_TRUE(f.ok()) << VariantName(v) << ": " << f.status();
     SCOPED_TRACE(VariantName(v));
     CheckStreamAccounting(*f, w, v);
+    // Every data packet's delay is recorded, none below the 3 us one-way
+    // base of this placement's defaults.
+    EXPECT_GE(f->delays.packets, f->packets);
+    EXPECT_GE(f->delays.p5_ns, 3'000);
   }
 }
 

@@ -37,6 +37,14 @@ void CaptureCounter::OnWirePacket(const model::WirePacket& p) {
   ++fig_.sizes[p.len];
 }
 
+DelaySummary ModelDelays(const std::vector<std::pair<model::TimeNs, model::TimeNs>>& timing) {
+  std::vector<DelaySample> s;
+  s.reserve(timing.size());
+  for (const auto& [xmit, recv] : timing) s.push_back(DelaySample{xmit, recv});
+  // The link keeps arrivals in order, so sending order is the order taken.
+  return SummarizeDelays(s);
+}
+
 void CaptureCounter::OnDeliver(model::TimeNs, uint32_t, const uint8_t*, uint32_t len) {
   delivered_ += len;
 }
@@ -261,6 +269,7 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
   const model::TcpInfo info = (*conn)->socket().info();
   f.snd_cwnd = info.snd_cwnd;
   f.rtt_us = info.rtt_us;
+  f.delays = ModelDelays((*conn)->data_timing());
   return f;
 }
 

@@ -14,6 +14,11 @@ namespace sendsim::kernelcmp {
 // Counts what a sender-side capture shows: data packets, first transmissions
 // only (as AnalyzeFlow does for the kernel), the peer's pure ACKs, and the
 // bytes delivered.
+// The model's data timing as the kernel's delay trace sees it: from the
+// first bit (net_dev_start_xmit) to the peer taking it (netif_receive_skb),
+// in the order taken.
+DelaySummary ModelDelays(const std::vector<std::pair<model::TimeNs, model::TimeNs>>& timing);
+
 class CaptureCounter : public model::Observer {
  public:
   explicit CaptureCounter(uint32_t mss) : mss_(mss) {}

@@ -1,6 +1,7 @@
 #include "tools/kernelcmp/report.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +118,17 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
     const double w = ks.bytes_per_read / r - ks.bytes_per_read / ks.recv_cpu_bytes_per_sec;
     s->read_wakeup_ns = w > 0 ? static_cast<int64_t>(w * 1e9 + 0.5) : 0;
   }
+}
+
+bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* s) {
+  if (s->rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
+  const double want = ks.delay_mean_ns - model.p5_ns;
+  const double have = static_cast<double>(model.mean_ns - model.p5_ns);
+  if (want <= 0 || have <= 0) return false;
+  if (std::abs(model.mean_ns - ks.delay_mean_ns) <= 0.05 * ks.delay_mean_ns) return false;
+  const double factor = std::clamp(want / have, 0.25, 4.0);
+  s->rx_cpu_wakeup_ns = static_cast<int64_t>(s->rx_cpu_wakeup_ns * factor + 0.5);
+  return true;
 }
 
 namespace {
@@ -246,6 +258,14 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
          c.model ? nlohmann::json(static_cast<double>(c.model->autocorks) / w.messages) : nlohmann::json()},
         {"model_delayed_acks_per_msg",
          c.model ? nlohmann::json(static_cast<double>(c.model->delayed_acks) / w.messages) : nlohmann::json()},
+        {"model_backlog_delay_us",
+         c.model && c.model->delays.packets > 0
+             ? nlohmann::json({{"p5", c.model->delays.p5_ns / 1e3},
+                               {"median", c.model->delays.median_ns / 1e3},
+                               {"mean", c.model->delays.mean_ns / 1e3},
+                               {"rx_cpu_service", c.model->delays.rx_service_ns / 1e3},
+                               {"rx_cpu_wakeup", c.model->delays.rx_wakeup_ns / 1e3}})
+             : nlohmann::json()},
         {"model_srtt_us", c.model ? nlohmann::json(c.model->rtt_us) : nlohmann::json()},
         {"model_snd_cwnd", c.model ? nlohmann::json(c.model->snd_cwnd) : nlohmann::json()},
         {"model_acks_per_msg",

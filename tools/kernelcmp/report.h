@@ -93,6 +93,14 @@ struct Calibration {
 // did not measure.
 void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s);
 
+// One step of matching the model's receive delay to the kernel's: after a
+// model run whose own delays (measured like the kernel's) are `model`, scale
+// the receiving CPU's wakeup so that the mean delay moves to the kernel's:
+// wakeup x (kernel mean - model p5) / (model mean - model p5), the factor
+// held to [1/4, 4]. False (settings untouched) when there is nothing to
+// match (no queue, no measurement) or the means agree within 5 %.
+bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* s);
+
 std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool tso);
 std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso);
 

@@ -215,6 +215,30 @@ TEST(CalibrateFromKernel, ReceivingCpuQueue) {
   EXPECT_EQ(spread.rx_cpu_wakeup_ns, 0);
 }
 
+// Kernel mean 21 us; the model's run gave p5 4 us and mean 12.5 us:
+// factor (21 - 4) / (12.5 - 4) = 2, so a 10 us wakeup becomes 20 us. A model
+// mean within 5 % (20.5 us) stops; a huge gap is held to 4x.
+TEST(RefitWakeup, ScalesTheWakeupTowardsTheKernelsMeanDelay) {
+  CellSummary ks;
+  ks.delay_mean_ns = 21'000;
+  DelaySummary m;
+  m.packets = 100;
+  m.p5_ns = 4'000;
+  m.mean_ns = 12'500;
+  ModelSettings s;
+  s.rx_cpu_wakeup_ns = 10'000;
+  EXPECT_TRUE(RefitWakeup(ks, m, &s));
+  EXPECT_EQ(s.rx_cpu_wakeup_ns, 20'000);
+  m.mean_ns = 20'500;
+  EXPECT_FALSE(RefitWakeup(ks, m, &s));
+  EXPECT_EQ(s.rx_cpu_wakeup_ns, 20'000);
+  m.mean_ns = 4'500;  // (21 - 4) / 0.5 = 34 -> 4
+  EXPECT_TRUE(RefitWakeup(ks, m, &s));
+  EXPECT_EQ(s.rx_cpu_wakeup_ns, 80'000);
+  ModelSettings no_queue;  // wakeup 0: the spread model, nothing to refit
+  EXPECT_FALSE(RefitWakeup(ks, m, &no_queue));
+}
+
 // SummarizeCell pools the runs' sampled calls before fitting: run 1 has
 // calls of 0 segments at 1 us, run 2 calls of 2 segments at 7 us (ten
 // each, so neither run alone can be fitted): base 1 us, 3 us per segment.
