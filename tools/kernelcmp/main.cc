@@ -60,6 +60,8 @@ ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
 ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
           "model calibration: TX completion after the segment reaches the receiving side "
           "(default 0: ip_rcv_core orphans the skb)");
+ABSL_FLAG(int64_t, model_between_calls_ns, -1,
+          "model calibration: the sender's CPU between two calls, socket not held (default: measured)");
 ABSL_FLAG(bool, model_sync_completion, false,
           "with receive processing on the sender's CPU, TX completion inside the transmit (default: at the "
           "segment's arrival, as on the other placement)");
@@ -178,6 +180,7 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.xmit_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_between_calls_ns); v >= 0) s.between_calls_ns = v;
   s.tx_completion_in_xmit = p == Placement::kSenderCpu && absl::GetFlag(FLAGS_model_sync_completion);
   if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.rx_cpu_service_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.rx_cpu_wakeup_ns = v;
@@ -246,6 +249,7 @@ void RunModelSide(const Workload& w, Cell* c) {
   Calibration cal;
   cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
   cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
+  cal.between_calls = absl::GetFlag(FLAGS_model_between_calls_ns) < 0;
   cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
   cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
   cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0 &&

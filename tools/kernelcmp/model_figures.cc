@@ -122,7 +122,7 @@ ModelSettings DefaultModelSettings(Placement placement) {
 
 std::string DescribeModelSettings(const ModelSettings& s) {
   return absl::StrFormat(
-      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + %s, TX completion %s, call cost %d ns + %d ns per segment sent%s, ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + %s, TX completion %s, call cost %d ns + %d ns per segment sent%s (+ %d ns between calls), ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
       "(flush gap %d ns), reader %s (wakeup %d ns), backlog coalescing %s, peer rcvbuf %s, delayed ACK, "
       "no replies",
       kMss, s.link_bps / 1e9, s.one_way_delay_ns,
@@ -132,7 +132,8 @@ std::string DescribeModelSettings(const ModelSettings& s) {
           : absl::StrFormat("data spread %d ns (exponential mean)", s.delay_spread_ns),
       s.tx_completion_in_xmit ? std::string("inside the transmit")
                               : absl::StrFormat("%d ns after arrival", s.tx_completion_ns), s.call_cost_ns, s.xmit_cost_ns,
-      s.xmit_softirq_on_sender_cpu && s.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
+      s.xmit_softirq_on_sender_cpu && s.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.between_calls_ns,
+      s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")
@@ -148,7 +149,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
                                          const ModelSettings& settings) {
   if (io == IoMode::kBlocking || variant == Variant::kSendmsgAll ||
       variant == Variant::kSendfile || variant == Variant::kSplice) {
-    return ReplayCallsOnModel(w, variant, ConfigFor(settings), io);
+    return ReplayCallsOnModel(w, variant, ConfigFor(settings), io, settings.between_calls_ns);
   }
   absl::StatusOr<messenger::WriterKind> writer = WriterFor(variant);
   if (!writer.ok()) return writer.status();
@@ -182,7 +183,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
   copt.has_sendpage = profile->has_sendpage;
   // The replayer computes no crcs between calls.
   copt.costs.crc_ns_per_4k = 0;
-  copt.costs.per_call_ns = 0;
+  copt.costs.per_call_ns = settings.between_calls_ns;
   copt.costs.prepare_message_ns = 0;
   copt.costs.call_cost_ns = cfg.call_cost_ns;
   absl::Status s = driver.Attach(&(*conn)->socket(), copt);

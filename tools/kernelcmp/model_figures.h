@@ -53,6 +53,9 @@ struct ModelSettings {
   // runs on the sender's CPU (xmit_softirq_on_sender_cpu).
   int64_t xmit_cost_ns = 0;
   bool xmit_softirq_on_sender_cpu = false;
+  // The sender's own CPU between two calls, socket not held (the messenger's
+  // per-call bookkeeping; a gap in the replay).
+  int64_t between_calls_ns = 0;
   int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
   // Softirq work on the sender's CPU (model/cpu_steal.h): per ACK processed
   // and per data segment the receiver processes there (RPS to that CPU).

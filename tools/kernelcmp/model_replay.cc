@@ -122,9 +122,9 @@ std::vector<Call> MessageCalls(const Workload& w, Variant v) {
 class Replay {
  public:
   Replay(model::EventLoop* loop, model::Socket* sock, std::vector<Call> per_message,
-         uint64_t messages, model::TimeNs call_cost, bool blocking)
+         uint64_t messages, model::TimeNs call_cost, model::TimeNs between_calls, bool blocking)
       : loop_(loop), sock_(sock), calls_(std::move(per_message)), messages_(messages),
-        call_cost_(call_cost), blocking_(blocking),
+        call_cost_(call_cost), between_calls_(between_calls), blocking_(blocking),
         buf_(std::max<size_t>(64 * 1024, 1 << 20), 0x5a) {
     sock_->set_write_space_callback([this] {
       if (waiting_) {
@@ -156,7 +156,7 @@ class Replay {
         return;
       }
       Advance(static_cast<uint64_t>(r));
-      const model::TimeNs cost = call_cost_ + sock_->last_call_xmit_ns();
+      const model::TimeNs cost = call_cost_ + sock_->last_call_xmit_ns() + between_calls_;
       if (cost > 0) {
         model::AfterCpu(loop_, sock_, cost, [this] { Step(); });
         return;
@@ -171,7 +171,7 @@ class Replay {
       return;
     }
     Advance(static_cast<uint64_t>(r));
-    model::AfterCpu(loop_, sock_, std::max<model::TimeNs>(1, call_cost_ + sock_->last_call_xmit_ns()),
+    model::AfterCpu(loop_, sock_, std::max<model::TimeNs>(1, call_cost_ + sock_->last_call_xmit_ns() + between_calls_),
                     [this] { Step(); });
   }
 
@@ -224,6 +224,7 @@ class Replay {
   std::vector<Call> calls_;
   uint64_t messages_;
   model::TimeNs call_cost_;
+  model::TimeNs between_calls_;
   bool blocking_;
   std::vector<uint8_t> buf_;
   uint64_t msg_ = 0;
@@ -236,7 +237,8 @@ class Replay {
 }  // namespace
 
 absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
-                                                const model::ConnectionConfig& cfg_in, IoMode io) {
+                                                const model::ConnectionConfig& cfg_in, IoMode io,
+                                                model::TimeNs between_calls_ns) {
   if (io == IoMode::kNonBlocking && variant == Variant::kV2) {
     // The non-blocking replay's cork follows EAGAIN (traffic.cc); the
     // messenger's msgr2 writer is the model of that.
@@ -252,7 +254,7 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
       model::Connection::Create(&loop, cfg, *profile, &counter);
   if (!conn.ok()) return conn.status();
   Replay replay(&loop, &(*conn)->socket(), MessageCalls(w, variant), w.messages, cfg.call_cost_ns,
-                io == IoMode::kBlocking);
+                between_calls_ns, io == IoMode::kBlocking);
   replay.Start();
   loop.Run();
   if (replay.error() != 0) {

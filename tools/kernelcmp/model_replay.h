@@ -45,8 +45,10 @@ class CaptureCounter : public model::Observer {
 // sendfile/splice move 64 KiB per sendmsg(bvec, MSG_SPLICE_PAGES), as
 // splice_to_socket does with a 16-slot pipe; sendfile's last chunk goes
 // without MORE (splice_direct_to_actor), splice's with SPLICE_F_MORE.
+// `between_calls_ns`: the caller's own CPU after each call, socket not held.
 absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
-                                                const model::ConnectionConfig& cfg, IoMode io);
+                                                const model::ConnectionConfig& cfg, IoMode io,
+                                                model::TimeNs between_calls_ns = 0);
 
 }  // namespace sendsim::kernelcmp
 

@@ -103,6 +103,7 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
            Number(e, "kernel_retransmitted", true, &retrans),
            Number(e, "kernel_call_cpu_us", true, &k.call_cpu_ns),
            Number(e, "kernel_call_samples", true, &samples),
+           Number(e, "kernel_between_calls_cpu_us", true, &k.between_calls_cpu_ns),
            Number(e, "kernel_call_base_cpu_us", true, &k.call_base_cpu_ns),
            Number(e, "kernel_xmit_cpu_us_per_segment", true, &k.xmit_cpu_ns_per_segment),
            Number(e, "kernel_reads_per_msg", true, &reads_per_msg),
@@ -114,6 +115,7 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
   k.call_samples = static_cast<uint64_t>(samples);
   k.call_cpu_ns *= 1e3;
   k.call_base_cpu_ns *= 1e3;
+  k.between_calls_cpu_ns *= 1e3;
   k.xmit_cpu_ns_per_segment *= 1e3;
   k.recv_cpu_bytes_per_sec = recv_mb * 1e6;
   k.reads_per_msg = reads_per_msg;

@@ -15,7 +15,8 @@ namespace {
 CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   CellSummary s;
   std::vector<double> packets, sub, acks, rate, autocorks, delayed, srtt, cwnd;
-  double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0;
+  double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0, thread_cpu = 0, thread_calls = 0,
+         thread_call_cpu = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0;
   CallCostFit fit;
   for (const RunOutcome& r : c.runs) {
@@ -36,6 +37,11 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
     if (r.traffic.delayed_acks >= 0) delayed.push_back(static_cast<double>(r.traffic.delayed_acks) / w.messages);
     s.retransmitted += r.figures.retransmitted_packets;
     call_cpu += static_cast<double>(r.traffic.send_cpu_ns);
+    if (r.traffic.sender_thread_cpu_ns > 0) {
+      thread_cpu += static_cast<double>(r.traffic.sender_thread_cpu_ns);
+      thread_call_cpu += static_cast<double>(r.traffic.send_cpu_ns);
+      thread_calls += static_cast<double>(r.traffic.send_calls);
+    }
     calls += static_cast<double>(r.traffic.send_calls);
     read_cpu += static_cast<double>(r.traffic.read_cpu_ns);
     read_bytes += static_cast<double>(r.traffic.bytes_received);
@@ -61,6 +67,7 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   s.mbytes_per_sec = Summarize(rate);
   s.top_sizes = TopSizes(s.sizes, 3);
   if (calls > 0) s.call_cpu_ns = call_cpu / calls;
+  if (thread_calls > 0) s.between_calls_cpu_ns = std::max(0.0, (thread_cpu - thread_call_cpu) / thread_calls);
   s.call_samples = fit.samples();
   if (!fit.Fit(&s.call_base_cpu_ns, &s.xmit_cpu_ns_per_segment)) {
     s.call_base_cpu_ns = 0;
@@ -101,6 +108,9 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
     } else if (ks.call_cpu_ns > 0) {
       s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
     }
+  }
+  if (what.between_calls && ks.between_calls_cpu_ns > 0) {
+    s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + 0.5);
   }
   if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
     s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
@@ -235,6 +245,8 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_snd_cwnd", range(s.snd_cwnd)},
         {"kernel_call_cpu_us", s.call_cpu_ns > 0 ? nlohmann::json(s.call_cpu_ns / 1e3) : nlohmann::json()},
         {"kernel_call_samples", s.call_samples},
+        {"kernel_between_calls_cpu_us",
+         s.between_calls_cpu_ns > 0 ? nlohmann::json(s.between_calls_cpu_ns / 1e3) : nlohmann::json()},
         {"kernel_call_base_cpu_us",
          s.xmit_cpu_ns_per_segment > 0 ? nlohmann::json(s.call_base_cpu_ns / 1e3) : nlohmann::json()},
         {"kernel_xmit_cpu_us_per_segment",

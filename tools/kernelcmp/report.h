@@ -33,6 +33,9 @@ struct CellSummary {
   Summary mbytes_per_sec;                 // kernel data rate (capture first..last data packet)
   // The testbed's own costs, pooled over the valid runs (0 when unmeasured):
   double call_cpu_ns = 0;                 // sender thread CPU per send-family call
+  // The sender thread's CPU between two calls (the replay loop, the timing
+  // and sampling syscalls): the socket is not held then.
+  double between_calls_cpu_ns = 0;
   // The same split by a least-squares fit over sampled calls (call_fit.h):
   // fixed part and part per segment sent; both 0 when the fit failed.
   uint64_t call_samples = 0;
@@ -74,6 +77,7 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w);
 struct Calibration {
   bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call (or the fit's base)
   bool xmit_cost = true;    // xmit_cost_ns = the fit's part per segment
+  bool between_calls = true;  // between_calls_ns = the sender's CPU between calls
   bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
   bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
   bool delay = true;        // one_way_delay_ns = p5, and the spread or the queue below

@@ -95,12 +95,14 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   RunOutcome a = ValidRun(100, 10, {{1448, 100}});
   a.traffic.send_calls = 10;
   a.traffic.send_cpu_ns = 1000;
+  a.traffic.sender_thread_cpu_ns = 1500;
   a.traffic.bytes_received = 1'000'000;
   a.traffic.read_cpu_ns = 1'000'000;
   a.traffic.reads = 40;
   a.figures.acks = 30;
   RunOutcome b = a;
   b.traffic.send_cpu_ns = 3000;
+  b.traffic.sender_thread_cpu_ns = 4000;
   b.traffic.reads = 60;
   b.figures.acks = 50;
   // Backlog delays: run a (p5 1, median 10, mean 20 us), run b (3, 30, 40):
@@ -115,6 +117,9 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   c.runs = {a, b};
   const CellSummary s = SummarizeCell(c, w);
   EXPECT_DOUBLE_EQ(s.call_cpu_ns, 200.0);
+  // Between calls: thread CPU 1500 + 4000 minus the calls' 1000 + 3000,
+  // over 20 calls: 1500 / 20 = 75 ns.
+  EXPECT_DOUBLE_EQ(s.between_calls_cpu_ns, 75.0);
   EXPECT_DOUBLE_EQ(s.autocorks_per_msg.mean, 3.0);
   EXPECT_EQ(s.delayed_acks_per_msg.n, 1u);
   EXPECT_DOUBLE_EQ(s.delayed_acks_per_msg.mean, 0.5);
@@ -165,13 +170,19 @@ TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
   pinned.one_way_delay_ns = 5;
   ks.call_base_cpu_ns = 2'000;
   ks.xmit_cpu_ns_per_segment = 4'000;
-  CalibrateFromKernel(ks, Calibration{false, false, false, false, false}, &pinned);
+  ks.between_calls_cpu_ns = 1'500;
+  Calibration none;
+  none.call_cost = none.xmit_cost = none.between_calls = none.read_rate = none.read_wakeup = none.delay = false;
+  CalibrateFromKernel(ks, none, &pinned);
   EXPECT_EQ(pinned.one_way_delay_ns, 5);
   EXPECT_EQ(pinned.delay_spread_ns, 0);
   EXPECT_EQ(pinned.call_cost_ns, 7);
   EXPECT_EQ(pinned.app_read_bytes_per_sec, 0u);
   EXPECT_EQ(pinned.read_wakeup_ns, 0);
   EXPECT_EQ(pinned.xmit_cost_ns, 0);
+  EXPECT_EQ(pinned.between_calls_ns, 0);
+  CalibrateFromKernel(ks, Calibration{}, &s);
+  EXPECT_EQ(s.between_calls_ns, 1'500);
 }
 
 // With the call fit the cost splits: base 2 us + 4 us per segment sent in

@@ -500,10 +500,12 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
     result.mss = ti.tcpi_snd_mss;
     Replayer r(sender.get(), w, io);
     send_status = r.Init(variant);
+    const int64_t thread0 = ThreadCpuNs();
     for (uint64_t m = 0; send_status.ok() && m < w.messages; ++m) {
       send_status = r.SendMessage(variant);
     }
     if (send_status.ok()) send_status = r.Finish();
+    result.sender_thread_cpu_ns = ThreadCpuNs() - thread0;
     result.bytes_sent = r.bytes_sent();
     result.would_block = r.would_block();
     result.send_calls = r.calls();

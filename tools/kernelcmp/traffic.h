@@ -21,6 +21,7 @@ struct TrafficResult {
   int64_t read_cpu_ns = 0;     // receiver thread CPU time inside recv
   uint64_t send_calls = 0;     // send-family calls (EAGAIN returns included)
   int64_t send_cpu_ns = 0;     // sender thread CPU time inside them
+  int64_t sender_thread_cpu_ns = 0;  // ... and in all of the replay (calls, the loop between them)
   CallCostFit call_fit;        // sampled calls: CPU against segments sent (call_fit.h)
   uint32_t mss = 0;            // tcpi_snd_mss after the handshake
   uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
