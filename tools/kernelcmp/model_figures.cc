@@ -204,14 +204,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
         "model delivered %u of %u bytes (%u written)", driver.delivered_bytes(), expected,
         driver.connection().bytes_written()));
   }
-  ModelFigures f = counter.Figures(w.messages);
-  f.autocorks = (*conn)->socket().counters().autocorks;
-  f.delayed_acks = (*conn)->peer_delayed_acks();
-  const model::TcpInfo info = (*conn)->socket().info();
-  f.snd_cwnd = info.snd_cwnd;
-  f.rtt_us = info.rtt_us;
-  f.delays = ModelDelays((*conn)->data_timing());
-  return f;
+  return counter.Figures(w.messages, **conn);
 }
 
 }  // namespace sendsim::kernelcmp

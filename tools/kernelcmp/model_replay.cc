@@ -49,9 +49,15 @@ void CaptureCounter::OnDeliver(model::TimeNs, uint32_t, const uint8_t*, uint32_t
   delivered_ += len;
 }
 
-ModelFigures CaptureCounter::Figures(uint64_t messages) const {
+ModelFigures CaptureCounter::Figures(uint64_t messages, model::Connection& conn) const {
   ModelFigures f = fig_;
   f.sub_mss_per_msg = static_cast<double>(sub_mss_) / messages;
+  f.autocorks = conn.socket().counters().autocorks;
+  f.delayed_acks = conn.peer_delayed_acks();
+  const model::TcpInfo info = conn.socket().info();
+  f.snd_cwnd = info.snd_cwnd;
+  f.rtt_us = info.rtt_us;
+  f.delays = ModelDelays(conn.data_timing());
   return f;
 }
 
@@ -265,14 +271,7 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
     return absl::DataLossError(absl::StrFormat("model delivered %u of %u bytes",
                                                counter.delivered_bytes(), expected));
   }
-  ModelFigures f = counter.Figures(w.messages);
-  f.autocorks = (*conn)->socket().counters().autocorks;
-  f.delayed_acks = (*conn)->peer_delayed_acks();
-  const model::TcpInfo info = (*conn)->socket().info();
-  f.snd_cwnd = info.snd_cwnd;
-  f.rtt_us = info.rtt_us;
-  f.delays = ModelDelays((*conn)->data_timing());
-  return f;
+  return counter.Figures(w.messages, **conn);
 }
 
 }  // namespace sendsim::kernelcmp

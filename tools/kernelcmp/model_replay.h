@@ -5,6 +5,7 @@
 
 #include "absl/status/statusor.h"
 #include "model/config.h"
+#include "model/connection.h"
 #include "model/observer.h"
 #include "tools/kernelcmp/model_figures.h"
 #include "tools/kernelcmp/workload.h"
@@ -25,7 +26,9 @@ class CaptureCounter : public model::Observer {
   void OnWirePacket(const model::WirePacket& p) override;
   void OnDeliver(model::TimeNs t, uint32_t seq, const uint8_t* data, uint32_t len) override;
 
-  ModelFigures Figures(uint64_t messages) const;
+  // What the capture counted, with the connection's own counters after the
+  // run (autocorks, delayed ACKs, tcp_info, delays).
+  ModelFigures Figures(uint64_t messages, model::Connection& conn) const;
   uint64_t delivered_bytes() const { return delivered_; }
 
  private:
