@@ -82,6 +82,20 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
   r.variant = *variant;
   r.io = *mode;
   r.placement = *placement;
+  // The model reruns on the caller's workload: it must be the recorded one.
+  auto wl = e.find("workload");
+  if (wl == e.end() || !wl->is_object()) return absl::InvalidArgumentError("missing workload");
+  double messages = 0, message_bytes = 0, prefix = 0, footer = 0;
+  for (absl::Status st : {Number(*wl, "messages", false, &messages), Number(*wl, "message_bytes", false, &message_bytes),
+                          Number(*wl, "prefix_bytes", false, &prefix), Number(*wl, "footer_bytes", false, &footer)}) {
+    if (!st.ok()) return absl::InvalidArgumentError(absl::StrCat("workload: ", st.message()));
+  }
+  if (messages != w.messages || message_bytes != w.message_bytes || prefix != w.prefix_bytes ||
+      footer != w.footer_bytes) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "recorded with %.0f messages of %.0f + %.0f + %.0f bytes, the scenario has %u of %u + %u + %u", messages,
+        prefix, message_bytes, footer, w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes));
+  }
   CellSummary& k = r.kernel;
   double valid = 0;
   absl::Status s = Number(e, "valid_runs", false, &valid);

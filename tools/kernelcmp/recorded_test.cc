@@ -123,6 +123,10 @@ TEST(ParseRecordedJson, BadInputIsAnErrorNamingTheEntry) {
   no_sizes.replace(no_sizes.find("\"kernel_sizes\""), 14, "\"kernel_sizex\"");
   absl::Status s = ParseRecordedJson(no_sizes, w).status();
   EXPECT_EQ(s.message(), "entry 0: missing kernel_sizes (a JSON from before the field existed?)");
+  Workload other = w;
+  other.messages = 11;
+  EXPECT_EQ(ParseRecordedJson(json, other).status().message(),
+            "entry 0: recorded with 10 messages of 246 + 4096 + 21 bytes, the scenario has 11 of 246 + 4096 + 21");
   std::string bad_variant = json;
   bad_variant.replace(bad_variant.find("v1-legacy"), 9, "v9-legacy");
   EXPECT_FALSE(ParseRecordedJson(bad_variant, w).ok());
