@@ -88,10 +88,12 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
   rcv_wup_ = rcv_nxt_;
   copied_seq_ = rcv_nxt_;
   now_ = loop_->now();
-  // tcp_init_buffer_space: the first measurement expects the initial window
-  // (v6.x: at most TCP_INIT_CWND segments, with the window-based RTT).
+  // tcp_init_buffer_space: the first measurement expects the initial window,
+  // at most TCP_INIT_CWND segments (a 6.18 receiver's tcp_rcvbuf_grow trace
+  // shows 14480 = 10 x 1448). Only with rcv_rtt_from_window; the path-RTT
+  // autotuning keeps the whole initial window (simplification).
   rcvq_space_ = std::max<uint64_t>(
-      pcfg_.rcv_rtt_from_window ? std::min<uint64_t>(wnd, uint64_t{kTcpInitCwnd} * advmss_) : wnd, 1);
+      pcfg_.rcv_rtt_from_window ? std::min<uint64_t>(wnd, uint64_t{kTcpInitCwnd} * cfg.mss) : wnd, 1);
   rcvq_seq_ = copied_seq_;
   rcvq_time_ = now_;
 }

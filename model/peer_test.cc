@@ -679,14 +679,14 @@ TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
 // rcv_rtt_from_window: the receiver's RTT is the time one offered window
 // takes to arrive (tcp_rcv_rtt_measure), not the path's. Segments 1 us
 // apart, instant reader. rcvq_space starts at min(initial window 28960,
-// TCP_INIT_CWND x advmss = 14600) = 14600.
+// TCP_INIT_CWND x 1448 = 14480) = 14480.
 //  seg 0 (t = 0): the first measurement starts, edge = rcv_nxt 1448 + the
 //    offered 28960 = 30408. No RTT yet, so no buffer adjustment.
 //  seg 20 (t = 20 us): rcv_nxt = 21 x 1448 = 30408 reaches the edge: RTT
 //    20 us. The read that follows finds 20 us since t = 0: copied 30408 >
-//    14600: rcvwin = 2 x 30408 + 16 x 1460 = 84176, grow = 84176 x (30408 -
-//    14600) / 14600 = 91140, rcvwin = 84176 + 2 x 91140 = 266456, sk_rcvbuf
-//    = 2 x 266456 = 532912.
+//    14480: rcvwin = 2 x 30408 + 16 x 1460 = 84176, grow = 84176 x (30408 -
+//    14480) / 14480 = 92593 (integer), rcvwin = 84176 + 2 x 92593 = 269362,
+//    sk_rcvbuf = 2 x 269362 = 538724.
 TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
   ConnectionConfig c;
   c.peer.rcvbuf = 32 * 1024 * 1024;
@@ -696,7 +696,7 @@ TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
   h.Full(0, 0, 20, 1'000);
   EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
   h.Full(20'000, 20 * kMss, 1, 1'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 532912u);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 538724u);
   EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
 }
 
