@@ -225,8 +225,8 @@ int Print(const std::vector<Cell>& cells, const Workload& w, bool tso, const std
   if (format == "table") {
     for (Placement p : placements) {
       absl::PrintF("model settings %s: %s%s\n", PlacementName(p), DescribeModelSettings(SettingsFor(p)),
-                   calibrated ? " (unless pinned by a flag: call cost, reader rate and wakeup "
-                                "from each cell's kernel runs, JSON model_settings)"
+                   calibrated ? " (the fallback: each cell's call costs, reader and delays come from its "
+                                "kernel runs unless a flag pins them; JSON model_settings has each cell's)"
                               : "");
     }
   }
