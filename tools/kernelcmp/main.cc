@@ -282,7 +282,7 @@ absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const W
   if (!f) return absl::NotFoundError("cannot read " + path);
   std::stringstream text;
   text << f.rdbuf();
-  absl::StatusOr<std::vector<RecordedCell>> rec = ParseRecordedJson(text.str(), w);
+  absl::StatusOr<std::vector<RecordedCell>> rec = ParseRecordedJson(text.str(), w, absl::GetFlag(FLAGS_tso));
   if (!rec.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", rec.status().message()));
   std::vector<Cell> cells;
   for (const RecordedCell& r : *rec) {

@@ -62,7 +62,7 @@ absl::Status Sizes(const Json& e, SizeHistogram* out) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
+absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w, bool tso) {
   RecordedCell r;
   auto name = [&](const char* key) -> absl::StatusOr<std::string> {
     auto it = e.find(key);
@@ -95,6 +95,12 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "recorded with %.0f messages of %.0f + %.0f + %.0f bytes, the scenario has %u of %u + %u + %u", messages,
         prefix, message_bytes, footer, w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes));
+  }
+  auto t = wl->find("tso");
+  if (t == wl->end() || !t->is_boolean()) return absl::InvalidArgumentError("workload: missing tso");
+  if (t->get<bool>() != tso) {
+    return absl::InvalidArgumentError(absl::StrFormat("recorded with TSO %s, the flags say %s",
+                                                      t->get<bool>() ? "on" : "off", tso ? "on" : "off"));
   }
   CellSummary& k = r.kernel;
   double valid = 0;
@@ -154,14 +160,14 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<RecordedCell>> ParseRecordedJson(absl::string_view json, const Workload& w) {
+absl::StatusOr<std::vector<RecordedCell>> ParseRecordedJson(absl::string_view json, const Workload& w, bool tso) {
   Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return absl::InvalidArgumentError("not JSON");
   if (!j.is_array()) return absl::InvalidArgumentError("not a JSON array of cells (kernelcmp --json_out)");
   std::vector<RecordedCell> out;
   for (size_t i = 0; i < j.size(); ++i) {
     if (!j[i].is_object()) return absl::InvalidArgumentError(absl::StrFormat("entry %u is not an object", i));
-    absl::StatusOr<RecordedCell> r = ParseEntry(j[i], w);
+    absl::StatusOr<RecordedCell> r = ParseEntry(j[i], w, tso);
     if (!r.ok()) return absl::InvalidArgumentError(absl::StrFormat("entry %u: %s", i, r.status().message()));
     if (r->kernel.valid_runs > 0) out.push_back(*std::move(r));
   }

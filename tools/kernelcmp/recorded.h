@@ -20,11 +20,11 @@ struct RecordedCell {
 };
 
 // Parses FormatJson's output (the kernel_* fields; model fields ignored) for
-// the workload `w` it was measured with (checked against each entry's
-// `workload`; bytes per read follow from it).
+// the workload `w` it was measured with, TSO on or off (both checked against
+// each entry's `workload`; bytes per read follow from it).
 // Cells without valid runs are skipped. A missing or mistyped field is an
 // error naming the entry and the field.
-absl::StatusOr<std::vector<RecordedCell>> ParseRecordedJson(absl::string_view json, const Workload& w);
+absl::StatusOr<std::vector<RecordedCell>> ParseRecordedJson(absl::string_view json, const Workload& w, bool tso);
 
 }  // namespace sendsim::kernelcmp
 

@@ -39,7 +39,7 @@ TEST(RecordedGolden, FourKiBModelSideIsReproduced) {
   ASSERT_FALSE(scenario.empty() || results.empty()) << "testdata/kernelcmp missing from runfiles";
   absl::StatusOr<Workload> w = WorkloadFromScenarioJson(scenario, Workload());
   ASSERT_TRUE(w.ok()) << w.status();
-  absl::StatusOr<std::vector<RecordedCell>> cells = ParseRecordedJson(results, *w);
+  absl::StatusOr<std::vector<RecordedCell>> cells = ParseRecordedJson(results, *w, /*tso=*/false);
   ASSERT_TRUE(cells.ok()) << cells.status();
   const nlohmann::json recorded = nlohmann::json::parse(results);
   ASSERT_EQ(cells->size(), recorded.size());  // every recorded cell has valid runs

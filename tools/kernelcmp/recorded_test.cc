@@ -60,7 +60,7 @@ TEST(ParseRecordedJson, ReadsBackWhatFormatJsonWrote) {
   const Workload w = Small();
   const Cell c = MeasuredCell();
   const CellSummary want = SummarizeCell(c, w);
-  absl::StatusOr<std::vector<RecordedCell>> got = ParseRecordedJson(FormatJson({c}, w, false), w);
+  absl::StatusOr<std::vector<RecordedCell>> got = ParseRecordedJson(FormatJson({c}, w, false), w, false);
   ASSERT_TRUE(got.ok()) << got.status();
   ASSERT_EQ(got->size(), 1u);
   const RecordedCell& r = (*got)[0];
@@ -100,7 +100,7 @@ TEST(ParseRecordedJson, ReadsBackWhatFormatJsonWrote) {
 // a model with {1448: 40} only: tvd = 40/80 = 0.5.
 TEST(ParseRecordedJson, RecordedCellReplacesTheRuns) {
   const Workload w = Small();
-  absl::StatusOr<std::vector<RecordedCell>> got = ParseRecordedJson(FormatJson({MeasuredCell()}, w, false), w);
+  absl::StatusOr<std::vector<RecordedCell>> got = ParseRecordedJson(FormatJson({MeasuredCell()}, w, false), w, false);
   ASSERT_TRUE(got.ok()) << got.status();
   Cell c;
   c.recorded = (*got)[0].kernel;
@@ -116,23 +116,25 @@ TEST(ParseRecordedJson, RecordedCellReplacesTheRuns) {
 
 TEST(ParseRecordedJson, BadInputIsAnErrorNamingTheEntry) {
   const Workload w = Small();
-  EXPECT_EQ(ParseRecordedJson("{", w).status().message(), "not JSON");
-  EXPECT_FALSE(ParseRecordedJson("{}", w).ok());
+  EXPECT_EQ(ParseRecordedJson("{", w, false).status().message(), "not JSON");
+  EXPECT_FALSE(ParseRecordedJson("{}", w, false).ok());
   std::string json = FormatJson({MeasuredCell()}, w, false);
   std::string no_sizes = json;
   no_sizes.replace(no_sizes.find("\"kernel_sizes\""), 14, "\"kernel_sizex\"");
-  absl::Status s = ParseRecordedJson(no_sizes, w).status();
+  absl::Status s = ParseRecordedJson(no_sizes, w, false).status();
   EXPECT_EQ(s.message(), "entry 0: missing kernel_sizes (a JSON from before the field existed?)");
   Workload other = w;
   other.messages = 11;
-  EXPECT_EQ(ParseRecordedJson(json, other).status().message(),
+  EXPECT_EQ(ParseRecordedJson(json, other, false).status().message(),
             "entry 0: recorded with 10 messages of 246 + 4096 + 21 bytes, the scenario has 11 of 246 + 4096 + 21");
+  EXPECT_EQ(ParseRecordedJson(json, w, /*tso=*/true).status().message(),
+            "entry 0: recorded with TSO off, the flags say on");
   std::string bad_variant = json;
   bad_variant.replace(bad_variant.find("v1-legacy"), 9, "v9-legacy");
-  EXPECT_FALSE(ParseRecordedJson(bad_variant, w).ok());
+  EXPECT_FALSE(ParseRecordedJson(bad_variant, w, false).ok());
   // A cell without valid runs has no kernel side to compare with: skipped.
   Cell empty;
-  absl::StatusOr<std::vector<RecordedCell>> none = ParseRecordedJson(FormatJson({empty}, w, false), w);
+  absl::StatusOr<std::vector<RecordedCell>> none = ParseRecordedJson(FormatJson({empty}, w, false), w, false);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_TRUE(none->empty());
 }

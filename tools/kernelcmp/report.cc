@@ -233,7 +233,8 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"workload", {{"messages", w.messages},
                       {"message_bytes", w.message_bytes},
                       {"prefix_bytes", w.prefix_bytes},
-                      {"footer_bytes", w.footer_bytes}}},
+                      {"footer_bytes", w.footer_bytes},
+                      {"tso", tso}}},
         {"valid_runs", s.valid_runs},
         {"invalid_runs", invalid},
         {"kernel_packets", s.packets.n ? nlohmann::json(s.packets.mean) : nlohmann::json()},
@@ -301,7 +302,6 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
     };
     entries.push_back(e);
   }
-  (void)tso;
   return entries.dump(2) + "\n";
 }
 
