@@ -29,6 +29,11 @@ struct PeerConfig {
   // is below the 1 ms timestamp tick (tcp_rcv_rtt_measure_ts samples are
   // then 0 and ignored; the odd tick crossing is not modelled).
   bool rcv_rtt_from_window = false;
+  // The v6.18 tcp_rcv_space_adjust / tcp_rcvbuf_grow, as a tcp_rcvbuf_grow
+  // trace on a 6.18 receiver shows it: the bytes still queued (inq) are not
+  // counted as copied, and the target window is 2 x copied plus twice the
+  // growth term, without the 16-MSS cushion of older kernels.
+  bool drs_v6_18 = false;
   uint32_t init_rcv_wnd_segs = 20;      // initial window offered = 20 * (mss)  (tcp_select_initial_window)
   uint8_t wscale = 7;                   // window scale the peer announces
   bool delayed_ack = true;              // false: ACK every segment (quickack)

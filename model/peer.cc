@@ -683,9 +683,10 @@ void Peer::AppRead(uint64_t copied) {
 void Peer::RcvSpaceAdjust() {
   const TimeNs rtt = pcfg_.rcv_rtt_from_window ? rcv_rtt_ns_ : srtt_ns_;
   if (rtt <= 0 || now_ - rcvq_time_ < rtt) return;
-  const uint64_t copied = copied_seq_ - rcvq_seq_;
+  uint64_t copied = copied_seq_ - rcvq_seq_;
+  if (pcfg_.drs_v6_18) copied = copied > unread_ ? copied - unread_ : 0;
   if (copied > rcvq_space_) {
-    uint64_t rcvwin = (copied << 1) + 16 * uint64_t{advmss_};
+    uint64_t rcvwin = (copied << 1) + (pcfg_.drs_v6_18 ? 0 : 16 * uint64_t{advmss_});
     const uint64_t grow = rcvwin * (copied - rcvq_space_) / rcvq_space_;
     rcvwin += grow << 1;
     const uint64_t rcvbuf = std::min<uint64_t>(2 * rcvwin, pcfg_.rcvbuf);

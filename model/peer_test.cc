@@ -700,6 +700,45 @@ TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
   EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
 }
 
+// drs_v6_18 on the same run: no 16-MSS cushion. At seg 20: copied 30408
+// (nothing queued: the reader is instant) > 14480: rcvwin = 2 x 30408 =
+// 60816, grow = 60816 x (30408 - 14480) / 14480 = 66897 (integer), rcvwin
+// = 60816 + 2 x 66897 = 194610, sk_rcvbuf = 389220.
+TEST(PeerTest, Drs618HasNoCushion) {
+  ConnectionConfig c;
+  c.peer.rcvbuf = 32 * 1024 * 1024;
+  c.peer.rcvbuf_autotune_initial = 131072;
+  c.peer.rcv_rtt_from_window = true;
+  c.peer.drs_v6_18 = true;
+  Harness h(c);
+  h.Full(0, 0, 21, 1'000);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 389220u);
+}
+
+// drs_v6_18 with bytes still queued. Segments 0..20 arrive at 0, 1, ...,
+// 20 us; the reader copies 1448 bytes per 1.6 us and takes all that is
+// queued each time, so reads end at 1.6 (seg 0), 3.2 (seg 1), 6.4 (segs
+// 2-3), 11.2 (4-6), 19.2 (7-11) and 32.0 us (12-19). Seg 20 at 20 us gives
+// the RTT sample (20 us, as above); before it no read adjusts. At 32.0 us:
+// copied 20 x 1448 = 28960, seg 20 still queued (inq 1448): 27512 > 14480,
+// rcvwin = 55024, grow = 55024 x (27512 - 14480) / 14480 = 49521 (integer),
+// rcvwin = 55024 + 2 x 49521 = 154066, sk_rcvbuf = 308132. Counting the
+// queued bytes would give 347520.
+TEST(PeerTest, Drs618LeavesQueuedBytesOut) {
+  ConnectionConfig c;
+  c.peer.rcvbuf = 32 * 1024 * 1024;
+  c.peer.rcvbuf_autotune_initial = 131072;
+  c.peer.rcv_rtt_from_window = true;
+  c.peer.drs_v6_18 = true;
+  c.peer.app_read_bytes_per_sec = 905'000'000;
+  Harness h(c);
+  h.Full(0, 0, 21, 1'000);
+  h.loop.RunUntil(31'999);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
+  h.loop.RunUntil(32'000);
+  EXPECT_EQ(h.peer->sk_rcvbuf(), 308132u);
+}
+
 TEST(PeerTest, FixedRcvbufCapsTheWindow) {
   ConnectionConfig fixed = SmallBuf();  // 131072: window clamp 65536
   ConnectionConfig tuned = SmallBuf();

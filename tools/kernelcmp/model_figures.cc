@@ -61,9 +61,16 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.app_read_wakeup_ns = s.read_wakeup_ns;
   if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
   c.peer.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
-  // The testbed's RTT is far below the 1 ms timestamp tick: its receiver
-  // autotunes on the window-based RTT.
-  c.peer.rcv_rtt_from_window = s.peer_rcvbuf_initial != 0;
+  // Autotuning as the testbed's 6.18 receiver does it: its RTT is far below
+  // the 1 ms timestamp tick, so it autotunes on the window-based RTT; its
+  // DRS leaves queued bytes out and has no cushion (tcp_rcvbuf_grow trace);
+  // and its SYN-ACK offered 65160 = 45 x 1448, the whole initial space
+  // without the 20-segment cap (a cap no window reaches).
+  if (s.peer_rcvbuf_initial != 0) {
+    c.peer.rcv_rtt_from_window = true;
+    c.peer.drs_v6_18 = true;
+    c.peer.init_rcv_wnd_segs = 65535;
+  }
   if (s.peer_wscale >= 0) c.peer.wscale = static_cast<uint8_t>(s.peer_wscale);
   return c;
 }
