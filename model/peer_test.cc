@@ -676,6 +676,17 @@ TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
   EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
 }
 
+// Autotuning from tcp_rmem[1] = 131072 up to 32 MiB on the window-based
+// receiver RTT, with or without the v6.18 step.
+ConnectionConfig WindowRttAutotune(bool drs_v6_18) {
+  ConnectionConfig c;
+  c.peer.rcvbuf = 32 * 1024 * 1024;
+  c.peer.rcvbuf_autotune_initial = 131072;
+  c.peer.rcv_rtt_from_window = true;
+  c.peer.drs_v6_18 = drs_v6_18;
+  return c;
+}
+
 // rcv_rtt_from_window: the receiver's RTT is the time one offered window
 // takes to arrive (tcp_rcv_rtt_measure), not the path's. Segments 1 us
 // apart, instant reader. rcvq_space starts at min(initial window 28960,
@@ -688,11 +699,7 @@ TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
 //    14480) / 14480 = 92593 (integer), rcvwin = 84176 + 2 x 92593 = 269362,
 //    sk_rcvbuf = 2 x 269362 = 538724.
 TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
-  ConnectionConfig c;
-  c.peer.rcvbuf = 32 * 1024 * 1024;
-  c.peer.rcvbuf_autotune_initial = 131072;
-  c.peer.rcv_rtt_from_window = true;
-  Harness h(c);
+  Harness h(WindowRttAutotune(/*drs_v6_18=*/false));
   h.Full(0, 0, 20, 1'000);
   EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
   h.Full(20'000, 20 * kMss, 1, 1'000);
@@ -705,12 +712,7 @@ TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
 // 60816, grow = 60816 x (30408 - 14480) / 14480 = 66897 (integer), rcvwin
 // = 60816 + 2 x 66897 = 194610, sk_rcvbuf = 389220.
 TEST(PeerTest, Drs618HasNoCushion) {
-  ConnectionConfig c;
-  c.peer.rcvbuf = 32 * 1024 * 1024;
-  c.peer.rcvbuf_autotune_initial = 131072;
-  c.peer.rcv_rtt_from_window = true;
-  c.peer.drs_v6_18 = true;
-  Harness h(c);
+  Harness h(WindowRttAutotune(/*drs_v6_18=*/true));
   h.Full(0, 0, 21, 1'000);
   EXPECT_EQ(h.peer->sk_rcvbuf(), 389220u);
 }
@@ -725,11 +727,7 @@ TEST(PeerTest, Drs618HasNoCushion) {
 // rcvwin = 55024 + 2 x 49521 = 154066, sk_rcvbuf = 308132. Counting the
 // queued bytes would give 347520.
 TEST(PeerTest, Drs618LeavesQueuedBytesOut) {
-  ConnectionConfig c;
-  c.peer.rcvbuf = 32 * 1024 * 1024;
-  c.peer.rcvbuf_autotune_initial = 131072;
-  c.peer.rcv_rtt_from_window = true;
-  c.peer.drs_v6_18 = true;
+  ConnectionConfig c = WindowRttAutotune(/*drs_v6_18=*/true);
   c.peer.app_read_bytes_per_sec = 905'000'000;
   Harness h(c);
   h.Full(0, 0, 21, 1'000);
