@@ -45,6 +45,8 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
                                  {"peer.app_read_wakeup_ns", c.peer.app_read_wakeup_ns}}) {
     if (absl::Status s = NonNegative(field, v); !s.ok()) return s;
   }
+  if (c.rx_cpu_is_reader_cpu && c.rx_cpu_service_ns == 0 && c.rx_cpu_wakeup_ns == 0)
+    return Bad("rx_cpu_is_reader_cpu needs the receiving-CPU queue (rx_cpu_service_ns or rx_cpu_wakeup_ns > 0)");
   if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)
     return absl::InvalidArgumentError(absl::StrFormat("hz %d is not one of 100, 250, 300, 1000", c.hz));
   if (c.peer.ack_every_segs == 0) return Bad("peer.ack_every_segs must be >= 1");

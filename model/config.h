@@ -119,6 +119,18 @@ struct ConnectionConfig {
   // turns it on (data_delay_spread_ns is then ignored).
   TimeNs rx_cpu_service_ns = 0;
   TimeNs rx_cpu_wakeup_ns = 0;
+  // RPS steers receive processing to the CPU the receiving application runs
+  // on (kernelcmp's "receiver's CPU" placement). Since the sender's ACKs are
+  // steered there too, that CPU also runs the sender's transmits from
+  // softirq context (tcp_ack -> tcp_data_snd_check, tcp_tsq_handler;
+  // xmit_cost_ns each) and the reader's copies (tcp_recvmsg), both queued
+  // with the data segments on the rx_cpu queue: that CPU, not the link,
+  // bounds the throughput when it is saturated. Needs the queue (rx_cpu_* >
+  // 0). Simplified: work runs in the order it is posted and none preempts
+  // another (in the kernel softirq preempts the copy at irq exit, and under
+  // load ksoftirqd and the reader alternate in scheduler slices); a read
+  // takes what had arrived when it was posted.
+  bool rx_cpu_is_reader_cpu = false;
   uint64_t link_seed = 1;
   // Keep each data segment's (first bit, arrival at the peer) for
   // Connection::data_timing() (diagnostics; memory grows with the run).

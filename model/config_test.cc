@@ -64,6 +64,8 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"mtu", [](ConnectionConfig& c) { c.mtu = 67; }},
       {"initcwnd", [](ConnectionConfig& c) { c.initcwnd = 0; }},
       {"drop_data_segments", [](ConnectionConfig& c) { c.drop_data_segments = {5, 5}; }},
+      // Without the receiving-CPU queue there is no CPU to share.
+      {"rx_cpu_is_reader_cpu", [](ConnectionConfig& c) { c.rx_cpu_is_reader_cpu = true; }},
   };
   for (const Case& k : cases) {
     ConnectionConfig c;

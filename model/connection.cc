@@ -43,6 +43,9 @@ class ConnectionImpl final : public Connection, public Observer {
       sock_->set_cpu_steal(&steal_);
       peer_->set_cpu_steal(&steal_);
     }
+    if (config.rx_cpu_is_reader_cpu && !config.xmit_softirq_on_sender_cpu) {
+      sock_->set_softirq_cpu([link = fwd_.get()](TimeNs at, TimeNs ns) { link->RunOnRxCpu(at, ns); });
+    }
 #ifndef NDEBUG
     // Debug builds check the invariants after every event.
     loop_->set_post_event_hook([this] {

@@ -143,6 +143,13 @@ TimeNs Link::RxCpuStart(TimeNs arrival) {
   return start;
 }
 
+// The CPU is awake (the work was posted on it), so there is no wakeup.
+TimeNs Link::RunOnRxCpu(TimeNs at, TimeNs ns) {
+  if (opts_.rx_cpu_service_ns <= 0 && opts_.rx_cpu_wakeup_ns <= 0) return at + ns;
+  rx_cpu_free_at_ = std::max(at, rx_cpu_free_at_) + ns;
+  return rx_cpu_free_at_;
+}
+
 // splitmix64 (Steele, Lea, Flood 2014) for the uniform draw, inverted into
 // an exponential of the given mean. Deterministic for a given seed.
 TimeNs Link::DrawExponential(TimeNs mean_ns) {

@@ -287,5 +287,29 @@ TEST(LinkTest, RecordsDataTiming) {
   EXPECT_EQ(arrivals[2], arrivals[0] + 10'000);  // behind the pure ACK's service time too
 }
 
+// RunOnRxCpu: other work on the receiving CPU (service 5 us, no wakeup).
+// A frame is taken at a = its last bit + delay and keeps the CPU until
+// a + 5 us; 20 us of work posted at a + 1 us starts then and ends at
+// a + 25 us; a frame sent at once behind the first (1.23 us later at 10G,
+// so it reaches the CPU before a + 25 us) is taken at a + 25 us. Work
+// posted on an idle CPU runs at once: 3 us at t = 1 ms ends at 1 ms + 3 us.
+// Without the queue the CPU is not modelled: at + ns.
+TEST(LinkTest, RunOnRxCpuQueuesWithTheSegments) {
+  EventLoop loop;
+  LinkOptions o;
+  o.rx_cpu_service_ns = 5'000;
+  std::vector<TimeNs> arrivals;
+  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
+  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  const TimeNs a = link.Send(Data(0, 1448)) + kDelay;
+  EXPECT_EQ(link.RunOnRxCpu(a + 1'000, 20'000), a + 25'000);
+  link.Send(Data(1448, 1448));
+  EXPECT_EQ(arrivals, (std::vector<TimeNs>{a, a + 25'000}));
+  EXPECT_EQ(link.RunOnRxCpu(1'000'000, 3'000), 1'003'000);
+
+  Link plain(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, LinkOptions{});
+  EXPECT_EQ(plain.RunOnRxCpu(7, 3'000), 3'007);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -31,6 +31,7 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer
       obs_(obs),
       pcfg_(cfg.peer),
       sender_softirq_rx_ns_(cfg.sender_softirq_peer_rx_ns),
+      rx_cpu_is_reader_cpu_(cfg.rx_cpu_is_reader_cpu),
       sack_(cfg.sack),
       timestamps_(cfg.timestamps) {
   // Ranges are ValidateConfig's job; the peer does not clamp.
@@ -102,6 +103,7 @@ void Peer::AttachLookahead(Link* data_link) {
   data_link->set_lookahead_sink(
       [](void* peer, TimeNs arrival, const Segment& seg) { static_cast<Peer*>(peer)->OnSegmentAt(arrival, seg); },
       this);
+  if (rx_cpu_is_reader_cpu_) reader_cpu_ = data_link;
 }
 
 uint64_t Peer::Unwrap(uint32_t seq) const {
@@ -718,6 +720,9 @@ void Peer::StartReadChunk(bool awake) {
   const uint64_t rate = pcfg_.app_read_bytes_per_sec;
   const TimeNs dur = static_cast<TimeNs>((read_chunk_ * static_cast<uint64_t>(kNsPerSec) + rate - 1) / rate);
   read_done_ = now_ + std::max<TimeNs>(dur, 1);
+  // On the receiving CPU the copy queues behind the softirq work taken on
+  // so far, and the segments that come later wait for it.
+  if (reader_cpu_ != nullptr) read_done_ = std::max(read_done_, reader_cpu_->RunOnRxCpu(now_, dur));
   reading_ = true;
 }
 

@@ -212,10 +212,14 @@ class Peer {
 
   EventLoop* loop_;
   Link* reverse_;
+  // The data link whose receiving CPU the reader's copies share
+  // (ConnectionConfig::rx_cpu_is_reader_cpu); null otherwise.
+  Link* reader_cpu_ = nullptr;
   Observer* obs_;
   PeerConfig pcfg_;
   CpuSteal* steal_ = nullptr;
   TimeNs sender_softirq_rx_ns_ = 0;
+  bool rx_cpu_is_reader_cpu_ = false;
   bool sack_;
   bool timestamps_;
   TimeNs jiffy_ns_;

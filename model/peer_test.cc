@@ -147,6 +147,43 @@ TEST(PeerTest, ReaderWakesAfterItsWakeupLatency) {
   EXPECT_EQ(h.peer->unread(), 0u);
 }
 
+// ConnectionConfig::rx_cpu_is_reader_cpu: the reader's copy queues on the
+// receiving CPU. 10 Gb/s, 25 us one way, receiving CPU 10 us per segment
+// and no wakeup, reader 1448 B/us and no wakeup. Seg 1's frame (1538 wire
+// bytes, 1230.4 ns, last bit at 1231) is taken at a = 26231 and holds the
+// CPU until a + 10 us; the 1 us copy it wakes the reader for is posted at a
+// and runs a + 10..11 us. Seg 2, sent right behind (last bit 2461), reaches
+// the CPU at 27461 and is taken after the copy, at a + 11 us. Unshared, the
+// copy runs beside the queue and seg 2 is taken at a + 10 us.
+TimeNs SecondSegmentTaken(bool shared) {
+  ConnectionConfig c = SmallBuf();
+  c.link_bps = 10'000'000'000;
+  c.one_way_delay_ns = 25'000;
+  c.rx_cpu_service_ns = 10'000;
+  c.rx_cpu_is_reader_cpu = shared;
+  c.record_data_timing = true;
+  c.peer.app_read_bytes_per_sec = 1'448'000'000;
+  EventLoop loop;
+  Recorder rec;
+  Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, &rec);
+  Link data(&loop, c.link_bps, c.one_way_delay_ns, Direction::kData, nullptr, nullptr,
+            LinkOptionsFor(c, Direction::kData));
+  Peer peer(&loop, c, &reverse, &rec);
+  peer.AttachLookahead(&data);
+  data.Send(Data(0, kMss));
+  data.Send(Data(kMss, kMss));
+  loop.RunUntil(1'000'000);
+  EXPECT_EQ(peer.unread(), 0u);
+  EXPECT_EQ(data.timing().size(), 2u);
+  EXPECT_EQ(data.timing()[0].second, 26'231);
+  return data.timing().size() == 2 ? data.timing()[1].second : -1;
+}
+
+TEST(PeerTest, ReaderOnTheReceivingCpuQueuesWithTheSegments) {
+  EXPECT_EQ(SecondSegmentTaken(/*shared=*/true), 26'231 + 11'000);
+  EXPECT_EQ(SecondSegmentTaken(/*shared=*/false), 26'231 + 10'000);
+}
+
 TEST(PeerTest, InitialWindowAndMss) {
   Harness h(SmallBuf());
   EXPECT_EQ(h.peer->initial_window(), 28960u);

@@ -1,6 +1,7 @@
 // tcp_push paths: TCP_CORK, MSG_MORE held until probe0, the send buffer
 // running out (short count, push, EAGAIN, write-space resume).
 
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -240,6 +241,27 @@ TEST(XmitCost, SoftirqElsewhereStealsNothing) {
   ctx.AtUs(20);
   ctx.Ack(1448);
   EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u, 1200u));
+  EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 0);
+}
+
+// With the ACKs steered to the receiving CPU (rx_cpu_is_reader_cpu, wired
+// by Connection to the data link's queue) the softirq's transmits are posted
+// there: the same run as above; the two segments of the call are the
+// call's, and the ACK at 20 us sends the held 1200 from softirq: one
+// segment, 3 us, posted at 20 us.
+TEST(XmitCost, SoftirqOnTheReceivingCpuIsPostedThere) {
+  SenderContext::Options o;
+  o.config.call_cost_ns = 2 * kNsPerUs;
+  o.config.xmit_cost_ns = 3 * kNsPerUs;
+  SenderContext ctx(o);
+  std::vector<std::pair<TimeNs, TimeNs>> posted;
+  ctx.sock().set_softirq_cpu([&](TimeNs at, TimeNs ns) { posted.emplace_back(at, ns); });
+  EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
+  EXPECT_TRUE(posted.empty());
+  ctx.AtUs(20);
+  ctx.Ack(1448);
+  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u, 1200u));
+  EXPECT_THAT(posted, ElementsAre(std::make_pair(TimeNs{20 * kNsPerUs}, TimeNs{3 * kNsPerUs})));
   EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 0);
 }
 

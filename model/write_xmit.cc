@@ -266,8 +266,8 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
 }
 
 // The CPU of transmitting (ConnectionConfig::xmit_cost_ns): the caller's, in
-// a call or the release_sock it runs; the sender CPU's softirq otherwise,
-// when receive processing runs there.
+// a call or the release_sock it runs; otherwise the softirq's, on the CPU
+// RPS steers the ACKs to: the sender's, or the receiving one.
 void TcpSock::ChargeXmit(uint32_t segs) {
   if (config_.xmit_cost_ns == 0) return;
   const TimeNs cost = config_.xmit_cost_ns * segs;
@@ -275,6 +275,8 @@ void TcpSock::ChargeXmit(uint32_t segs) {
     call_xmit_ns_ += cost;
   } else if (steal_ != nullptr && config_.xmit_softirq_on_sender_cpu) {
     steal_->Charge(loop_->now(), cost);
+  } else if (softirq_cpu_) {
+    softirq_cpu_(loop_->now(), cost);
   }
 }
 

@@ -75,6 +75,9 @@ ABSL_FLAG(bool, model_rx_cpu_queue, true,
 ABSL_FLAG(int, model_delay_refits, 0,
           "model runs to refit the receiving CPU's wakeup until the model's mean delay matches the kernel's "
           "(default 0: take the measured wakeup as it is; matching the mean fitted worse on 2 Dec 2026)");
+ABSL_FLAG(bool, model_shared_rx_cpu, false,
+          "model: on the receiver's CPU, the receiving CPU's queue also runs the reader's copies and the "
+          "sender's softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu)");
 ABSL_FLAG(int64_t, model_rx_cpu_service_ns, -1, "model calibration: receiving CPU's time per data segment");
 ABSL_FLAG(int64_t, model_rx_cpu_wakeup_ns, -1, "model calibration: receiving CPU's mean wakeup when idle");
 ABSL_FLAG(int64_t, model_xmit_cost_ns, -1,
@@ -184,6 +187,7 @@ ModelSettings SettingsFor(Placement p) {
   s.tx_completion_in_xmit = p == Placement::kSenderCpu && absl::GetFlag(FLAGS_model_sync_completion);
   if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.rx_cpu_service_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.rx_cpu_wakeup_ns = v;
+  s.rx_cpu_is_reader_cpu = p == Placement::kReceiverCpu && absl::GetFlag(FLAGS_model_shared_rx_cpu);
   if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;

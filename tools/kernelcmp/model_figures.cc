@@ -43,6 +43,7 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.data_delay_spread_ns = s.delay_spread_ns;
   c.rx_cpu_service_ns = s.rx_cpu_service_ns;
   c.rx_cpu_wakeup_ns = s.rx_cpu_wakeup_ns;
+  c.rx_cpu_is_reader_cpu = s.rx_cpu_is_reader_cpu && (s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0);
   c.call_cost_ns = s.call_cost_ns;
   c.xmit_cost_ns = s.xmit_cost_ns;
   c.xmit_softirq_on_sender_cpu = s.xmit_softirq_on_sender_cpu;
@@ -134,8 +135,9 @@ std::string DescribeModelSettings(const ModelSettings& s) {
       "no replies",
       kMss, s.link_bps / 1e9, s.one_way_delay_ns,
       s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0
-          ? absl::StrFormat("receiving CPU %d ns per segment, wakeup %d ns (exponential mean)", s.rx_cpu_service_ns,
-                            s.rx_cpu_wakeup_ns)
+          ? absl::StrFormat("receiving CPU %d ns per segment, wakeup %d ns (exponential mean)%s",
+                            s.rx_cpu_service_ns, s.rx_cpu_wakeup_ns,
+                            s.rx_cpu_is_reader_cpu ? ", shared with the reader's copies and softirq transmits" : "")
           : absl::StrFormat("data spread %d ns (exponential mean)", s.delay_spread_ns),
       s.tx_completion_in_xmit ? std::string("inside the transmit")
                               : absl::StrFormat("%d ns after arrival", s.tx_completion_ns), s.call_cost_ns, s.xmit_cost_ns,

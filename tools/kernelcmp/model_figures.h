@@ -23,6 +23,10 @@ struct ModelFigures {
   uint64_t delayed_acks = 0;    // ACKs the peer's delayed-ACK timer sent (DelayedACKs)
   uint32_t snd_cwnd = 0;        // the sender's cwnd and smoothed RTT at the end (tcp_info)
   uint32_t rtt_us = 0;
+  // Payload bytes per second between the first and the last data packet's
+  // first bit, as analysis.h measures a capture: whether the model's
+  // bottleneck carries what the testbed's does.
+  double bytes_per_sec = 0;
   // The model's own xmit-to-receive delays, summarised as the kernel's are
   // (delay_trace.h), to check the calibration reproduces them.
   DelaySummary delays;
@@ -47,6 +51,9 @@ struct ModelSettings {
   // (ConnectionConfig::rx_cpu_service_ns, rx_cpu_wakeup_ns).
   int64_t rx_cpu_service_ns = 0;
   int64_t rx_cpu_wakeup_ns = 0;
+  // With the queue, on the receiver's CPU: that CPU also runs the reader's
+  // copies and the softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu).
+  bool rx_cpu_is_reader_cpu = false;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
   // ... plus this per segment it transmits (ConnectionConfig::xmit_cost_ns);
   // transmits from softirq take it from the sender when receive processing

@@ -30,6 +30,9 @@ void CaptureCounter::OnWirePacket(const model::WirePacket& p) {
     return;
   }
   ++fig_.packets;
+  payload_bytes_ += p.len;
+  if (first_data_ns_ < 0) first_data_ns_ = p.time;
+  last_data_ns_ = p.time;
   if (p.len < mss_) {
     ++sub_mss_;
     ++fig_.sub_mss_by_reason[std::string(model::PushReasonName(p.reason))];
@@ -58,6 +61,8 @@ ModelFigures CaptureCounter::Figures(uint64_t messages, model::Connection& conn)
   f.snd_cwnd = info.snd_cwnd;
   f.rtt_us = info.rtt_us;
   f.delays = ModelDelays(conn.data_timing());
+  const model::TimeNs d = last_data_ns_ - first_data_ns_;
+  f.bytes_per_sec = first_data_ns_ >= 0 && d > 0 ? payload_bytes_ * 1e9 / d : 0;
   return f;
 }
 

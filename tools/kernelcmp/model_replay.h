@@ -36,6 +36,9 @@ class CaptureCounter : public model::Observer {
   ModelFigures fig_;
   uint64_t sub_mss_ = 0;
   uint64_t delivered_ = 0;
+  uint64_t payload_bytes_ = 0;  // first transmissions
+  model::TimeNs first_data_ns_ = -1;
+  model::TimeNs last_data_ns_ = 0;
 };
 
 // Issues kernelcmp's own call sequence for `variant` on the model's socket,

@@ -163,14 +163,14 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
       "mean [min-max] over valid runs\n",
       w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes, tso ? "on (split)" : "off");
   absl::StrAppendFormat(
-      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s\n",
+      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s\n",
       "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg", "top sizes", "rtx",
-      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "tvd", "ratio");
+      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio");
   for (const Cell& c : cells) {
     CellSummary s = SummarizeCell(c, w);
     std::string runs = absl::StrFormat("%u/%u", s.valid_runs, s.valid_runs + s.invalid_runs);
     absl::StrAppendFormat(
-        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s\n",
+        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s\n",
         VariantName(c.variant), IoModeName(c.io), PlacementName(c.placement), runs,
         Range(s.packets, "%.0f"), Range(s.sub_mss_per_msg, "%.2f"), Top(s.top_sizes),
         s.retransmitted, s.mbytes_per_sec.n ? absl::StrFormat("%.0f", s.mbytes_per_sec.mean) : "-",
@@ -180,6 +180,7 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
         c.model ? Top(TopSizes(c.model->sizes, 3)) : "n/a",
         c.model ? absl::StrFormat("%.1f", static_cast<double>(c.model->acks) / w.messages)
                 : "n/a",
+        c.model ? absl::StrFormat("%.0f", c.model->bytes_per_sec / 1e6) : "n/a",
         s.tvd ? absl::StrFormat("%.3f", *s.tvd) : "n/a",
         s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a");
   }
@@ -283,6 +284,7 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
                                {"rx_cpu_service", c.model->delays.rx_service_ns / 1e3},
                                {"rx_cpu_wakeup", c.model->delays.rx_wakeup_ns / 1e3}})
              : nlohmann::json()},
+        {"model_mbytes_per_sec", c.model ? nlohmann::json(c.model->bytes_per_sec / 1e6) : nlohmann::json()},
         {"model_srtt_us", c.model ? nlohmann::json(c.model->rtt_us) : nlohmann::json()},
         {"model_snd_cwnd", c.model ? nlohmann::json(c.model->snd_cwnd) : nlohmann::json()},
         {"model_acks_per_msg",

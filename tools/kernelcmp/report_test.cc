@@ -133,8 +133,10 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   EXPECT_DOUBLE_EQ(s.delay_mean_ns, 30'000.0);
   c.model = Model(100, 1.0, {{1448, 100}});
   c.model->acks = 42;
+  c.model->bytes_per_sec = 250e6;
   nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
   EXPECT_DOUBLE_EQ(j[0]["kernel_acks_per_msg"]["mean"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(j[0]["model_mbytes_per_sec"].get<double>(), 250.0);
   EXPECT_DOUBLE_EQ(j[0]["model_acks_per_msg"].get<double>(), 4.2);
   EXPECT_DOUBLE_EQ(j[0]["kernel_call_cpu_us"].get<double>(), 0.2);
   EXPECT_DOUBLE_EQ(j[0]["kernel_backlog_delay_us"]["mean"].get<double>(), 30.0);
