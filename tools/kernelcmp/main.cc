@@ -55,6 +55,9 @@ ABSL_FLAG(bool, model_only, false, "skip the kernel runs (no root needed); print
 ABSL_FLAG(std::string, kernel_json, "",
           "reuse the kernel side of an earlier --json_out (same scenario and flags) and rerun only the model, "
           "calibrated from it (no root needed)");
+ABSL_FLAG(std::string, reference_json, "",
+          "another recording (a --json_out) of the same workload: its kernel runs are judged against this "
+          "comparison's kernel ranges as the model is (the goal summary's second line)");
 ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
 ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
 ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
@@ -295,12 +298,39 @@ absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const W
         std::find(placements.begin(), placements.end(), r.placement) == placements.end()) {
       continue;
     }
-    Cell c{r.variant, r.io, r.placement, {}, std::nullopt, "", "", r.kernel};
+    Cell c{r.variant, r.io, r.placement, {}, std::nullopt, "", "", r.kernel, std::nullopt};
     RunModelSide(w, &c);
     cells.push_back(std::move(c));
   }
   if (cells.empty()) return absl::InvalidArgumentError(path + ": no recorded cell matches the selection");
   return cells;
+}
+
+// --reference_json: read before any kernel run, so that a bad file fails
+// at once; attached to the cells by variant, io mode and placement.
+absl::StatusOr<std::vector<RecordedCell>> ReadReference(const std::string& path, const Workload& w) {
+  std::ifstream f(path);
+  if (!f) return absl::NotFoundError("cannot read " + path);
+  std::stringstream text;
+  text << f.rdbuf();
+  absl::StatusOr<std::vector<RecordedCell>> rec = ParseRecordedJson(text.str(), w, absl::GetFlag(FLAGS_tso));
+  if (!rec.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", rec.status().message()));
+  return rec;
+}
+
+absl::Status AttachReference(const std::string& path, const std::vector<RecordedCell>& ref,
+                             std::vector<Cell>* cells) {
+  bool any = false;
+  for (Cell& c : *cells) {
+    for (const RecordedCell& r : ref) {
+      if (r.variant == c.variant && r.io == c.io && r.placement == c.placement) {
+        c.reference = r.kernel;
+        any = true;
+      }
+    }
+  }
+  if (!any) return absl::InvalidArgumentError(path + ": no recorded cell matches the selection");
+  return absl::OkStatus();
 }
 
 int Main() {
@@ -326,6 +356,16 @@ int Main() {
   if (backlog < 1000 || backlog > 10'000'000) {
     return Fail(kExitUsage, absl::InvalidArgumentError("--netdev_max_backlog out of range"));
   }
+  const std::string reference_json = absl::GetFlag(FLAGS_reference_json);
+  std::vector<RecordedCell> reference;
+  if (!reference_json.empty()) {
+    if (absl::GetFlag(FLAGS_model_only)) {
+      return Fail(kExitUsage, absl::InvalidArgumentError("--reference_json needs a kernel side (not --model_only)"));
+    }
+    absl::StatusOr<std::vector<RecordedCell>> ref = ReadReference(reference_json, *w);
+    if (!ref.ok()) return Fail(kExitUsage, ref.status());
+    reference = *std::move(ref);
+  }
   const std::string kernel_json = absl::GetFlag(FLAGS_kernel_json);
   if (!kernel_json.empty()) {
     if (absl::GetFlag(FLAGS_model_only)) {
@@ -333,6 +373,9 @@ int Main() {
     }
     absl::StatusOr<std::vector<Cell>> cells = RecordedCells(kernel_json, *w, *variants, *ios, *placements);
     if (!cells.ok()) return Fail(kExitUsage, cells.status());
+    if (!reference_json.empty()) {
+      if (absl::Status s = AttachReference(reference_json, reference, &*cells); !s.ok()) return Fail(kExitUsage, s);
+    }
     return Print(*cells, *w, absl::GetFlag(FLAGS_tso), format, *placements, /*calibrated=*/true);
   }
   TestbedOptions opts;
@@ -376,7 +419,7 @@ int Main() {
   for (Variant v : *variants) {
     for (IoMode io : *ios) {
       for (Placement p : *placements) {
-        Cell c{v, io, p, {}, std::nullopt, "", "", std::nullopt};
+        Cell c{v, io, p, {}, std::nullopt, "", "", std::nullopt, std::nullopt};
         for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
           const RunSpec spec{*w, v, io, p, tracefs_root};
           absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, spec, *dir);
@@ -429,6 +472,9 @@ int Main() {
   }
   tb->reset();  // namespaces gone before we print
   cleanup.RunAll();
+  if (!reference_json.empty()) {
+    if (absl::Status s = AttachReference(reference_json, reference, &cells); !s.ok()) return Fail(kExitUsage, s);
+  }
   return Print(cells, *w, opts.tso, format, *placements, /*calibrated=*/!model_only);
 }
 

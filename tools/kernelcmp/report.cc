@@ -157,20 +157,89 @@ std::string Top(const std::vector<std::pair<uint32_t, uint64_t>>& top) {
 
 }  // namespace
 
+std::optional<GoalVerdict> JudgeGoal(const CellSummary& kernel, double sub_mss_per_msg, const SizeHistogram& sizes) {
+  if (kernel.valid_runs == 0 || kernel.sub_mss_per_msg.n == 0) return std::nullopt;
+  // Recorded ranges come back from JSON text: allow for the last digit.
+  constexpr double kEps = 1e-9;
+  GoalVerdict v;
+  v.inside_range = sub_mss_per_msg >= kernel.sub_mss_per_msg.min - kEps &&
+                   sub_mss_per_msg <= kernel.sub_mss_per_msg.max + kEps;
+  std::vector<uint32_t> want, have;
+  for (const auto& [size, n] : kernel.top_sizes) want.push_back(size);
+  for (const auto& [size, n] : TopSizes(sizes, 3)) have.push_back(size);
+  v.same_top3 = want == have;
+  v.tvd = TotalVariationDistance(kernel.sizes, sizes);
+  return v;
+}
+
+std::optional<GoalVerdict> ModelGoal(const Cell& c, const Workload& w) {
+  if (!c.model.has_value()) return std::nullopt;
+  return JudgeGoal(SummarizeCell(c, w), c.model->sub_mss_per_msg, c.model->sizes);
+}
+
+std::optional<GoalVerdict> ReferenceGoal(const Cell& c, const Workload& w) {
+  if (!c.reference.has_value() || c.reference->valid_runs == 0) return std::nullopt;
+  return JudgeGoal(SummarizeCell(c, w), c.reference->sub_mss_per_msg.mean, c.reference->sizes);
+}
+
+namespace {
+
+std::string GoalLine(const char* who, const std::vector<std::optional<GoalVerdict>>& verdicts) {
+  int cells = 0, met = 0, inside = 0, top3 = 0, tvd_ok = 0;
+  double tvd = 0;
+  for (const auto& v : verdicts) {
+    if (!v.has_value()) continue;
+    ++cells;
+    met += v->met() ? 1 : 0;
+    inside += v->inside_range ? 1 : 0;
+    top3 += v->same_top3 ? 1 : 0;
+    tvd_ok += v->tvd <= kGoalTvd ? 1 : 0;
+    tvd += v->tvd;
+  }
+  if (cells == 0) return "";
+  return absl::StrFormat(
+      "goal, %s: met in %d of %d cells (inside the kernel's range %d, same top 3 sizes %d, tvd <= %.2f %d; "
+      "mean tvd %.4f)\n",
+      who, met, cells, inside, top3, kGoalTvd, tvd_ok, tvd / cells);
+}
+
+// The table's goal column: "yes", or the parts that fail.
+std::string GoalCell(const std::optional<GoalVerdict>& v) {
+  if (!v.has_value()) return "n/a";
+  if (v->met()) return "yes";
+  std::vector<std::string> fail;
+  if (!v->inside_range) fail.push_back("range");
+  if (!v->same_top3) fail.push_back("top3");
+  if (v->tvd > kGoalTvd) fail.push_back("tvd");
+  return absl::StrJoin(fail, ",");
+}
+
+}  // namespace
+
+std::string FormatGoalSummary(const std::vector<Cell>& cells, const Workload& w) {
+  std::vector<std::optional<GoalVerdict>> model, reference;
+  for (const Cell& c : cells) {
+    model.push_back(ModelGoal(c, w));
+    reference.push_back(ReferenceGoal(c, w));
+  }
+  return GoalLine("the model", model) +
+         GoalLine("the reference recording's kernel runs (--reference_json) in the model's place", reference);
+}
+
 std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool tso) {
   std::string out = absl::StrFormat(
       "workload: %u messages x (prefix %u + data %u + footer %u) bytes; TSO %s; "
       "mean [min-max] over valid runs\n",
       w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes, tso ? "on (split)" : "off");
   absl::StrAppendFormat(
-      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s\n",
+      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s %s\n",
       "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg", "top sizes", "rtx",
-      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio");
+      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio", "goal");
   for (const Cell& c : cells) {
     CellSummary s = SummarizeCell(c, w);
     std::string runs = absl::StrFormat("%u/%u", s.valid_runs, s.valid_runs + s.invalid_runs);
     absl::StrAppendFormat(
-        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s\n",
+        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s %s\n",
         VariantName(c.variant), IoModeName(c.io), PlacementName(c.placement), runs,
         Range(s.packets, "%.0f"), Range(s.sub_mss_per_msg, "%.2f"), Top(s.top_sizes),
         s.retransmitted, s.mbytes_per_sec.n ? absl::StrFormat("%.0f", s.mbytes_per_sec.mean) : "-",
@@ -182,8 +251,9 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
                 : "n/a",
         c.model ? absl::StrFormat("%.0f", c.model->bytes_per_sec / 1e6) : "n/a",
         s.tvd ? absl::StrFormat("%.3f", *s.tvd) : "n/a",
-        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a");
+        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a", GoalCell(ModelGoal(c, w)));
   }
+  out += FormatGoalSummary(cells, w);
   for (const Cell& c : cells) {
     for (size_t i = 0; i < c.runs.size(); ++i) {
       if (!c.runs[i].valid) {
@@ -209,6 +279,11 @@ nlohmann::json SizesJson(const SizeHistogram& h) {
   nlohmann::json o = nlohmann::json::object();
   for (const auto& [size, n] : h) o[absl::StrFormat("%u", size)] = n;
   return o;
+}
+
+nlohmann::json GoalJson(const std::optional<GoalVerdict>& v) {
+  if (!v.has_value()) return nullptr;
+  return {{"met", v->met()}, {"inside_range", v->inside_range}, {"same_top3", v->same_top3}, {"tvd", v->tvd}};
 }
 
 }  // namespace
@@ -300,8 +375,13 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"model_sizes", c.model ? SizesJson(c.model->sizes) : nlohmann::json()},
         {"model_sub_mss_by_push", c.model ? nlohmann::json(c.model->sub_mss_by_reason) : nlohmann::json()},
         {"tvd", s.tvd ? nlohmann::json(*s.tvd) : nlohmann::json()},
+        {"model_goal", GoalJson(ModelGoal(c, w))},
         {"packet_ratio", s.packet_ratio ? nlohmann::json(*s.packet_ratio) : nlohmann::json()},
     };
+    if (c.reference.has_value()) {
+      e["reference_sub_mss_per_msg"] = range(c.reference->sub_mss_per_msg);
+      e["reference_goal"] = GoalJson(ReferenceGoal(c, w));
+    }
     entries.push_back(e);
   }
   return entries.dump(2) + "\n";

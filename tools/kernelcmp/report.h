@@ -66,7 +66,32 @@ struct Cell {
   // The kernel side read back from an earlier run (--kernel_json) in place
   // of `runs`.
   std::optional<CellSummary> recorded;
+  // Another recording's kernel side of the same cell (--reference_json),
+  // judged against this cell's kernel ranges as the model is: how close
+  // the kernel comes to itself, the most any model can reach.
+  std::optional<CellSummary> reference;
 };
+
+// The comparison's goal for one cell: a candidate (the model, or another
+// recording's kernel runs) meets it when its sub-MSS packets per message
+// lie inside the kernel's measured [min, max], its 3 most frequent payload
+// sizes are the kernel's in the same order, and the total variation
+// distance of the two size distributions is at most kGoalTvd.
+inline constexpr double kGoalTvd = 0.05;
+struct GoalVerdict {
+  bool inside_range = false;
+  bool same_top3 = false;
+  double tvd = 1;
+  bool met() const { return inside_range && same_top3 && tvd <= kGoalTvd; }
+};
+// nullopt when the kernel side has no valid run.
+std::optional<GoalVerdict> JudgeGoal(const CellSummary& kernel, double sub_mss_per_msg, const SizeHistogram& sizes);
+// The model's and the reference's verdicts for a cell (nullopt when absent).
+std::optional<GoalVerdict> ModelGoal(const Cell& c, const Workload& w);
+std::optional<GoalVerdict> ReferenceGoal(const Cell& c, const Workload& w);
+// One line per candidate that has verdicts: how many cells meet the goal
+// and each of its parts, and the mean tvd.
+std::string FormatGoalSummary(const std::vector<Cell>& cells, const Workload& w);
 
 // Figures over the valid runs (or the recorded summary), and the
 // distances to the model.

@@ -67,6 +67,69 @@ TEST(FormatJson, OneEntryPerCellWithKernelRangesAndModelDistances) {
   EXPECT_EQ(e["model_sub_mss_by_push"], nlohmann::json({{"tsq", 21}}));
   EXPECT_DOUBLE_EQ(e["model_autocorks_per_msg"].get<double>(), 5.0);
   EXPECT_TRUE(e["kernel_autocorks_per_msg"].is_null());  // no run read the counter
+  // 2.1 in [1, 3], top sizes 1448, 21 on both sides, tvd 0.024: the goal.
+  EXPECT_EQ(e["model_goal"]["met"], true);
+  EXPECT_TRUE(e.find("reference_goal") == e.end());
+}
+
+// The kernel: sub-MSS per message in [2, 3], sizes 1448 x 80, 21 x 10,
+// 1000 x 6, 500 x 4 of 100 (top 3: 1448, 21, 1000).
+CellSummary GoalKernel() {
+  CellSummary k;
+  k.valid_runs = 2;
+  k.sub_mss_per_msg = Summary{2.5, 2.0, 3.0, 2};
+  k.sizes = {{1448, 80}, {21, 10}, {1000, 6}, {500, 4}};
+  k.top_sizes = TopSizes(k.sizes, 3);
+  return k;
+}
+
+// A: 2.5 inside; 1448 x 80, 21 x 10, 1000 x 7, 500 x 3: the same top 3, tvd
+// (|0.06 - 0.07| + |0.04 - 0.03|) / 2 = 0.01: met. B: 3.01 outside; 1448 x
+// 70, 500 x 12, 21 x 10, 1000 x 8: top 3 1448, 500, 21, tvd (0.10 + 0.02 +
+// 0.08) / 2 = 0.10. At the range's edge (3.0) a candidate is inside.
+TEST(JudgeGoal, EachPartByHand) {
+  const CellSummary k = GoalKernel();
+  std::optional<GoalVerdict> a = JudgeGoal(k, 2.5, {{1448, 80}, {21, 10}, {1000, 7}, {500, 3}});
+  ASSERT_TRUE(a.has_value());
+  EXPECT_TRUE(a->inside_range);
+  EXPECT_TRUE(a->same_top3);
+  EXPECT_NEAR(a->tvd, 0.01, 1e-12);
+  EXPECT_TRUE(a->met());
+  std::optional<GoalVerdict> b = JudgeGoal(k, 3.01, {{1448, 70}, {500, 12}, {21, 10}, {1000, 8}});
+  ASSERT_TRUE(b.has_value());
+  EXPECT_FALSE(b->inside_range);
+  EXPECT_FALSE(b->same_top3);
+  EXPECT_NEAR(b->tvd, 0.10, 1e-12);
+  EXPECT_FALSE(b->met());
+  EXPECT_TRUE(JudgeGoal(k, 3.0, k.sizes)->met());
+  CellSummary none;
+  EXPECT_FALSE(JudgeGoal(none, 2.5, k.sizes).has_value());
+}
+
+// Two recorded cells: the model meets the goal in the first only (candidate A
+// above; B in the second); a reference recording in the second only, with
+// A's figures. One line each, and the reference's fields in the JSON.
+TEST(FormatGoalSummary, ModelAndReferenceLines) {
+  Workload w;
+  w.messages = 10;
+  Cell c1;
+  c1.recorded = GoalKernel();
+  c1.model = Model(100, 2.5, {{1448, 80}, {21, 10}, {1000, 7}, {500, 3}});
+  Cell c2 = c1;
+  c2.model = Model(100, 3.01, {{1448, 70}, {500, 12}, {21, 10}, {1000, 8}});
+  CellSummary ref = GoalKernel();
+  ref.sub_mss_per_msg = Summary{2.5, 2.4, 2.6, 5};
+  ref.sizes = {{1448, 80}, {21, 10}, {1000, 7}, {500, 3}};
+  c2.reference = ref;
+  EXPECT_EQ(FormatGoalSummary({c1, c2}, w),
+            "goal, the model: met in 1 of 2 cells (inside the kernel's range 1, same top 3 sizes 1, tvd <= 0.05 1; "
+            "mean tvd 0.0550)\n"
+            "goal, the reference recording's kernel runs (--reference_json) in the model's place: met in 1 of 1 "
+            "cells (inside the kernel's range 1, same top 3 sizes 1, tvd <= 0.05 1; mean tvd 0.0100)\n");
+  nlohmann::json j = nlohmann::json::parse(FormatJson({c1, c2}, w, false));
+  EXPECT_EQ(j[1]["model_goal"]["met"], false);
+  EXPECT_EQ(j[1]["reference_goal"]["met"], true);
+  EXPECT_DOUBLE_EQ(j[1]["reference_sub_mss_per_msg"]["mean"].get<double>(), 2.5);
 }
 
 TEST(FormatJson, ModelFieldsAreNullWhenTheModelIsUnavailable) {
