@@ -20,6 +20,13 @@ constexpr absl::string_view kRecvEvent = "netif_receive_skb";
 // netif_receive_skb, after the Ethernet header is pulled).
 constexpr absl::string_view kFilter = "len > 100";
 constexpr absl::string_view kRingKb = "16384";  // per CPU: ~100k events
+// The sender's socket calls (call_trace.h); no filter: the parser keeps the
+// sender thread's calls on its socket.
+constexpr absl::string_view kSyscallEvents[] = {
+    "sys_enter_sendto",     "sys_exit_sendto",  "sys_enter_sendmsg",    "sys_exit_sendmsg",
+    "sys_enter_sendfile64", "sys_exit_sendfile64", "sys_enter_splice",  "sys_exit_splice",
+    "sys_enter_setsockopt", "sys_exit_setsockopt",
+};
 
 // "key=value" from an event's fields; empty if absent.
 absl::string_view Field(absl::string_view fields, absl::string_view key) {
@@ -45,6 +52,10 @@ std::string EventDir(const std::string& root, absl::string_view event) {
   return absl::StrFormat("%s/events/net/%s", root, event);
 }
 
+std::string SyscallEventDir(const std::string& root, absl::string_view event) {
+  return absl::StrFormat("%s/events/syscalls/%s", root, event);
+}
+
 // Everything Start changed, back to the defaults it found (event off,
 // filter cleared, the ring's old size, the trace emptied).
 void Restore(const std::string& root, const std::string& ring_kb) {
@@ -52,6 +63,7 @@ void Restore(const std::string& root, const std::string& ring_kb) {
     (void)WriteSysFile(EventDir(root, e) + "/enable", "0");
     (void)WriteSysFile(EventDir(root, e) + "/filter", "0");
   }
+  for (absl::string_view e : kSyscallEvents) (void)WriteSysFile(SyscallEventDir(root, e) + "/enable", "0");
   (void)WriteSysFile(root + "/buffer_size_kb", ring_kb);
   (void)WriteSysFile(root + "/trace", "");
 }
@@ -159,16 +171,31 @@ absl::StatusOr<DelayTrace> DelayTrace::Start(const std::string& root, CleanupSta
     cleanup->Run(undo);
     return s;
   }
-  return DelayTrace(root, cleanup, undo);
+  // Best effort: without CONFIG_FTRACE_SYSCALLS the holds stay unmeasured.
+  bool syscalls = true;
+  for (absl::string_view e : kSyscallEvents) {
+    if (syscalls && !WriteSysFile(SyscallEventDir(root, e) + "/enable", "1").ok()) syscalls = false;
+  }
+  if (!syscalls) {
+    for (absl::string_view e : kSyscallEvents) (void)WriteSysFile(SyscallEventDir(root, e) + "/enable", "0");
+  }
+  return DelayTrace(root, cleanup, undo, syscalls);
 }
 
-absl::StatusOr<DelaySummary> DelayTrace::Stop(absl::string_view send_dev, absl::string_view recv_dev) {
+absl::StatusOr<DelaySummary> DelayTrace::Stop(absl::string_view send_dev, absl::string_view recv_dev, int64_t tid,
+                                              int fd, HoldSummary* holds) {
   for (absl::string_view e : {kXmitEvent, kRecvEvent}) (void)WriteSysFile(EventDir(root_, e) + "/enable", "0");
+  for (absl::string_view e : kSyscallEvents) (void)WriteSysFile(SyscallEventDir(root_, e) + "/enable", "0");
   absl::StatusOr<std::string> text = ReadSysFile(root_ + "/trace");
   cleanup_->Run(undo_);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::vector<DelaySample>> d = ParseDelayTrace(*text, send_dev, recv_dev);
   if (!d.ok()) return d.status();
+  if (holds != nullptr && syscalls_) {
+    absl::StatusOr<std::vector<CallHold>> h = ParseCallHolds(*text, tid, fd, send_dev, recv_dev);
+    if (!h.ok()) return h.status();
+    *holds = SummarizeHolds(*h);
+  }
   return SummarizeDelays(*d);
 }
 

@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "tools/kernelcmp/call_trace.h"
 #include "tools/kernelcmp/cleanup.h"
 
 namespace sendsim::kernelcmp {
@@ -55,20 +56,26 @@ absl::StatusOr<std::vector<DelaySample>> ParseDelayTrace(absl::string_view trace
 DelaySummary SummarizeDelays(const std::vector<DelaySample>& samples);
 
 // Turns the two events on in tracefs (`root`, normally /sys/kernel/tracing)
-// for data-sized packets, with a larger ring, and undoes every write on
-// Stop or through `cleanup`. kernelcmp writes nothing else there.
+// for data-sized packets, and the send-family syscall events for the call
+// holds (call_trace.h) where the kernel has them, with a larger ring, and
+// undoes every write on Stop or through `cleanup`. kernelcmp writes nothing
+// else there.
 class DelayTrace {
  public:
   static absl::StatusOr<DelayTrace> Start(const std::string& root, CleanupStack* cleanup);
-  // Disables the events, reads and parses the trace, restores tracefs.
-  absl::StatusOr<DelaySummary> Stop(absl::string_view send_dev, absl::string_view recv_dev);
+  // Disables the events, reads and parses the trace, restores tracefs. With
+  // `holds`, also the socket calls of thread `tid` on socket `fd`; *holds is
+  // left empty (calls == 0) when the syscall events were not available.
+  absl::StatusOr<DelaySummary> Stop(absl::string_view send_dev, absl::string_view recv_dev, int64_t tid = 0,
+                                    int fd = -1, HoldSummary* holds = nullptr);
 
  private:
-  DelayTrace(std::string root, CleanupStack* cleanup, CleanupStack::Id undo)
-      : root_(std::move(root)), cleanup_(cleanup), undo_(undo) {}
+  DelayTrace(std::string root, CleanupStack* cleanup, CleanupStack::Id undo, bool syscalls)
+      : root_(std::move(root)), cleanup_(cleanup), undo_(undo), syscalls_(syscalls) {}
   std::string root_;
   CleanupStack* cleanup_;
   CleanupStack::Id undo_;
+  bool syscalls_;  // the syscall events are on
 };
 
 }  // namespace sendsim::kernelcmp

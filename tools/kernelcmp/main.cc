@@ -78,6 +78,12 @@ ABSL_FLAG(bool, model_rx_cpu_queue, true,
 ABSL_FLAG(int, model_delay_refits, 0,
           "model runs to refit the receiving CPU's wakeup until the model's mean delay matches the kernel's "
           "(default 0: take the measured wakeup as it is; matching the mean fitted worse on 2 Dec 2026)");
+ABSL_FLAG(bool, model_sender_run_delay, true,
+          "model calibration: the sender thread's measured wait for its CPU per call (schedstat) is spent "
+          "between calls");
+ABSL_FLAG(bool, model_call_hold_from_trace, false,
+          "model calibration: the socket hold per call from the syscall trace where measured (else from the "
+          "sender's CPU per call)");
 ABSL_FLAG(bool, model_shared_rx_cpu, false,
           "model: on the receiver's CPU, the receiving CPU's queue also runs the reader's copies and the "
           "sender's softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu)");
@@ -256,6 +262,8 @@ void RunModelSide(const Workload& w, Cell* c) {
   Calibration cal;
   cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
   cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
+  cal.hold = absl::GetFlag(FLAGS_model_call_hold_from_trace);
+  cal.run_delay = absl::GetFlag(FLAGS_model_sender_run_delay);
   cal.between_calls = absl::GetFlag(FLAGS_model_between_calls_ns) < 0;
   cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
   cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
@@ -435,6 +443,11 @@ int Main() {
                 o->traffic.send_calls, o->traffic.send_cpu_ns / 1e3 / std::max<uint64_t>(o->traffic.send_calls, 1));
             absl::StrAppendFormat(&line, ", cwnd %u, srtt %u us at the end", o->traffic.snd_cwnd,
                                   o->traffic.rtt_us);
+            if (o->traffic.sender_run_delay_ns >= 0) {
+              absl::StrAppendFormat(&line, ", sender waited %.1f us per call for its CPU",
+                                    o->traffic.sender_run_delay_ns / 1e3 /
+                                        std::max<uint64_t>(o->traffic.send_calls, 1));
+            }
             double base = 0, per_seg = 0;
             if (o->traffic.call_fit.Fit(&base, &per_seg)) {
               absl::StrAppendFormat(&line, " (fit over %u calls: %.1f us + %.1f us per segment sent)",
@@ -447,7 +460,17 @@ int Main() {
                                     o->delays->p5_ns / 1e3, o->delays->median_ns / 1e3, o->delays->mean_ns / 1e3,
                                     o->delays->rx_service_ns / 1e3, o->delays->rx_wakeup_ns / 1e3,
                                     o->delays->idle_packets, o->delays->packets);
-            } else if (!o->delay_error.empty()) {
+            }
+            if (o->holds.has_value()) {
+              double hb = 0, hs = 0;
+              const bool fitted = o->holds->fit.Fit(&hb, &hs);
+              absl::StrAppendFormat(&line, ", socket held %.1f us per call over %u calls%s (%u with receive work inline)",
+                                    o->holds->mean_ns / 1e3, o->holds->calls,
+                                    fitted ? absl::StrFormat(": %.1f us + %.1f us per segment sent", hb / 1e3, hs / 1e3)
+                                           : std::string(),
+                                    o->holds->calls_with_receive);
+            }
+            if (!o->delays.has_value() && !o->delay_error.empty()) {
               absl::StrAppendFormat(&line, ", no delay trace: %s", o->delay_error);
             }
           }

@@ -124,6 +124,7 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w, bool t
            Number(e, "kernel_call_cpu_us", true, &k.call_cpu_ns),
            Number(e, "kernel_call_samples", true, &samples),
            Number(e, "kernel_between_calls_cpu_us", true, &k.between_calls_cpu_ns),
+           Number(e, "kernel_sender_run_delay_us_per_call", true, &k.run_delay_per_call_ns),
            Number(e, "kernel_call_base_cpu_us", true, &k.call_base_cpu_ns),
            Number(e, "kernel_xmit_cpu_us_per_segment", true, &k.xmit_cpu_ns_per_segment),
            Number(e, "kernel_reads_per_msg", true, &reads_per_msg),
@@ -136,6 +137,7 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w, bool t
   k.call_cpu_ns *= 1e3;
   k.call_base_cpu_ns *= 1e3;
   k.between_calls_cpu_ns *= 1e3;
+  k.run_delay_per_call_ns *= 1e3;
   k.xmit_cpu_ns_per_segment *= 1e3;
   k.recv_cpu_bytes_per_sec = recv_mb * 1e6;
   k.reads_per_msg = reads_per_msg;
@@ -151,6 +153,20 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w, bool t
       if (!st.ok()) return absl::InvalidArgumentError(absl::StrCat("kernel_backlog_delay_us: ", st.message()));
     }
     for (double* x : {&k.delay_p5_ns, &k.delay_median_ns, &k.delay_mean_ns, &k.rx_service_ns, &k.rx_wakeup_ns}) {
+      *x *= 1e3;
+    }
+  }
+  if (auto it = e.find("kernel_call_hold_us"); it != e.end() && it->is_object()) {
+    const Json& h = *it;
+    double calls = 0;
+    for (absl::Status st : {Number(h, "calls", false, &calls), Number(h, "mean", false, &k.hold_mean_ns),
+                            Number(h, "base", false, &k.hold_base_ns),
+                            Number(h, "per_segment", false, &k.hold_ns_per_segment),
+                            Number(h, "mean_without_receive", false, &k.hold_mean_without_receive_ns)}) {
+      if (!st.ok()) return absl::InvalidArgumentError(absl::StrCat("kernel_call_hold_us: ", st.message()));
+    }
+    k.hold_calls = static_cast<uint64_t>(calls);
+    for (double* x : {&k.hold_mean_ns, &k.hold_base_ns, &k.hold_ns_per_segment, &k.hold_mean_without_receive_ns}) {
       *x *= 1e3;
     }
   }

@@ -31,6 +31,7 @@ Cell MeasuredCell() {
   a.figures.last_data_ns = 1'000'000;
   a.traffic.send_calls = 100;
   a.traffic.send_cpu_ns = 500'000;
+  a.traffic.sender_run_delay_ns = 70'000;
   a.traffic.bytes_received = 43'630;
   a.traffic.read_cpu_ns = 43'630;
   a.traffic.reads = 20;
@@ -39,6 +40,16 @@ Cell MeasuredCell() {
     a.traffic.call_fit.Add(3, 11'000);
   }
   a.delays = DelaySummary{100, 1'000, 17'000, 30'000, 12, 1'500, 19'000};
+  HoldSummary holds;
+  holds.calls = 40;
+  holds.mean_ns = 4'000;
+  holds.calls_with_receive = 10;
+  holds.mean_without_receive_ns = 2'500;
+  for (int i = 0; i < 15; ++i) {
+    holds.fit.Add(0, 1'000);
+    holds.fit.Add(2, 4'000);
+  }
+  a.holds = holds;
   a.traffic.autocorks = 30;
   a.traffic.snd_cwnd = 200;
   a.traffic.rtt_us = 120;
@@ -78,6 +89,7 @@ TEST(ParseRecordedJson, ReadsBackWhatFormatJsonWrote) {
   EXPECT_DOUBLE_EQ(k.acks_per_msg.mean, 0.8);
   EXPECT_NEAR(k.mbytes_per_sec.mean, want.mbytes_per_sec.mean, 1e-9);
   EXPECT_NEAR(k.call_cpu_ns, 5'000, 1e-6);
+  EXPECT_NEAR(k.run_delay_per_call_ns, 700, 1e-6);
   EXPECT_EQ(k.call_samples, 60u);
   EXPECT_NEAR(k.call_base_cpu_ns, 2'000, 1e-6);
   EXPECT_NEAR(k.xmit_cpu_ns_per_segment, 3'000, 1e-6);
@@ -93,6 +105,13 @@ TEST(ParseRecordedJson, ReadsBackWhatFormatJsonWrote) {
   EXPECT_DOUBLE_EQ(k.delayed_acks_per_msg.max, 0.4);
   EXPECT_DOUBLE_EQ(k.srtt_us.mean, 120);
   EXPECT_DOUBLE_EQ(k.snd_cwnd.max, 200);
+  // Holds: both runs carry the same summary, so the pool is that summary,
+  // and its line through (0, 1000) and (2, 4000) is 1000 + 1500 x.
+  EXPECT_EQ(k.hold_calls, 80u);
+  EXPECT_NEAR(k.hold_mean_ns, 4'000, 1e-6);
+  EXPECT_NEAR(k.hold_mean_without_receive_ns, 2'500, 1e-6);
+  EXPECT_NEAR(k.hold_base_ns, 1'000, 1e-6);
+  EXPECT_NEAR(k.hold_ns_per_segment, 1'500, 1e-6);
 }
 
 // A recorded cell stands in for the runs, and the distances are to the

@@ -18,7 +18,8 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0, thread_cpu = 0, thread_calls = 0,
          thread_call_cpu = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0;
-  CallCostFit fit;
+  double hold_sum = 0, plain_sum = 0, plain_calls = 0, run_delay = 0, run_delay_calls = 0;
+  CallCostFit fit, hold_fit;
   for (const RunOutcome& r : c.runs) {
     if (!r.valid) {
       ++s.invalid_runs;
@@ -43,10 +44,22 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
       thread_calls += static_cast<double>(r.traffic.send_calls);
     }
     calls += static_cast<double>(r.traffic.send_calls);
+    if (r.traffic.sender_run_delay_ns >= 0) {
+      run_delay += static_cast<double>(r.traffic.sender_run_delay_ns);
+      run_delay_calls += static_cast<double>(r.traffic.send_calls);
+    }
     read_cpu += static_cast<double>(r.traffic.read_cpu_ns);
     read_bytes += static_cast<double>(r.traffic.bytes_received);
     reads += static_cast<double>(r.traffic.reads);
     fit.Merge(r.traffic.call_fit);
+    if (r.holds.has_value()) {
+      s.hold_calls += r.holds->calls;
+      hold_sum += r.holds->mean_ns * static_cast<double>(r.holds->calls);
+      const double plain = static_cast<double>(r.holds->calls - r.holds->calls_with_receive);
+      plain_sum += r.holds->mean_without_receive_ns * plain;
+      plain_calls += plain;
+      hold_fit.Merge(r.holds->fit);
+    }
     if (r.delays.has_value()) {
       ++delay_runs;
       p5 += static_cast<double>(r.delays->p5_ns);
@@ -67,11 +80,20 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   s.mbytes_per_sec = Summarize(rate);
   s.top_sizes = TopSizes(s.sizes, 3);
   if (calls > 0) s.call_cpu_ns = call_cpu / calls;
+  if (run_delay_calls > 0) s.run_delay_per_call_ns = run_delay / run_delay_calls;
   if (thread_calls > 0) s.between_calls_cpu_ns = std::max(0.0, (thread_cpu - thread_call_cpu) / thread_calls);
   s.call_samples = fit.samples();
   if (!fit.Fit(&s.call_base_cpu_ns, &s.xmit_cpu_ns_per_segment)) {
     s.call_base_cpu_ns = 0;
     s.xmit_cpu_ns_per_segment = 0;
+  }
+  if (s.hold_calls > 0) {
+    s.hold_mean_ns = hold_sum / static_cast<double>(s.hold_calls);
+    if (plain_calls > 0) s.hold_mean_without_receive_ns = plain_sum / plain_calls;
+    if (!hold_fit.Fit(&s.hold_base_ns, &s.hold_ns_per_segment)) {
+      s.hold_base_ns = 0;
+      s.hold_ns_per_segment = 0;
+    }
   }
   if (read_cpu > 0) s.recv_cpu_bytes_per_sec = read_bytes * 1e9 / read_cpu;
   if (delay_runs > 0) {
@@ -100,17 +122,28 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
 }
 
 void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s) {
-  const bool split = what.xmit_cost && ks.xmit_cpu_ns_per_segment > 0;
+  const bool traced = what.hold && ks.hold_calls > 0 && (ks.hold_base_ns > 0 || ks.hold_ns_per_segment > 0);
+  if (traced) {
+    if (what.call_cost) s->call_cost_ns = static_cast<int64_t>(ks.hold_base_ns + 0.5);
+    if (what.xmit_cost) s->xmit_cost_ns = static_cast<int64_t>(ks.hold_ns_per_segment + 0.5);
+    if (what.between_calls && ks.call_cpu_ns > 0) {
+      const double beyond = std::max(0.0, ks.call_cpu_ns - ks.hold_mean_without_receive_ns);
+      s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + beyond + 0.5);
+      if (what.run_delay) s->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
+    }
+  }
+  const bool split = !traced && what.xmit_cost && ks.xmit_cpu_ns_per_segment > 0;
   if (split) s->xmit_cost_ns = static_cast<int64_t>(ks.xmit_cpu_ns_per_segment + 0.5);
-  if (what.call_cost) {
+  if (what.call_cost && !traced) {
     if (split) {
       s->call_cost_ns = static_cast<int64_t>(ks.call_base_cpu_ns + 0.5);
     } else if (ks.call_cpu_ns > 0) {
       s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
     }
   }
-  if (what.between_calls && ks.between_calls_cpu_ns > 0) {
+  if (what.between_calls && !traced && ks.between_calls_cpu_ns > 0) {
     s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + 0.5);
+    if (what.run_delay) s->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
   }
   if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
     s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
@@ -330,6 +363,15 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
          s.between_calls_cpu_ns > 0 ? nlohmann::json(s.between_calls_cpu_ns / 1e3) : nlohmann::json()},
         {"kernel_call_base_cpu_us",
          s.xmit_cpu_ns_per_segment > 0 ? nlohmann::json(s.call_base_cpu_ns / 1e3) : nlohmann::json()},
+        {"kernel_sender_run_delay_us_per_call",
+         s.run_delay_per_call_ns > 0 ? nlohmann::json(s.run_delay_per_call_ns / 1e3) : nlohmann::json()},
+        {"kernel_call_hold_us",
+         s.hold_calls > 0 ? nlohmann::json({{"calls", s.hold_calls},
+                                             {"mean", s.hold_mean_ns / 1e3},
+                                             {"mean_without_receive", s.hold_mean_without_receive_ns / 1e3},
+                                             {"base", s.hold_base_ns / 1e3},
+                                             {"per_segment", s.hold_ns_per_segment / 1e3}})
+                          : nlohmann::json()},
         {"kernel_xmit_cpu_us_per_segment",
          s.xmit_cpu_ns_per_segment > 0 ? nlohmann::json(s.xmit_cpu_ns_per_segment / 1e3) : nlohmann::json()},
         {"kernel_backlog_delay_us",

@@ -36,11 +36,23 @@ struct CellSummary {
   // The sender thread's CPU between two calls (the replay loop, the timing
   // and sampling syscalls): the socket is not held then.
   double between_calls_cpu_ns = 0;
+  // The sender thread's wait for its CPU per call (schedstat run_delay):
+  // with a non-preemptible kernel it waits at the return to user space,
+  // between calls, socket free. 0 when unmeasured.
+  double run_delay_per_call_ns = 0;
   // The same split by a least-squares fit over sampled calls (call_fit.h):
   // fixed part and part per segment sent; both 0 when the fit failed.
   uint64_t call_samples = 0;
   double call_base_cpu_ns = 0;
   double xmit_cpu_ns_per_segment = 0;
+  // The sender's socket holds from the call trace (call_trace.h), pooled
+  // over the runs that traced them: the mean over all calls, and base + per
+  // segment over the calls without receive work inline; 0 when unmeasured.
+  uint64_t hold_calls = 0;
+  double hold_mean_ns = 0;
+  double hold_mean_without_receive_ns = 0;
+  double hold_base_ns = 0;
+  double hold_ns_per_segment = 0;
   double recv_cpu_bytes_per_sec = 0;      // bytes the receiver copies per second of recv CPU
   double bytes_per_read = 0;              // bytes per recv call that returned data
   double reads_per_msg = 0;
@@ -102,7 +114,11 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w);
 struct Calibration {
   bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call (or the fit's base)
   bool xmit_cost = true;    // xmit_cost_ns = the fit's part per segment
+  // Take the two above from the traced socket holds when measured (else
+  // from the CPU fit), and count the thread's CPU beyond them between calls.
+  bool hold = false;
   bool between_calls = true;  // between_calls_ns = the sender's CPU between calls
+  bool run_delay = true;      // ... plus its wait for the CPU per call
   bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
   bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
   bool delay = true;        // one_way_delay_ns = p5, and the spread or the queue below
@@ -110,9 +126,14 @@ struct Calibration {
   // rx_cpu_wakeup_ns) when measured; false: base + exponential spread.
   bool rx_cpu_queue = true;
 };
-// Sets the model's sender and reader from a kernel cell. With the call fit
-// (and xmit_cost) a call costs the fit's base plus its part per segment
-// sent; without it, the mean CPU per call, flat. The reader's wakeup
+// Sets the model's sender and reader from a kernel cell. With traced socket
+// holds (and `hold`), a call holds the socket for the holds' base plus
+// their part per segment sent, and the sender thread's CPU per call beyond
+// what that reproduces on average (the mean hold of the calls without
+// receive work inline: softirq work charged to the thread, the timing
+// syscalls) is added to the CPU between calls, where the socket is free. Otherwise, with the
+// call fit (and xmit_cost), a call costs the fit's base plus its part per
+// segment sent; without it, the mean CPU per call, flat. The reader's wakeup
 // latency W follows from a read cycle: a sleeping reader wakes W after new
 // data, then copies what came meanwhile, B = R * (W + B / C) bytes at data
 // rate R and copy rate C, so W = B / R - B / C (0 if negative). The data

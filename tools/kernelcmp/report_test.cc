@@ -177,9 +177,13 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   a.traffic.autocorks = 20;
   b.traffic.autocorks = 40;
   a.traffic.delayed_acks = 5;
+  // Run delay: run a waited 400 ns over its 10 calls, run b could not read
+  // schedstat (-1): 40 ns per call, over run a's calls only.
+  a.traffic.sender_run_delay_ns = 400;
   c.runs = {a, b};
   const CellSummary s = SummarizeCell(c, w);
   EXPECT_DOUBLE_EQ(s.call_cpu_ns, 200.0);
+  EXPECT_DOUBLE_EQ(s.run_delay_per_call_ns, 40.0);
   // Between calls: thread CPU 1500 + 4000 minus the calls' 1000 + 3000,
   // over 20 calls: 1500 / 20 = 75 ns.
   EXPECT_DOUBLE_EQ(s.between_calls_cpu_ns, 75.0);
@@ -203,6 +207,84 @@ TEST(SummarizeCell, PoolsTheTestbedsCostsAndAcks) {
   EXPECT_DOUBLE_EQ(j[0]["model_acks_per_msg"].get<double>(), 4.2);
   EXPECT_DOUBLE_EQ(j[0]["kernel_call_cpu_us"].get<double>(), 0.2);
   EXPECT_DOUBLE_EQ(j[0]["kernel_backlog_delay_us"]["mean"].get<double>(), 30.0);
+}
+
+// Traced socket holds pool over the runs that have them. Every fitted call
+// lies on 1000 + 500 x segments ns: run a 8 calls of 4 segments (3000 ns)
+// and 2 with receive work inline (mean of its 10 calls 5000 ns); run b 30
+// calls of 0 segments (1000 ns). Pooled: 40 calls, mean (10 x 5000 + 30 x
+// 1000) / 40 = 2000 ns; without receive work (8 x 3000 + 30 x 1000) / 38;
+// the line 1000 + 500 x.
+TEST(SummarizeCell, PoolsTheTracedHolds) {
+  Workload w;
+  w.messages = 10;
+  Cell c;
+  RunOutcome a = ValidRun(100, 10, {{1448, 100}});
+  RunOutcome b = a;
+  HoldSummary ha;
+  ha.calls = 10;
+  ha.mean_ns = 5'000;
+  ha.calls_with_receive = 2;
+  ha.mean_without_receive_ns = 3'000;
+  for (int i = 0; i < 8; ++i) ha.fit.Add(4, 3'000);
+  HoldSummary hb;
+  hb.calls = 30;
+  hb.mean_ns = 1'000;
+  hb.mean_without_receive_ns = 1'000;
+  for (int i = 0; i < 30; ++i) hb.fit.Add(0, 1'000);
+  a.holds = ha;
+  b.holds = hb;
+  c.runs = {a, b, ValidRun(100, 10, {{1448, 100}})};  // the third traced nothing
+  const CellSummary s = SummarizeCell(c, w);
+  EXPECT_EQ(s.hold_calls, 40u);
+  EXPECT_DOUBLE_EQ(s.hold_mean_ns, 2'000.0);
+  EXPECT_DOUBLE_EQ(s.hold_mean_without_receive_ns, (8 * 3'000.0 + 30 * 1'000.0) / 38);
+  EXPECT_NEAR(s.hold_base_ns, 1'000.0, 1e-6);
+  EXPECT_NEAR(s.hold_ns_per_segment, 500.0, 1e-6);
+  nlohmann::json j = nlohmann::json::parse(FormatJson({c}, w, false));
+  EXPECT_DOUBLE_EQ(j[0]["kernel_call_hold_us"]["mean"].get<double>(), 2.0);
+  EXPECT_EQ(j[0]["kernel_call_hold_us"]["calls"], 40);
+}
+
+// With traced holds the model's call holds the socket for their base plus
+// their part per segment (2000 + 700 x), and the thread's CPU per call
+// beyond the mean hold of calls without receive work (11000 - 2700 ns) is
+// CPU between calls: 3900 + 8300 = 12200 ns. Without `hold`, the CPU fit
+// (4000 + 5500 x) and the measured 3900 between calls.
+TEST(CalibrateFromKernel, TracedHoldsSetTheCallAndTheRestGoesBetweenCalls) {
+  CellSummary ks;
+  ks.call_cpu_ns = 11'000;
+  ks.between_calls_cpu_ns = 3'900;
+  ks.call_base_cpu_ns = 4'000;
+  ks.xmit_cpu_ns_per_segment = 5'500;
+  ks.hold_calls = 100;
+  ks.hold_mean_ns = 5'900;
+  ks.hold_mean_without_receive_ns = 2'700;
+  ks.hold_base_ns = 2'000;
+  ks.hold_ns_per_segment = 700;
+  Calibration traced;
+  traced.hold = true;
+  ModelSettings s;
+  CalibrateFromKernel(ks, traced, &s);
+  EXPECT_EQ(s.call_cost_ns, 2'000);
+  EXPECT_EQ(s.xmit_cost_ns, 700);
+  EXPECT_EQ(s.between_calls_ns, 12'200);
+  Calibration cpu;
+  ModelSettings t;
+  CalibrateFromKernel(ks, cpu, &t);
+  EXPECT_EQ(t.call_cost_ns, 4'000);
+  EXPECT_EQ(t.xmit_cost_ns, 5'500);
+  EXPECT_EQ(t.between_calls_ns, 3'900);
+  // The thread's wait for its CPU (600 ns per call) comes on top, in both
+  // ways, unless `run_delay` is off.
+  ks.run_delay_per_call_ns = 600;
+  CalibrateFromKernel(ks, cpu, &t);
+  EXPECT_EQ(t.between_calls_ns, 4'500);
+  CalibrateFromKernel(ks, traced, &s);
+  EXPECT_EQ(s.between_calls_ns, 12'800);
+  cpu.run_delay = false;
+  CalibrateFromKernel(ks, cpu, &t);
+  EXPECT_EQ(t.between_calls_ns, 3'900);
 }
 
 // Reader wakeup from one read cycle, B = R (W + B / C): 30000-byte reads at

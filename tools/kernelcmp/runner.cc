@@ -70,8 +70,14 @@ absl::StatusOr<RunOutcome> RunOnce(Testbed& tb, CleanupStack* cleanup, const Run
   }
   absl::StatusOr<TrafficResult> traffic = RunTraffic(tb, spec.workload, spec.variant, spec.io);
   std::optional<DelaySummary> delays;
+  std::optional<HoldSummary> holds;
   if (trace.has_value()) {
-    absl::StatusOr<DelaySummary> d = trace->Stop(Testbed::kSenderDev, Testbed::kReceiverDev);
+    HoldSummary h;
+    absl::StatusOr<DelaySummary> d =
+        traffic.ok() ? trace->Stop(Testbed::kSenderDev, Testbed::kReceiverDev, traffic->sender_tid,
+                                   traffic->sender_fd, &h)
+                     : trace->Stop(Testbed::kSenderDev, Testbed::kReceiverDev);
+    if (d.ok() && h.calls > 0) holds = h;
     if (d.ok() && d->packets > 0) {
       delays = *d;
     } else {
@@ -94,6 +100,7 @@ absl::StatusOr<RunOutcome> RunOnce(Testbed& tb, CleanupStack* cleanup, const Run
   RunOutcome out;
   out.traffic = *traffic;
   out.delays = delays;
+  out.holds = holds;
   out.delay_error = trace_error;
   absl::StatusOr<CaptureStats> stats = ParseTcpdumpStats(td->Stderr());
   if (!stats.ok()) {

@@ -26,6 +26,9 @@ struct RunOutcome {
   // Receive-backlog delays (RunSpec::tracefs_root set and tracing worked).
   std::optional<DelaySummary> delays;
   std::string delay_error;  // why `delays` is absent despite tracefs_root
+  // The sender's socket holds (call_trace.h), from the same trace when the
+  // kernel has syscall tracepoints.
+  std::optional<HoldSummary> holds;
 };
 
 struct RunSpec {

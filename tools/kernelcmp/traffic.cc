@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string>
 #include <thread>
@@ -102,6 +104,16 @@ int64_t ThreadCpuNs() {
   timespec ts = {};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+// The calling thread's time runnable but waiting for its CPU (the second
+// field of /proc/thread-self/schedstat, CONFIG_SCHED_INFO); -1 if
+// unreadable.
+int64_t ThreadRunDelayNs() {
+  std::ifstream f("/proc/thread-self/schedstat");
+  int64_t cpu = 0, delay = -1;
+  if (!(f >> cpu >> delay)) return -1;
+  return delay;
 }
 
 // The sender side of one replay: issues the calls of one writer analogue.
@@ -265,10 +277,14 @@ class Replayer {
     return s;
   }
 
+  // TCP_CORK is a socket call like the sends (lock_sock .. release_sock,
+  // and clearing it pushes the tail), so it is timed and counted as one:
+  // its CPU is a call's, not time between calls, as the model charges it.
   absl::Status SetCork(int on) {
-    if (setsockopt(sock_, IPPROTO_TCP, TCP_CORK, &on, sizeof(on)) != 0) {
-      return Errno("setsockopt(TCP_CORK)");
-    }
+    absl::StatusOr<ssize_t> r = UntilAccepted("setsockopt(TCP_CORK)", [&]() -> ssize_t {
+      return setsockopt(sock_, IPPROTO_TCP, TCP_CORK, &on, sizeof(on));
+    });
+    if (!r.ok()) return r.status();
     corked_ = on != 0;
     return absl::OkStatus();
   }
@@ -482,6 +498,8 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
   std::thread sender_thread([&] {
     send_status = PinToCpu(tb.options().sender_cpu);
     if (!send_status.ok()) return;
+    result.sender_tid = static_cast<int64_t>(syscall(SYS_gettid));
+    result.sender_fd = sender.get();
     sockaddr_in a = Addr(Testbed::kReceiverIp, kReceiverPort);
     if (connect(sender.get(), reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) {
       send_status = Errno("connect");
@@ -501,11 +519,14 @@ absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, V
     Replayer r(sender.get(), w, io);
     send_status = r.Init(variant);
     const int64_t thread0 = ThreadCpuNs();
+    const int64_t delay0 = ThreadRunDelayNs();
     for (uint64_t m = 0; send_status.ok() && m < w.messages; ++m) {
       send_status = r.SendMessage(variant);
     }
     if (send_status.ok()) send_status = r.Finish();
     result.sender_thread_cpu_ns = ThreadCpuNs() - thread0;
+    const int64_t delay1 = ThreadRunDelayNs();
+    if (delay0 >= 0 && delay1 >= delay0) result.sender_run_delay_ns = delay1 - delay0;
     result.bytes_sent = r.bytes_sent();
     result.would_block = r.would_block();
     result.send_calls = r.calls();

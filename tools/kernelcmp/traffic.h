@@ -19,12 +19,18 @@ struct TrafficResult {
   uint64_t bytes_received = 0;
   uint64_t reads = 0;          // recv calls that returned data (each may send a window-update ACK)
   int64_t read_cpu_ns = 0;     // receiver thread CPU time inside recv
-  uint64_t send_calls = 0;     // send-family calls (EAGAIN returns included)
+  uint64_t send_calls = 0;     // send-family calls and TCP_CORK setsockopts (EAGAIN returns included)
   int64_t send_cpu_ns = 0;     // sender thread CPU time inside them
   int64_t sender_thread_cpu_ns = 0;  // ... and in all of the replay (calls, the loop between them)
+  // The sender thread's time runnable but not running over the replay
+  // (schedstat run_delay): its CPU taken by ksoftirqd and other tasks.
+  // -1 when unreadable.
+  int64_t sender_run_delay_ns = -1;
   CallCostFit call_fit;        // sampled calls: CPU against segments sent (call_fit.h)
   uint32_t mss = 0;            // tcpi_snd_mss after the handshake
   uint16_t sender_port = 0;    // ephemeral port (for the capture filter)
+  int64_t sender_tid = 0;      // the sender thread and its socket (for the call trace)
+  int sender_fd = -1;
   uint64_t would_block = 0;    // EAGAIN or short counts the non-blocking sender waited on
   uint32_t total_retrans = 0;  // tcpi_total_retrans at the end
   uint32_t snd_cwnd = 0;       // tcpi_snd_cwnd at the end
