@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "tools/kernelcmp/ftrace_text.h"
 
 namespace sendsim::kernelcmp {
 namespace {
@@ -20,16 +21,6 @@ constexpr Traced kCalls[] = {
     {"sys_sendto", "fd"},       {"sys_sendmsg", "fd"},     {"sys_sendfile64", "out_fd"},
     {"sys_splice", "fd_out"},   {"sys_setsockopt", "fd"},
 };
-
-// "SECONDS.MICROS" -> ns.
-bool ParseTimestamp(absl::string_view t, int64_t* ns) {
-  const size_t dot = t.find('.');
-  if (dot == absl::string_view::npos || t.size() - dot - 1 != 6) return false;
-  int64_t s = 0, us = 0;
-  if (!absl::SimpleAtoi(t.substr(0, dot), &s) || !absl::SimpleAtoi(t.substr(dot + 1), &us)) return false;
-  *ns = s * 1'000'000'000 + us * 1'000;
-  return true;
-}
 
 // ftrace prints syscall arguments in hex ("0x5") or, for file descriptors
 // on newer kernels, in decimal ("5").
@@ -62,7 +53,7 @@ bool SplitLine(absl::string_view line, int64_t* pid, int64_t* t, absl::string_vi
   const size_t colon = line.find(": ", bracket);
   if (colon == absl::string_view::npos) return false;
   const size_t ts = line.rfind(' ', colon);
-  if (ts == absl::string_view::npos || !ParseTimestamp(line.substr(ts + 1, colon - ts - 1), t)) return false;
+  if (ts == absl::string_view::npos || !ParseTraceTimestamp(line.substr(ts + 1, colon - ts - 1), t)) return false;
   *rest = line.substr(colon + 2);
   return true;
 }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_split.h"
+#include "tools/kernelcmp/ftrace_text.h"
 #include "tools/kernelcmp/sysfile.h"
 
 namespace sendsim::kernelcmp {
@@ -36,16 +37,6 @@ absl::string_view Field(absl::string_view fields, absl::string_view key) {
     }
   }
   return {};
-}
-
-// "SECONDS.MICROS" -> ns.
-bool ParseTimestamp(absl::string_view t, int64_t* ns) {
-  const size_t dot = t.find('.');
-  if (dot == absl::string_view::npos || t.size() - dot - 1 != 6) return false;
-  int64_t s = 0, us = 0;
-  if (!absl::SimpleAtoi(t.substr(0, dot), &s) || !absl::SimpleAtoi(t.substr(dot + 1), &us)) return false;
-  *ns = s * 1'000'000'000 + us * 1'000;
-  return true;
 }
 
 std::string EventDir(const std::string& root, absl::string_view event) {
@@ -89,7 +80,7 @@ absl::StatusOr<std::vector<DelaySample>> ParseDelayTrace(absl::string_view trace
     if (event.empty()) continue;
     const size_t ts_start = line.rfind(' ', at);
     int64_t t = 0;
-    if (ts_start == absl::string_view::npos || !ParseTimestamp(line.substr(ts_start + 1, at - ts_start - 1), &t)) {
+    if (ts_start == absl::string_view::npos || !ParseTraceTimestamp(line.substr(ts_start + 1, at - ts_start - 1), &t)) {
       return absl::InvalidArgumentError(absl::StrFormat("trace line without a timestamp: %s", line));
     }
     const size_t name_end = at + 2 + event.size();

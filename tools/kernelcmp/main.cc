@@ -287,18 +287,25 @@ void RunModelSide(const Workload& w, Cell* c) {
   }
 }
 
-// --kernel_json: the cells of an earlier run that the variant, io and
-// placement lists select, each with the model rerun beside it.
-absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const Workload& w,
-                                                const std::vector<Variant>& variants,
-                                                const std::vector<IoMode>& ios,
-                                                const std::vector<Placement>& placements) {
+// An earlier --json_out of the workload `w` (--kernel_json, --reference_json).
+absl::StatusOr<std::vector<RecordedCell>> ReadRecorded(const std::string& path, const Workload& w) {
   std::ifstream f(path);
   if (!f) return absl::NotFoundError("cannot read " + path);
   std::stringstream text;
   text << f.rdbuf();
   absl::StatusOr<std::vector<RecordedCell>> rec = ParseRecordedJson(text.str(), w, absl::GetFlag(FLAGS_tso));
   if (!rec.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", rec.status().message()));
+  return rec;
+}
+
+// --kernel_json: the cells of an earlier run that the variant, io and
+// placement lists select, each with the model rerun beside it.
+absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const Workload& w,
+                                                const std::vector<Variant>& variants,
+                                                const std::vector<IoMode>& ios,
+                                                const std::vector<Placement>& placements) {
+  absl::StatusOr<std::vector<RecordedCell>> rec = ReadRecorded(path, w);
+  if (!rec.ok()) return rec.status();
   std::vector<Cell> cells;
   for (const RecordedCell& r : *rec) {
     if (std::find(variants.begin(), variants.end(), r.variant) == variants.end() ||
@@ -314,18 +321,7 @@ absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const W
   return cells;
 }
 
-// --reference_json: read before any kernel run, so that a bad file fails
-// at once; attached to the cells by variant, io mode and placement.
-absl::StatusOr<std::vector<RecordedCell>> ReadReference(const std::string& path, const Workload& w) {
-  std::ifstream f(path);
-  if (!f) return absl::NotFoundError("cannot read " + path);
-  std::stringstream text;
-  text << f.rdbuf();
-  absl::StatusOr<std::vector<RecordedCell>> rec = ParseRecordedJson(text.str(), w, absl::GetFlag(FLAGS_tso));
-  if (!rec.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", rec.status().message()));
-  return rec;
-}
-
+// --reference_json's cells, attached by variant, io mode and placement.
 absl::Status AttachReference(const std::string& path, const std::vector<RecordedCell>& ref,
                              std::vector<Cell>* cells) {
   bool any = false;
@@ -370,7 +366,8 @@ int Main() {
     if (absl::GetFlag(FLAGS_model_only)) {
       return Fail(kExitUsage, absl::InvalidArgumentError("--reference_json needs a kernel side (not --model_only)"));
     }
-    absl::StatusOr<std::vector<RecordedCell>> ref = ReadReference(reference_json, *w);
+    // Read before any kernel run, so that a bad file fails at once.
+    absl::StatusOr<std::vector<RecordedCell>> ref = ReadRecorded(reference_json, *w);
     if (!ref.ok()) return Fail(kExitUsage, ref.status());
     reference = *std::move(ref);
   }
