@@ -289,7 +289,7 @@ TEST(LinkTest, RecordsDataTiming) {
 
 // RunOnRxCpu: other work on the receiving CPU (service 5 us, no wakeup).
 // A frame is taken at a = its last bit + delay and keeps the CPU until
-// a + 5 us; 20 us of work posted at a + 1 us starts then and ends at
+// a + 5 us; 20 us of work posted at a + 1 us waits for it and ends at
 // a + 25 us; a frame sent at once behind the first (1.23 us later at 10G,
 // so it reaches the CPU before a + 25 us) is taken at a + 25 us. Work
 // posted on an idle CPU runs at once: 3 us at t = 1 ms ends at 1 ms + 3 us.
