@@ -45,6 +45,10 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
                                  {"peer.app_read_wakeup_ns", c.peer.app_read_wakeup_ns}}) {
     if (absl::Status s = NonNegative(field, v); !s.ok()) return s;
   }
+  if (c.rps_backlog_on_sender_cpu && c.rx_cpu_service_ns == 0 && c.rx_cpu_wakeup_ns == 0)
+    return Bad("rps_backlog_on_sender_cpu needs rx_cpu_service_ns or rx_cpu_wakeup_ns > 0");
+  if (c.rps_backlog_on_sender_cpu && c.rx_cpu_is_reader_cpu)
+    return Bad("rps_backlog_on_sender_cpu and rx_cpu_is_reader_cpu place receive processing on different CPUs");
   if (c.rx_cpu_is_reader_cpu && c.rx_cpu_service_ns == 0 && c.rx_cpu_wakeup_ns == 0)
     return Bad("rx_cpu_is_reader_cpu needs the receiving-CPU queue (rx_cpu_service_ns or rx_cpu_wakeup_ns > 0)");
   if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)

@@ -131,6 +131,14 @@ struct ConnectionConfig {
   // load ksoftirqd and the reader alternate in scheduler slices); a read
   // takes what had arrived when it was posted.
   bool rx_cpu_is_reader_cpu = false;
+  // RPS steers both directions to the sender's own CPU (kernelcmp's
+  // "sender's CPU" placement): one backlog takes the data segments and the
+  // ACKs (model/rps_backlog.h). The sender's transmits are taken inline at
+  // rx_cpu_service_ns each, unless an ACK the reader sent from its own CPU
+  // has scheduled the backlog: then they wait for that CPU's IPI, an
+  // exponential of mean rx_cpu_wakeup_ns. Replaces the rx_cpu queue's
+  // wakeup on idle; needs rx_cpu_service_ns or rx_cpu_wakeup_ns > 0.
+  bool rps_backlog_on_sender_cpu = false;
   uint64_t link_seed = 1;
   // Keep each data segment's (first bit, arrival at the peer) for
   // Connection::data_timing() (diagnostics; memory grows with the run).

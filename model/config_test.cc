@@ -66,6 +66,13 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"drop_data_segments", [](ConnectionConfig& c) { c.drop_data_segments = {5, 5}; }},
       // Without the receiving-CPU queue there is no CPU to share.
       {"rx_cpu_is_reader_cpu", [](ConnectionConfig& c) { c.rx_cpu_is_reader_cpu = true; }},
+      {"rps_backlog_on_sender_cpu", [](ConnectionConfig& c) { c.rps_backlog_on_sender_cpu = true; }},
+      // Receive processing on the sender's CPU and on the reader's at once.
+      {"rps_backlog_on_sender_cpu", [](ConnectionConfig& c) {
+         c.rx_cpu_service_ns = 1;
+         c.rps_backlog_on_sender_cpu = true;
+         c.rx_cpu_is_reader_cpu = true;
+       }},
   };
   for (const Case& k : cases) {
     ConnectionConfig c;

@@ -43,6 +43,11 @@ class ConnectionImpl final : public Connection, public Observer {
       sock_->set_cpu_steal(&steal_);
       peer_->set_cpu_steal(&steal_);
     }
+    if (config.rps_backlog_on_sender_cpu) {
+      rps_ = std::make_unique<RpsBacklog>(config.rx_cpu_service_ns, config.rx_cpu_wakeup_ns, config.link_seed);
+      fwd_->set_rps_backlog(rps_.get());
+      rev_->set_rps_backlog(rps_.get());
+    }
     if (config.rx_cpu_is_reader_cpu && !config.xmit_softirq_on_sender_cpu) {
       sock_->set_softirq_cpu([link = fwd_.get()](TimeNs at, TimeNs ns) { link->RunOnRxCpu(at, ns); });
     }
@@ -104,6 +109,7 @@ class ConnectionImpl final : public Connection, public Observer {
   EventLoop* loop_;
   ConnectionConfig config_;
   Observer* user_;
+  std::unique_ptr<RpsBacklog> rps_;  // before the links that point to it
   std::unique_ptr<Link> rev_;
   std::unique_ptr<Link> fwd_;
   std::unique_ptr<Peer> peer_;

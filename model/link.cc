@@ -32,7 +32,7 @@ Link::Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSi
       opts_(std::move(opts)),
       ip_base_bytes_(kIpTcpHeaderBytes + (opts_.timestamps ? kTcpTimestampOptionBytes : 0)),
       deliver_timer_(loop, &Link::DeliverEvent, this),
-      rng_state_(opts_.seed) {
+      rng_(opts_.seed) {
   assert(bps_ > 0 && "ValidateConfig rejects link_bps == 0");
   assert(delay_ >= 0);
   std::sort(opts_.drop_data_segments.begin(), opts_.drop_data_segments.end());
@@ -70,7 +70,12 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
   const TimeNs first_bit = start_ns + (start_rem != 0 ? 1 : 0);
   const TimeNs last_bit = busy_ns_ + (busy_rem_ != 0 ? 1 : 0);
   TimeNs arrival = last_bit + delay_;
-  if (opts_.rx_cpu_service_ns > 0 || opts_.rx_cpu_wakeup_ns > 0) {
+  if (rps_ != nullptr) {
+    // The sender transmits data from its own CPU; ACKs come from softirq
+    // there too, or from the reader's CPU.
+    const bool remote = dir_ == Direction::kAck && seg.from_reader;
+    arrival = std::max(remote ? rps_->Remote(arrival) : rps_->Local(arrival), last_arrival_);
+  } else if (opts_.rx_cpu_service_ns > 0 || opts_.rx_cpu_wakeup_ns > 0) {
     arrival = std::max(RxCpuStart(arrival), last_arrival_);
   } else if (opts_.delay_spread_ns > 0) {
     // FIFO: a later segment is never processed before an earlier one.
@@ -150,16 +155,7 @@ TimeNs Link::RunOnRxCpu(TimeNs at, TimeNs ns) {
   return rx_cpu_free_at_;
 }
 
-// splitmix64 (Steele, Lea, Flood 2014) for the uniform draw, inverted into
-// an exponential of the given mean. Deterministic for a given seed.
-TimeNs Link::DrawExponential(TimeNs mean_ns) {
-  uint64_t z = (rng_state_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z ^= z >> 31;
-  const double u = (static_cast<double>(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);  // (0, 1)
-  return static_cast<TimeNs>(-std::log(u) * static_cast<double>(mean_ns));
-}
+TimeNs Link::DrawExponential(TimeNs mean_ns) { return rng_.Draw(mean_ns); }
 
 void Link::DeliverHead() {
   InFlight f = std::move(in_flight_.front());

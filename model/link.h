@@ -37,6 +37,8 @@
 #include "model/config.h"
 #include "model/constants.h"
 #include "model/event_loop.h"
+#include "model/exp_draw.h"
+#include "model/rps_backlog.h"
 #include "model/observer.h"
 #include "model/types.h"
 #include "model/wire.h"
@@ -127,6 +129,10 @@ class Link {
     deliver_ptr_ = sink;
     deliver_ctx_ = ctx;
   }
+  // Both directions' receive processing on one CPU's backlog
+  // (ConnectionConfig::rps_backlog_on_sender_cpu); replaces the rx_cpu
+  // queue. `backlog` must outlive the link.
+  void set_rps_backlog(RpsBacklog* backlog) { rps_ = backlog; }
   void set_lookahead_sink(LookaheadSinkPtr sink, void* ctx) {
     lookahead_ = nullptr;
     lookahead_ptr_ = sink;
@@ -177,6 +183,7 @@ class Link {
   // (LinkOptions::rx_cpu_*).
   TimeNs RxCpuStart(TimeNs arrival);
   TimeNs rx_cpu_free_at_ = 0;  // the receiving CPU is done with the segments so far
+  RpsBacklog* rps_ = nullptr;
   std::vector<std::pair<TimeNs, TimeNs>> timing_;
   struct InFlight {
     EventLoop::Key key;  // arrival time and the event order it was sent in
@@ -217,7 +224,7 @@ class Link {
   uint64_t data_segments_ = 0;
   uint64_t dropped_ = 0;
   TimeNs last_arrival_ = 0;
-  uint64_t rng_state_;  // splitmix64 state for DrawSpread
+  ExpDraw rng_;  // the delay spread's and the wakeup's draws
 };
 
 }  // namespace sendsim::model

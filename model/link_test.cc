@@ -311,5 +311,38 @@ TEST(LinkTest, RunOnRxCpuQueuesWithTheSegments) {
   EXPECT_EQ(plain.RunOnRxCpu(7, 3'000), 3'007);
 }
 
+// set_rps_backlog: both directions on one backlog (service 1 us, IPI mean
+// 50 us). A data frame is taken as it reaches the CPU (a = last bit +
+// delay). An ACK the reader sent at 100 us, reaching the CPU at b (its last
+// bit + delay), schedules the backlog: taken at the IPI I > b. A
+// data frame reaching the CPU before I waits for it, behind the ACK: I +
+// 1 us. An ACK sent from softirq (not from the reader) long after is taken
+// as it arrives.
+TEST(LinkTest, RpsBacklogSharedByBothDirections) {
+  EventLoop loop;
+  RpsBacklog backlog(1'000, 50'000, 5);
+  std::vector<TimeNs> data_at, ack_at;
+  Link data(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, LinkOptions{});
+  Link acks(&loop, k10G, kDelay, Direction::kAck, nullptr, nullptr, LinkOptions{});
+  data.set_rps_backlog(&backlog);
+  acks.set_rps_backlog(&backlog);
+  data.set_lookahead_sink([&](TimeNs at, const Segment&) { data_at.push_back(at); });
+  acks.set_lookahead_sink([&](TimeNs at, const Segment&) { ack_at.push_back(at); });
+  const TimeNs a = data.Send(Data(0, 1448)) + kDelay;
+  EXPECT_EQ(data_at.back(), a);
+  Segment ack;
+  ack.from_reader = true;
+  const TimeNs b = acks.SendAt(100'000, Segment(ack)) + kDelay;
+  const TimeNs ipi = ack_at.back();
+  EXPECT_GT(ipi, b);
+  const TimeNs c = data.SendAt(100'000, Data(1448, 1448)) + kDelay;
+  ASSERT_LT(c, ipi);
+  EXPECT_EQ(data_at.back(), ipi + 1'000);
+  Segment soft;
+  const TimeNs d = acks.SendAt(ipi + 1'000'000, std::move(soft)) + kDelay;
+  EXPECT_EQ(ack_at.back(), d);
+  EXPECT_EQ(backlog.ipis(), 1u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -264,8 +264,11 @@ void Peer::ReleaseSock() {
   for (const auto& [skb, frags] : batch) ProcessSkb(skb, skb.payload);
   in_release_ = false;
   if (ack_deferred_) {
+    // tcp_release_cb, still the reader's release_sock.
     ack_deferred_ = false;
+    in_read_ = true;
     if (pending_ & kAckSched) SendAck();
+    in_read_ = false;
   }
 }
 
@@ -561,6 +564,7 @@ void Peer::SendAck() {
   ack.flags = kTcpAck;
   ack.tag = 0;
   ack.retransmit = false;
+  ack.from_reader = in_read_ || in_release_;
   ack.payload.clear();
   ack.sack.clear();
   ack.ack = static_cast<uint32_t>(rcv_nxt_);
@@ -672,7 +676,9 @@ void Peer::AppRead(uint64_t copied) {
   }
   if (time_to_ack) {
     ++stats_.read_acks;
+    in_read_ = true;
     SendAck();
+    in_read_ = false;
   }
 }
 

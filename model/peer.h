@@ -286,6 +286,7 @@ class Peer {
   // payload sits in one page frag).
   std::vector<std::pair<RxSkb, uint32_t>> backlog_;
   bool in_release_ = false;    // ReleaseSock is running the backlog
+  bool in_read_ = false;       // the reader's tcp_cleanup_rbuf or tcp_release_cb is sending an ACK
   bool ack_deferred_ = false;  // TCP_ACK_DEFERRED
 
   // Rate-limited reader: a recvmsg of read_chunk_ bytes completes at read_done_.

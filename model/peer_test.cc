@@ -102,6 +102,26 @@ TEST(PeerTest, BacklogCoalescesWhileTheReaderHoldsTheSocket) {
   EXPECT_EQ(st.coalesced, 18u);
 }
 
+// Which ACKs leave from the reader's context (Segment::from_reader, for
+// RpsBacklog): the run above with the deferral. Seg 1's ACK at t = 0 is
+// sent by softirq processing; the one after the backlog is sent by the
+// read's release_sock.
+TEST(PeerTest, AcksSentByTheReaderAreMarked) {
+  ConnectionConfig c = SmallBuf();
+  c.peer.app_read_bytes_per_sec = 1'448'000'000;
+  c.peer.backlog_coalesce = true;
+  c.peer.backlog_ack_defer = true;
+  EventLoop loop;
+  std::vector<std::pair<uint32_t, bool>> acks;
+  Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck,
+               [&](const Segment& s) { acks.emplace_back(s.ack, s.from_reader); }, nullptr);
+  Peer peer(&loop, c, &reverse, nullptr);
+  peer.OnSegmentAt(0, Data(0, kMss));
+  for (int i = 0; i < 20; ++i) peer.OnSegmentAt(100 + i * 10, Data(kMss + i * kMss, kMss));
+  loop.RunUntil(1'000'000);
+  EXPECT_EQ(acks, (std::vector<std::pair<uint32_t, bool>>{{kMss, false}, {21 * kMss, true}}));
+}
+
 // Without backlog_coalesce the same arrivals are processed one by one, each
 // with its own ACK decision. Nothing is read before t = 1000, so seg k finds
 // k * 1448 bytes unread: tcp_space = 65536 - 1448k. tcp_grow_window (room =

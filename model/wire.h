@@ -46,6 +46,10 @@ struct Segment {
   PushReason reason = PushReason::kControl;
   uint64_t tag = 0;
   bool retransmit = false;
+  // Peer -> sender: sent from the receiving application's context (its
+  // recvmsg's tcp_cleanup_rbuf or release_sock), so from the reader's CPU,
+  // not from softirq (RpsBacklog::Remote).
+  bool from_reader = false;
   std::vector<PayloadPiece> payload;
   // SACK blocks (peer -> sender), [start, end) pairs.
   std::vector<std::pair<uint32_t, uint32_t>> sack;

@@ -130,13 +130,19 @@ DelaySummary SummarizeDelays(const std::vector<DelaySample>& samples) {
     for (size_t i = 0; i < keep; ++i) sum += gaps[i];
     s.rx_service_ns = static_cast<int64_t>(sum / keep + 0.5);
   }
-  long double idle_sum = 0;
+  long double idle_sum = 0, deferred_sum = 0;
   for (size_t i = 0; i < samples.size(); ++i) {
     if (i == 0 || samples[i].xmit_ns > samples[i - 1].recv_ns + s.rx_service_ns) {
       ++s.idle_packets;
-      idle_sum += samples[i].recv_ns - samples[i].xmit_ns;
+      const int64_t d = samples[i].recv_ns - samples[i].xmit_ns;
+      idle_sum += d;
+      if (d > s.p5_ns + DelaySummary::kInlineNs) {
+        ++s.deferred_packets;
+        deferred_sum += d - s.p5_ns;
+      }
     }
   }
+  if (s.deferred_packets > 0) s.rx_deferred_ns = static_cast<int64_t>(deferred_sum / s.deferred_packets + 0.5);
   s.rx_wakeup_ns = std::max<int64_t>(0, static_cast<int64_t>(idle_sum / s.idle_packets) - s.p5_ns);
   return s;
 }

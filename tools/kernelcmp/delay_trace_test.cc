@@ -75,6 +75,10 @@ TEST(SummarizeDelays, ReceivingCpuAsAQueue) {
   EXPECT_EQ(s.rx_service_ns, 1'667);
   EXPECT_EQ(s.idle_packets, 2u);
   EXPECT_EQ(s.rx_wakeup_ns, 5'000);
+  // Deferred: idle packets taken more than 3 us beyond p5: (100, 130) only,
+  // 30 - 20 = 10 us; (0, 20) was taken at p5.
+  EXPECT_EQ(s.deferred_packets, 1u);
+  EXPECT_EQ(s.rx_deferred_ns, 10'000);
 }
 
 // Twenty queued gaps: nineteen of 1 us and one interruption of 40 us. The

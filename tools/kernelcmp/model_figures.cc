@@ -44,6 +44,8 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.rx_cpu_service_ns = s.rx_cpu_service_ns;
   c.rx_cpu_wakeup_ns = s.rx_cpu_wakeup_ns;
   c.rx_cpu_is_reader_cpu = s.rx_cpu_is_reader_cpu && (s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0);
+  c.rps_backlog_on_sender_cpu =
+      s.rps_backlog_on_sender_cpu && !c.rx_cpu_is_reader_cpu && (s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0);
   c.call_cost_ns = s.call_cost_ns;
   c.xmit_cost_ns = s.xmit_cost_ns;
   c.xmit_softirq_on_sender_cpu = s.xmit_softirq_on_sender_cpu;
@@ -137,7 +139,11 @@ std::string DescribeModelSettings(const ModelSettings& s) {
       s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0
           ? absl::StrFormat("receiving CPU %d ns per segment, wakeup %d ns (exponential mean)%s",
                             s.rx_cpu_service_ns, s.rx_cpu_wakeup_ns,
-                            s.rx_cpu_is_reader_cpu ? ", shared with the reader's copies and softirq transmits" : "")
+                            s.rx_cpu_is_reader_cpu ? ", shared with the reader's copies and softirq transmits"
+                            : s.rps_backlog_on_sender_cpu
+                                ? ", one backlog for both directions: transmits inline unless the reader's ACK "
+                                  "scheduled it (wakeup = its IPI)"
+                                : "")
           : absl::StrFormat("data spread %d ns (exponential mean)", s.delay_spread_ns),
       s.tx_completion_in_xmit ? std::string("inside the transmit")
                               : absl::StrFormat("%d ns after arrival", s.tx_completion_ns), s.call_cost_ns, s.xmit_cost_ns,

@@ -54,6 +54,10 @@ struct ModelSettings {
   // With the queue, on the receiver's CPU: that CPU also runs the reader's
   // copies and the softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu).
   bool rx_cpu_is_reader_cpu = false;
+  // With the queue, on the sender's CPU: one backlog for both directions,
+  // the sender's transmits inline unless the reader's ACK scheduled it
+  // (ConnectionConfig::rps_backlog_on_sender_cpu; the wakeup is the IPI).
+  bool rps_backlog_on_sender_cpu = false;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
   // ... plus this per segment it transmits (ConnectionConfig::xmit_cost_ns);
   // transmits from softirq take it from the sender when receive processing

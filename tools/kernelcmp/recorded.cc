@@ -149,10 +149,12 @@ absl::StatusOr<RecordedCell> ParseEntry(const Json& e, const Workload& w, bool t
     for (absl::Status st : {Number(d, "p5", false, &k.delay_p5_ns), Number(d, "median", false, &k.delay_median_ns),
                             Number(d, "mean", false, &k.delay_mean_ns),
                             Number(d, "rx_cpu_service", true, &k.rx_service_ns),
-                            Number(d, "rx_cpu_wakeup", true, &k.rx_wakeup_ns)}) {
+                            Number(d, "rx_cpu_wakeup", true, &k.rx_wakeup_ns),
+                            Number(d, "rx_deferred", true, &k.rx_deferred_ns)}) {
       if (!st.ok()) return absl::InvalidArgumentError(absl::StrCat("kernel_backlog_delay_us: ", st.message()));
     }
-    for (double* x : {&k.delay_p5_ns, &k.delay_median_ns, &k.delay_mean_ns, &k.rx_service_ns, &k.rx_wakeup_ns}) {
+    for (double* x : {&k.delay_p5_ns, &k.delay_median_ns, &k.delay_mean_ns, &k.rx_service_ns, &k.rx_wakeup_ns,
+                      &k.rx_deferred_ns}) {
       *x *= 1e3;
     }
   }

@@ -64,6 +64,7 @@ struct CellSummary {
   // The receiving CPU as a queue (DelaySummary), averaged the same way.
   double rx_service_ns = 0;
   double rx_wakeup_ns = 0;
+  double rx_deferred_ns = 0;  // DelaySummary::rx_deferred_ns, averaged the same way
 };
 
 // All repeats of one (variant, io mode, placement) and the model beside them.

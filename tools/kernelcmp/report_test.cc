@@ -371,6 +371,14 @@ TEST(CalibrateFromKernel, ReceivingCpuQueue) {
   EXPECT_EQ(spread.delay_spread_ns, 23'000);
   EXPECT_EQ(spread.rx_cpu_service_ns, 0);
   EXPECT_EQ(spread.rx_cpu_wakeup_ns, 0);
+  // One backlog on the sender's CPU: the wakeup is the deferred packets'
+  // wait (the IPI), 48.5 us, not the idle packets' mean.
+  ks.rx_deferred_ns = 48'500;
+  ModelSettings rps;
+  rps.rps_backlog_on_sender_cpu = true;
+  CalibrateFromKernel(ks, Calibration{}, &rps);
+  EXPECT_EQ(rps.rx_cpu_wakeup_ns, 48'500);
+  EXPECT_EQ(rps.rx_cpu_service_ns, 1'200);
 }
 
 // Kernel mean 21 us; the model's run gave p5 4 us and mean 12.5 us:
