@@ -87,7 +87,7 @@ ABSL_FLAG(bool, model_call_hold_from_trace, false,
 ABSL_FLAG(bool, model_shared_rx_cpu, false,
           "model: on the receiver's CPU, the receiving CPU's queue also runs the reader's copies and the "
           "sender's softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu)");
-ABSL_FLAG(bool, model_rps_backlog, false,
+ABSL_FLAG(bool, model_rps_backlog, true,
           "model: on the sender's CPU, one receive backlog for both directions, the sender's transmits taken "
           "inline unless an ACK from the reader's CPU scheduled it (ConnectionConfig::rps_backlog_on_sender_cpu)");
 ABSL_FLAG(int64_t, model_rx_cpu_service_ns, -1, "model calibration: receiving CPU's time per data segment");
@@ -200,7 +200,7 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.rx_cpu_service_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.rx_cpu_wakeup_ns = v;
   s.rx_cpu_is_reader_cpu = p == Placement::kReceiverCpu && absl::GetFlag(FLAGS_model_shared_rx_cpu);
-  s.rps_backlog_on_sender_cpu = p == Placement::kSenderCpu && absl::GetFlag(FLAGS_model_rps_backlog);
+  if (!absl::GetFlag(FLAGS_model_rps_backlog)) s.rps_backlog_on_sender_cpu = false;
   if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;

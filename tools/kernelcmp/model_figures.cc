@@ -125,6 +125,11 @@ ModelSettings DefaultModelSettings(Placement placement) {
   // cells it fitted worse (README, "Where the model stands").
   s.tx_completion_in_xmit = false;
   s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
+  // Receive processing on the sender's CPU is one backlog for both
+  // directions, taken inline unless the reader's ACK scheduled it (a
+  // softirq trace of 3 Dec 2026, model/rps_backlog.h); in effect only with
+  // the receiving-CPU queue (measured delays).
+  s.rps_backlog_on_sender_cpu = placement == Placement::kSenderCpu;
   s.gro_batch = false;
   s.gro_flush_ns = 0;
   return s;
