@@ -1,5 +1,6 @@
 #include "model/link.h"
 
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -28,6 +29,18 @@ Segment Data(uint32_t seq, uint32_t len) {
 constexpr uint64_t k10G = 10'000'000'000;
 constexpr uint64_t k1G = 1'000'000'000;
 constexpr TimeNs kDelay = 25'000;
+
+// A 10 Gb/s data link, kDelay one way, whose lookahead sink records each
+// segment's arrival time.
+struct RecordingLink {
+  explicit RecordingLink(LinkOptions o)
+      : link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, std::move(o)) {
+    link.set_lookahead_sink([this](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  }
+  EventLoop loop;
+  std::vector<TimeNs> arrivals;
+  Link link;
+};
 
 // Wire bytes, by hand: IP 20 + TCP 20 + timestamps 12 + payload, padded to 46,
 // + Ethernet header 14 + FCS 4 + preamble/SFD 8 + IFG 12.
@@ -157,13 +170,12 @@ TEST(LinkTest, LookaheadSinkGetsArrivalTimes) {
 // error is 10 us / sqrt(20000) = 0.7 %), and P(extra > mean) is e^-1 = 0.368
 // for an exponential (a uniform draw of the same mean would give 0.5).
 std::vector<TimeNs> SpreadExtras(uint64_t seed) {
-  EventLoop loop;
   LinkOptions o;
   o.delay_spread_ns = 10'000;
   o.seed = seed;
-  std::vector<TimeNs> arrivals;
-  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
-  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  RecordingLink r(o);
+  Link& link = r.link;
+  std::vector<TimeNs>& arrivals = r.arrivals;
   std::vector<TimeNs> extras;
   for (int i = 0; i < 20000; ++i) {
     const TimeNs last_bit = link.SendAt(TimeNs{i} * 1'000'000, Data(i * 1448u, 1448));
@@ -191,12 +203,11 @@ TEST(LinkTest, DelaySpreadIsExponentialAndSeeded) {
 // last bit + delay and no earlier than the one before it. A segment without
 // payload draws no spread.
 TEST(LinkTest, DelaySpreadKeepsFifoOrder) {
-  EventLoop loop;
   LinkOptions o;
   o.delay_spread_ns = 10'000;
-  std::vector<TimeNs> arrivals;
-  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
-  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  RecordingLink r(o);
+  Link& link = r.link;
+  std::vector<TimeNs>& arrivals = r.arrivals;
   TimeNs prev = 0;
   int waited = 0;
   for (int i = 0; i < 200; ++i) {
@@ -218,12 +229,11 @@ TEST(LinkTest, DelaySpreadKeepsFifoOrder) {
 // a, a + 5 us and a + 10 us, a = the first one's last bit + delay; a frame
 // 1 ms later finds the CPU idle and is taken as it arrives.
 TEST(LinkTest, RxCpuQueuesSegmentsBehindEachOther) {
-  EventLoop loop;
   LinkOptions o;
   o.rx_cpu_service_ns = 5'000;
-  std::vector<TimeNs> arrivals;
-  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
-  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  RecordingLink r(o);
+  Link& link = r.link;
+  std::vector<TimeNs>& arrivals = r.arrivals;
   const TimeNs last_bit0 = link.Send(Data(0, 1448));
   link.Send(Data(1448, 1448));
   link.Send(Data(2896, 1448));
@@ -240,13 +250,12 @@ TEST(LinkTest, RxCpuQueuesSegmentsBehindEachOther) {
 // wakeup W exceeds 0.23 us the CPU is still busy with the first (taken at
 // its arrival + W, busy 1 us) and takes the second exactly 1 us later.
 TEST(LinkTest, RxCpuWakeupIsDrawnOncePerIdlePeriod) {
-  EventLoop loop;
   LinkOptions o;
   o.rx_cpu_service_ns = 1'000;
   o.rx_cpu_wakeup_ns = 10'000;
-  std::vector<TimeNs> arrivals;
-  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
-  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  RecordingLink r(o);
+  Link& link = r.link;
+  std::vector<TimeNs>& arrivals = r.arrivals;
   double sum = 0;
   int above = 0;
   const int n = 20000;
@@ -270,13 +279,12 @@ TEST(LinkTest, RxCpuWakeupIsDrawnOncePerIdlePeriod) {
 // record_timing: (first bit, arrival) per segment with payload, the same
 // times the sink sees; pure ACKs are left out.
 TEST(LinkTest, RecordsDataTiming) {
-  EventLoop loop;
   LinkOptions o;
   o.record_timing = true;
   o.rx_cpu_service_ns = 5'000;
-  std::vector<TimeNs> arrivals;
-  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
-  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  RecordingLink r(o);
+  Link& link = r.link;
+  std::vector<TimeNs>& arrivals = r.arrivals;
   link.Send(Data(0, 1448));
   link.Send(Data(1448, 0));
   link.Send(Data(1448, 1448));
@@ -295,20 +303,19 @@ TEST(LinkTest, RecordsDataTiming) {
 // posted on an idle CPU runs at once: 3 us at t = 1 ms ends at 1 ms + 3 us.
 // Without the queue the CPU is not modelled: at + ns.
 TEST(LinkTest, RunOnRxCpuQueuesWithTheSegments) {
-  EventLoop loop;
   LinkOptions o;
   o.rx_cpu_service_ns = 5'000;
-  std::vector<TimeNs> arrivals;
-  Link link(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, o);
-  link.set_lookahead_sink([&](TimeNs at, const Segment&) { arrivals.push_back(at); });
+  RecordingLink r(o);
+  Link& link = r.link;
+  std::vector<TimeNs>& arrivals = r.arrivals;
   const TimeNs a = link.Send(Data(0, 1448)) + kDelay;
   EXPECT_EQ(link.RunOnRxCpu(a + 1'000, 20'000), a + 25'000);
   link.Send(Data(1448, 1448));
   EXPECT_EQ(arrivals, (std::vector<TimeNs>{a, a + 25'000}));
   EXPECT_EQ(link.RunOnRxCpu(1'000'000, 3'000), 1'003'000);
 
-  Link plain(&loop, k10G, kDelay, Direction::kData, nullptr, nullptr, LinkOptions{});
-  EXPECT_EQ(plain.RunOnRxCpu(7, 3'000), 3'007);
+  RecordingLink plain(LinkOptions{});
+  EXPECT_EQ(plain.link.RunOnRxCpu(7, 3'000), 3'007);
 }
 
 // set_rps_backlog: both directions on one backlog (service 1 us, IPI mean
