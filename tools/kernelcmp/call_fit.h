@@ -16,6 +16,8 @@ class CallCostFit {
   void Merge(const CallCostFit& other);
 
   uint64_t samples() const { return n_; }
+  // Mean CPU of the samples, through which the fitted line passes (0 with none).
+  double mean_cpu_ns() const { return n_ > 0 ? sy_ / static_cast<double>(n_) : 0; }
   // Needs at least kMinSamples samples with two distinct segment counts and
   // a non-negative slope and intercept; false otherwise (outputs untouched).
   bool Fit(double* base_ns, double* per_segment_ns) const;

@@ -32,11 +32,10 @@ bool ParseArg(absl::string_view v, int64_t* out) {
 // The value of "name: value" in a syscall's argument list "(a: 1, b: 2)".
 std::optional<int64_t> Arg(absl::string_view args, absl::string_view name) {
   for (absl::string_view kv : absl::StrSplit(args, ", ")) {
-    if (kv.size() > name.size() + 2 && kv.substr(0, name.size()) == name && kv.substr(name.size(), 2) == ": ") {
-      int64_t v = 0;
-      if (ParseArg(kv.substr(name.size() + 2), &v)) return v;
-      return std::nullopt;
-    }
+    if (!absl::StartsWith(kv, name) || !absl::StartsWith(kv.substr(name.size()), ": ")) continue;
+    int64_t v = 0;
+    if (ParseArg(kv.substr(name.size() + 2), &v)) return v;
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -119,21 +118,17 @@ absl::StatusOr<std::vector<CallHold>> ParseCallHolds(absl::string_view trace, in
 
 HoldSummary SummarizeHolds(const std::vector<CallHold>& holds) {
   HoldSummary s;
-  long double sum = 0, plain = 0;
+  long double sum = 0;
   for (const CallHold& h : holds) {
     ++s.calls;
     sum += h.ns;
     if (h.received > 0) {
       ++s.calls_with_receive;
     } else {
-      plain += h.ns;
       s.fit.Add(h.segments, h.ns);
     }
   }
   if (s.calls > 0) s.mean_ns = static_cast<double>(sum / s.calls);
-  if (s.calls > s.calls_with_receive) {
-    s.mean_without_receive_ns = static_cast<double>(plain / (s.calls - s.calls_with_receive));
-  }
   return s;
 }
 

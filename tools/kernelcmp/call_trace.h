@@ -44,7 +44,8 @@ struct HoldSummary {
   uint64_t calls = 0;
   double mean_ns = 0;
   uint64_t calls_with_receive = 0;
-  double mean_without_receive_ns = 0;  // what the fit reproduces on average
+  // Over the calls without receive work; its mean_cpu_ns() is their mean
+  // hold, what the fitted line reproduces on average.
   CallCostFit fit;
 };
 HoldSummary SummarizeHolds(const std::vector<CallHold>& holds);

@@ -83,7 +83,7 @@ TEST(SummarizeHolds, MeanAndFitOverCallsWithoutReceiveWork) {
   EXPECT_EQ(s.calls, 28u);
   EXPECT_DOUBLE_EQ(s.mean_ns, 4'750.0);
   EXPECT_EQ(s.calls_with_receive, 7u);
-  EXPECT_DOUBLE_EQ(s.mean_without_receive_ns, 7'000.0 / 3);  // (1 + 4 + 2) / 3 us
+  EXPECT_DOUBLE_EQ(s.fit.mean_cpu_ns(), 7'000.0 / 3);  // without receive work: (1 + 4 + 2) / 3 us
   double base = 0, per = 0;
   ASSERT_TRUE(s.fit.Fit(&base, &per));
   EXPECT_NEAR(base, 1'500.0, 1e-6);

@@ -44,7 +44,6 @@ Cell MeasuredCell() {
   holds.calls = 40;
   holds.mean_ns = 4'000;
   holds.calls_with_receive = 10;
-  holds.mean_without_receive_ns = 2'500;
   for (int i = 0; i < 15; ++i) {
     holds.fit.Add(0, 1'000);
     holds.fit.Add(2, 4'000);

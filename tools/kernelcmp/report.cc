@@ -18,7 +18,7 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0, thread_cpu = 0, thread_calls = 0,
          thread_call_cpu = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0, deferred = 0;
-  double hold_sum = 0, plain_sum = 0, plain_calls = 0, run_delay = 0, run_delay_calls = 0;
+  double hold_sum = 0, run_delay = 0, run_delay_calls = 0;
   CallCostFit fit, hold_fit;
   for (const RunOutcome& r : c.runs) {
     if (!r.valid) {
@@ -55,9 +55,6 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
     if (r.holds.has_value()) {
       s.hold_calls += r.holds->calls;
       hold_sum += r.holds->mean_ns * static_cast<double>(r.holds->calls);
-      const double plain = static_cast<double>(r.holds->calls - r.holds->calls_with_receive);
-      plain_sum += r.holds->mean_without_receive_ns * plain;
-      plain_calls += plain;
       hold_fit.Merge(r.holds->fit);
     }
     if (r.delays.has_value()) {
@@ -90,7 +87,7 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
   }
   if (s.hold_calls > 0) {
     s.hold_mean_ns = hold_sum / static_cast<double>(s.hold_calls);
-    if (plain_calls > 0) s.hold_mean_without_receive_ns = plain_sum / plain_calls;
+    s.hold_mean_without_receive_ns = hold_fit.mean_cpu_ns();
     if (!hold_fit.Fit(&s.hold_base_ns, &s.hold_ns_per_segment)) {
       s.hold_base_ns = 0;
       s.hold_ns_per_segment = 0;

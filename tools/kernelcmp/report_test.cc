@@ -225,12 +225,10 @@ TEST(SummarizeCell, PoolsTheTracedHolds) {
   ha.calls = 10;
   ha.mean_ns = 5'000;
   ha.calls_with_receive = 2;
-  ha.mean_without_receive_ns = 3'000;
   for (int i = 0; i < 8; ++i) ha.fit.Add(4, 3'000);
   HoldSummary hb;
   hb.calls = 30;
   hb.mean_ns = 1'000;
-  hb.mean_without_receive_ns = 1'000;
   for (int i = 0; i < 30; ++i) hb.fit.Add(0, 1'000);
   a.holds = ha;
   b.holds = hb;
