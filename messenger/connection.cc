@@ -378,7 +378,11 @@ int CephConnection::write_partial_message_data() {
     if (do_crc && c.need_crc) {
       // ceph_crc32c_page over the whole piece, once, even if only part of it
       // was accepted.
-      if (p.page.page.data != nullptr) crc = ceph_crc32c(crc, p.page.page.data + p.page_offset, p.length);
+      if (p.page.has_crc0 && p.page_offset == 0 && p.length == model::kPageSize) {
+        crc = ceph_crc32c_page_from_crc0(crc, p.page.crc0);
+      } else if (p.page.page.data != nullptr) {
+        crc = ceph_crc32c(crc, p.page.page.data + p.page_offset, p.length);
+      }
       ChargeCrc(p.length);
     }
     ceph_msg_data_advance(&c, static_cast<uint64_t>(r));

@@ -16,6 +16,14 @@ namespace sendsim::messenger {
 // preamble crc with 0 and segment crcs with -1 (see README, "crc seeds").
 uint32_t ceph_crc32c(uint32_t seed, const uint8_t* data, size_t len);
 
+// ceph_crc32c(crc, page, 4096) from crc0 = ceph_crc32c(0, page, 4096),
+// without reading the page. Exact: with no inversions the register update is
+// linear over GF(2), so running a page from seed `crc` gives the seed pushed
+// through 4096 zero bytes, xor the page's own crc from seed 0. PagePool
+// computes crc0 once per distinct page content; the sender then chains
+// whole-page pieces with four table lookups.
+uint32_t ceph_crc32c_page_from_crc0(uint32_t crc, uint32_t crc0);
+
 // CRC-32C as defined by RFC 3720 (iSCSI), for the test vectors.
 inline uint32_t Crc32cRfc3720(const uint8_t* data, size_t len) { return ~ceph_crc32c(~0u, data, len); }
 

@@ -17,6 +17,10 @@ namespace sendsim::messenger {
 struct MsgPage {
   model::Page page;
   bool sendpage_ok = true;
+  // ceph_crc32c(0, the page's 4096 bytes), when the page's owner knows it
+  // (PagePool); lets a whole-page piece's crc skip the bytes.
+  bool has_crc0 = false;
+  uint32_t crc0 = 0;
 };
 
 // One (page, offset, len) bvec of a bio or bvec array; never crosses a page.

@@ -7,6 +7,9 @@
 // coalesces frags across unrelated pages) while its bytes come from the pool
 // buffer (id mod size). Buffers are never rewritten, so page data stays valid
 // for as long as the pool lives, however long the model holds references.
+// Each buffer's crc32c (seed 0) is computed once, here, and handed out with
+// the page, so the sender's data crc chains whole pages without rereading
+// them (exact: see ceph_crc32c_page_from_crc0).
 
 #include <cstdint>
 #include <vector>
@@ -29,6 +32,7 @@ class PagePool {
  private:
   size_t num_pages_;
   std::vector<uint8_t> storage_;
+  std::vector<uint32_t> crc0_;  // per buffer
   uint64_t next_id_ = 1;
 };
 

@@ -19,7 +19,8 @@ PACKAGES=(
   libabsl-dev          # Abseil 20220623 (@com_google_absl)
   libbenchmark-dev     # Google Benchmark (@com_google_benchmark)
   nlohmann-json3-dev   # scenario files (@nlohmann_json)
-  libboost-dev         # Boost.CRC for crc32c (@boost)
+  libisal-dev          # Intel ISA-L crc32_iscsi: the messenger's crc32c (@isal)
+  libboost-dev         # Boost.CRC: the independent crc32c reference in tests (@boost)
   python3              # .ci/run result parsing, tools/*.py
   tshark               # pcap tests: decode what sendsim writes
   tcpdump              # pcap tests and kernel comparison captures

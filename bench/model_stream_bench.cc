@@ -1,5 +1,8 @@
-// Simulated wire packets per second for a stream of 128 KiB pagewise writes
-// (32 sendpage calls per message, post-patch flags), histogram-only output.
+// BM_PagewiseStream: simulated wire packets per second of the model alone
+// (no messenger, no payload bytes, no decoder) for a stream of 128 KiB
+// pagewise writes (32 sendpage calls per message, post-patch flags),
+// histogram-only output. Every benchmark binary links it: ratio_main.cc
+// prints the other benchmarks as ratios to it.
 
 #include <algorithm>
 #include <memory>
