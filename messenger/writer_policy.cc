@@ -11,43 +11,24 @@ using model::kMsgEor;
 using model::kMsgMore;
 using model::kMsgSendpageNotlast;
 
-constexpr WriterKind kNamed[] = {WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1Cork,
-                                 WriterKind::kV1Splice, WriterKind::kV2};
-
 // ceph_tcp_sendmsg: MORE when con->out_more, else EOR (all v1 versions).
 int KvecFlags(const CallContext& c) { return c.out_more ? kMsgMore : kMsgEor; }
 
 }  // namespace
 
 absl::StatusOr<WriterKind> ParseWriterKind(std::string_view name) {
-  for (WriterKind k : kNamed) {
-    if (WriterKindName(k) == name) return k;
+  for (const WriterEntry& e : kWriterTable) {
+    if (e.selectable && e.name == name) return e.kind;
   }
   return absl::InvalidArgumentError(
       absl::StrFormat("unknown writer '%s' (expected one of: %s)", name, absl::StrJoin(WriterNames(), ", ")));
 }
 
-std::string_view WriterKindName(WriterKind kind) {
-  switch (kind) {
-    case WriterKind::kV1Legacy:
-      return "v1-legacy";
-    case WriterKind::kV1Notlast:
-      return "v1-notlast";
-    case WriterKind::kV1Cork:
-      return "v1-cork";
-    case WriterKind::kV1Splice:
-      return "v1-splice";
-    case WriterKind::kV2:
-      return "v2";
-    case WriterKind::kHook:
-      return "hook";
-  }
-  return "?";
-}
-
 std::vector<std::string> WriterNames() {
   std::vector<std::string> out;
-  for (WriterKind k : kNamed) out.emplace_back(WriterKindName(k));
+  for (const WriterEntry& e : kWriterTable) {
+    if (e.selectable) out.emplace_back(e.name);
+  }
   return out;
 }
 

@@ -24,10 +24,28 @@ enum class WriterKind : uint8_t {
   kHook,       // v1 skeleton with caller-chosen flags on every call (property tests)
 };
 
-// Names as accepted on command lines: "v1-legacy", "v1-notlast", "v1-cork",
-// "v1-splice", "v2". The hook writer has no name (it needs code).
+// The one table of writer names (command lines, scenario files, fixtures,
+// props and kernelcmp all use it): "v1-legacy", "v1-notlast", "v1-cork",
+// "v1-splice", "v2". The hook writer is not selectable by name (it needs code).
+struct WriterEntry {
+  WriterKind kind;
+  std::string_view name;
+  bool selectable;
+};
+inline constexpr WriterEntry kWriterTable[] = {
+    {WriterKind::kV1Legacy, "v1-legacy", true}, {WriterKind::kV1Notlast, "v1-notlast", true},
+    {WriterKind::kV1Cork, "v1-cork", true},     {WriterKind::kV1Splice, "v1-splice", true},
+    {WriterKind::kV2, "v2", true},              {WriterKind::kHook, "hook", false},
+};
+
+constexpr std::string_view WriterKindName(WriterKind kind) {
+  for (const WriterEntry& e : kWriterTable) {
+    if (e.kind == kind) return e.name;
+  }
+  return "?";
+}
 absl::StatusOr<WriterKind> ParseWriterKind(std::string_view name);
-std::string_view WriterKindName(WriterKind kind);
+// The selectable names, in table order.
 std::vector<std::string> WriterNames();
 
 // What a socket call carries.

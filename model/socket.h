@@ -2,7 +2,7 @@
 #define SENDSIM_MODEL_SOCKET_H_
 
 // Public surface of the simulated sending socket, as the messenger sees it.
-// Semantics are Linux's (see ../shared/reference/linux-tcp-send-path.md);
+// Semantics are Linux's (docs/kernel-send-path.md summarises them);
 // return values are byte counts or negated errno, as from the kernel.
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "messenger/writer_policy.h"
 
 namespace sendsim::props {
 namespace {
@@ -19,16 +20,22 @@ constexpr uint64_t kTagBytes = 1;
 constexpr uint64_t kHeaderBytes = 53;
 constexpr uint64_t kFooterBytes = 21;
 
+// libceph's writers by messenger's names (the one writer table); the
+// property-only writers after them.
+constexpr absl::string_view Libceph(messenger::WriterKind k) {
+  const std::string_view n = messenger::WriterKindName(k);
+  return absl::string_view(n.data(), n.size());
+}
 struct WriterEntry {
   Writer w;
   absl::string_view name;
 };
 constexpr WriterEntry kWriters[] = {
-    {Writer::kV1Legacy, "v1-legacy"},
-    {Writer::kV1Notlast, "v1-notlast"},
-    {Writer::kV1Cork, "v1-cork"},
-    {Writer::kV1Splice, "v1-splice"},
-    {Writer::kV2, "v2"},
+    {Writer::kV1Legacy, Libceph(messenger::WriterKind::kV1Legacy)},
+    {Writer::kV1Notlast, Libceph(messenger::WriterKind::kV1Notlast)},
+    {Writer::kV1Cork, Libceph(messenger::WriterKind::kV1Cork)},
+    {Writer::kV1Splice, Libceph(messenger::WriterKind::kV1Splice)},
+    {Writer::kV2, Libceph(messenger::WriterKind::kV2)},
     {Writer::kAssigned, "assigned"},
     {Writer::kMutantNotlastStuck, "mutant-notlast-stuck"},
     {Writer::kMutantPushEveryPage, "mutant-push-every-page"},

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_format.h"
+#include "messenger/writer_policy.h"
 
 namespace sendsim::kernelcmp {
 
@@ -85,10 +86,19 @@ struct VariantEntry {
   Variant v;
   absl::string_view name;
 };
+// The libceph writers by messenger's names (the one writer table), then
+// kernelcmp's own call patterns.
+constexpr absl::string_view Libceph(messenger::WriterKind k) {
+  const std::string_view n = messenger::WriterKindName(k);
+  return absl::string_view(n.data(), n.size());
+}
 constexpr VariantEntry kVariants[] = {
-    {Variant::kV1Legacy, "v1-legacy"},     {Variant::kV1Splice, "v1-splice"},
-    {Variant::kV1Cork, "v1-cork"},         {Variant::kV2, "v2"},
-    {Variant::kSendmsgAll, "sendmsg-all"}, {Variant::kSendfile, "sendfile"},
+    {Variant::kV1Legacy, Libceph(messenger::WriterKind::kV1Legacy)},
+    {Variant::kV1Splice, Libceph(messenger::WriterKind::kV1Splice)},
+    {Variant::kV1Cork, Libceph(messenger::WriterKind::kV1Cork)},
+    {Variant::kV2, Libceph(messenger::WriterKind::kV2)},
+    {Variant::kSendmsgAll, "sendmsg-all"},
+    {Variant::kSendfile, "sendfile"},
     {Variant::kSplice, "splice"},
 };
 }  // namespace
