@@ -72,7 +72,7 @@ void TcpSock::LockSock() {
 // now + call_cost. release_sock only has work when something was deferred
 // meanwhile, so its event is scheduled lazily by EnsureReleaseEvent.
 void TcpSock::ScheduleRelease() {
-  if (config_.call_cost_ns == 0 && config_.xmit_cost_ns == 0) {
+  if (config_.call_cost_ns == 0 && config_.host.xmit_cost_ns == 0) {
     ReleaseSock();
     last_call_xmit_ns_ = 0;
     return;

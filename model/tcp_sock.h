@@ -23,7 +23,7 @@
 #include "absl/status/status.h"
 #include "model/config.h"
 #include "model/constants.h"
-#include "model/cpu_steal.h"
+#include "model/host/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/profile.h"
 #include "model/socket.h"
@@ -93,9 +93,6 @@ class TcpSock final : public Socket {
   TimeNs last_call_xmit_ns() const override { return last_call_xmit_ns_; }
   // Softirq work on the application's CPU is charged here (may be null).
   void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
-  // Where transmits from softirq context run when that is the receiving
-  // CPU (ConnectionConfig::rx_cpu_is_reader_cpu): posts (time, CPU ns).
-  void set_softirq_cpu(std::function<void(TimeNs, TimeNs)> run) { softirq_cpu_ = std::move(run); }
   TcpInfo info() const override;
   const Counters& counters() const override { return counters_; }
   Counters& mutable_counters() { return counters_; }
@@ -298,7 +295,6 @@ class TcpSock final : public Socket {
   uint64_t call_tag_ = 0;
   Counters counters_;
   CpuSteal* steal_ = nullptr;
-  std::function<void(TimeNs, TimeNs)> softirq_cpu_;
 
   // Sequence space (struct tcp_sock).
   uint64_t write_seq_ = 0;

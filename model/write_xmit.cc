@@ -265,18 +265,17 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   xmit_(std::move(x));
 }
 
-// The CPU of transmitting (ConnectionConfig::xmit_cost_ns): the caller's, in
-// a call or the release_sock it runs; otherwise the softirq's, on the CPU
-// RPS steers the ACKs to: the sender's, or the receiving one.
+// The CPU of transmitting (HostConfig::xmit_cost_ns): the caller's, in a
+// call or the release_sock it runs; otherwise the softirq's, on the CPU RPS
+// steers the ACKs to. Only the sender's CPU is modelled: softirq transmits
+// elsewhere take no time from anything the model times.
 void TcpSock::ChargeXmit(uint32_t segs) {
-  if (config_.xmit_cost_ns == 0) return;
-  const TimeNs cost = config_.xmit_cost_ns * segs;
+  if (config_.host.xmit_cost_ns == 0) return;
+  const TimeNs cost = config_.host.xmit_cost_ns * segs;
   if (in_call_) {
     call_xmit_ns_ += cost;
-  } else if (steal_ != nullptr && config_.xmit_softirq_on_sender_cpu) {
+  } else if (steal_ != nullptr && config_.host.xmit_softirq_on_sender_cpu) {
     steal_->Charge(loop_->now(), cost);
-  } else if (softirq_cpu_) {
-    softirq_cpu_(loop_->now(), cost);
   }
 }
 

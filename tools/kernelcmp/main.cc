@@ -1,6 +1,6 @@
 // kernelcmp: replays a sendsim workload through this machine's real TCP stack
 // (two private network namespaces joined by a veth pair), captures the data
-// direction and prints the packet figures beside the model's linux-6.8 ones.
+// direction and prints the packet figures beside the model's (profile linux-6.18) ones.
 //
 //   bazel run //tools:kernelcmp -- --scenario=FILE [--variants=all] [--repeats=3]
 //
@@ -65,9 +65,6 @@ ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
           "(default 0: ip_rcv_core orphans the skb)");
 ABSL_FLAG(int64_t, model_between_calls_ns, -1,
           "model calibration: the sender's CPU between two calls, socket not held (default: measured)");
-ABSL_FLAG(bool, model_sync_completion, false,
-          "with receive processing on the sender's CPU, TX completion inside the transmit (default: at the "
-          "segment's arrival, as on the other placement)");
 ABSL_FLAG(int64_t, model_delay_spread_ns, -1,
           "model calibration: mean of the exponential extra delay before the receiving side "
           "processes a data segment (default per placement)");
@@ -84,12 +81,9 @@ ABSL_FLAG(bool, model_sender_run_delay, true,
 ABSL_FLAG(bool, model_call_hold_from_trace, false,
           "model calibration: the socket hold per call from the syscall trace where measured (else from the "
           "sender's CPU per call)");
-ABSL_FLAG(bool, model_shared_rx_cpu, false,
-          "model: on the receiver's CPU, the receiving CPU's queue also runs the reader's copies and the "
-          "sender's softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu)");
 ABSL_FLAG(bool, model_rps_backlog, true,
           "model: on the sender's CPU, one receive backlog for both directions, the sender's transmits taken "
-          "inline unless an ACK from the reader's CPU scheduled it (ConnectionConfig::rps_backlog_on_sender_cpu)");
+          "inline unless an ACK from the reader's CPU scheduled it (HostConfig::rps_backlog_on_sender_cpu)");
 ABSL_FLAG(int64_t, model_rx_cpu_service_ns, -1, "model calibration: receiving CPU's time per data segment");
 ABSL_FLAG(int64_t, model_rx_cpu_wakeup_ns, -1, "model calibration: receiving CPU's mean wakeup when idle");
 ABSL_FLAG(int64_t, model_xmit_cost_ns, -1,
@@ -110,10 +104,6 @@ ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
 ABSL_FLAG(int64_t, model_read_mbps, -1,
           "model calibration: receiving application's read rate in Mbit/s (default: the kernel "
           "run's measured data rate; instant with --model_only)");
-ABSL_FLAG(bool, model_backlog_coalesce, true,
-          "model: the receiver coalesces segments in its socket backlog while its reader holds the "
-          "socket (tcp_add_backlog, v5.0+) and sends one deferred ACK after it (v6.7+ "
-          "tcp_backlog_ack_defer); false gives the v4.19 receiver");
 ABSL_FLAG(int64_t, model_read_wakeup_ns, -1,
           "model calibration: the receiving application's wakeup latency after it read everything "
           "(default: derived from each kernel cell's read sizes; 0 with --model_only)");
@@ -194,18 +184,16 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.xmit_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.host.xmit_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_between_calls_ns); v >= 0) s.between_calls_ns = v;
-  s.tx_completion_in_xmit = p == Placement::kSenderCpu && absl::GetFlag(FLAGS_model_sync_completion);
-  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.rx_cpu_service_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.rx_cpu_wakeup_ns = v;
-  s.rx_cpu_is_reader_cpu = p == Placement::kReceiverCpu && absl::GetFlag(FLAGS_model_shared_rx_cpu);
-  if (!absl::GetFlag(FLAGS_model_rps_backlog)) s.rps_backlog_on_sender_cpu = false;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.host.rx_cpu_service_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.host.rx_cpu_wakeup_ns = v;
+  if (!absl::GetFlag(FLAGS_model_rps_backlog)) s.host.rps_backlog_on_sender_cpu = false;
   if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.host.data_delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.softirq_ack_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.host.sender_softirq_ack_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.host.sender_softirq_peer_rx_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) {  // a fixed buffer overrides autotuning
     s.peer_rcvbuf = static_cast<uint32_t>(v);
     s.peer_rcvbuf_initial = 0;
@@ -214,8 +202,7 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
     s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
   }
-  s.backlog_coalesce = absl::GetFlag(FLAGS_model_backlog_coalesce);
-  if (int64_t v = absl::GetFlag(FLAGS_model_read_wakeup_ns); v >= 0) s.read_wakeup_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_read_wakeup_ns); v >= 0) s.host.app_read_wakeup_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
     s.gro_batch = true;
     s.gro_flush_ns = v;
@@ -509,7 +496,7 @@ int Main() {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "compare sendsim's linux-6.8 figures with this machine's kernel (needs root)");
+      "compare sendsim's linux-6.18 figures with this machine's kernel (needs root)");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
     absl::FPrintF(stderr, "%s: %s\n", "kernelcmp", s.message());
