@@ -325,6 +325,53 @@ void TcpSock::ResumeBlockedCall() {
   if (done) done(r);
 }
 
+// skb_splice_from_iter (v6.x MSG_SPLICE_PAGES): attaches the cursor's page
+// pieces to `skb` until `copy` bytes or a full frag array; returns the bytes
+// attached (0: the frag array was full, the caller starts a new skb). The
+// skb's end_seq moves as pieces go in, because AddFrag measures from
+// skb->len().
+uint32_t TcpSock::SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy) {
+  uint32_t n = 0;
+  while (n < copy && c.idx < c.bvec.size()) {
+    const BioVec& b = c.bvec[c.idx];
+    const uint32_t off = b.offset + static_cast<uint32_t>(c.off);
+    const uint32_t part = std::min<uint32_t>(b.len - static_cast<uint32_t>(c.off), copy - n);
+    const bool co = CanCoalesce(skb, b.page.id, off);
+    if (!co && skb.nr_frags >= kMaxSkbFrags) break;
+    AddFrag(skb, b.page.id, off, part, co);
+    AppendPayload(skb, b.page.data == nullptr ? nullptr : b.page.data + off, part);
+    skb.end_seq += part;
+    n += part;
+    c.off += part;
+    if (c.off == b.len) {
+      ++c.idx;
+      c.off = 0;
+    }
+  }
+  return n;
+}
+
+// The copy path's page-frag step of tcp_sendmsg_locked: sk_page_frag_refill
+// needs 32 bytes, else a fresh 32 KiB page (simplification: a page is never
+// reused at refcount 1); the bytes copied coalesce into the skb's last frag
+// when they continue it. Returns the bytes copied (0: the frag array is
+// full, the caller PSH-marks and starts a new skb).
+uint32_t TcpSock::CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy) {
+  if (pfrag_offset_ + 32 > kPageFragSize) {
+    pfrag_page_ = next_pfrag_id_++;
+    pfrag_offset_ = 0;
+  }
+  const bool co = CanCoalesce(skb, pfrag_page_, pfrag_offset_);
+  if (!co && skb.nr_frags >= kMaxSkbFrags) return 0;
+  const uint32_t n = std::min<uint32_t>(copy, kPageFragSize - pfrag_offset_);
+  AddFrag(skb, pfrag_page_, pfrag_offset_, n, co);
+  AppendPayload(skb, CopyFromCursor(c, n), n);
+  pfrag_offset_ += n;
+  skb.truesize += n;
+  wmem_queued_ += n;
+  return n;
+}
+
 // tcp_sendmsg_locked (copy path; v6.x MSG_SPLICE_PAGES page attachment).
 int64_t TcpSock::TcpSendmsgLocked(SendCursor& c) {
 restart:
@@ -361,23 +408,7 @@ restart:
     if (c.splice) {
       // skb_splice_from_iter: attach page pieces until `copy` bytes or a full
       // frag array (-EMSGSIZE with nothing attached -> PSH-mark, new skb).
-      while (n < copy && c.idx < c.bvec.size()) {
-        const BioVec& b = c.bvec[c.idx];
-        const uint32_t off = b.offset + static_cast<uint32_t>(c.off);
-        const uint32_t part = std::min<uint32_t>(b.len - static_cast<uint32_t>(c.off), static_cast<uint32_t>(copy) - n);
-        const bool co = CanCoalesce(*skb, b.page.id, off);
-        if (!co && skb->nr_frags >= kMaxSkbFrags) break;
-        // AddFrag measures from skb->len(): account bytes as we go.
-        AddFrag(*skb, b.page.id, off, part, co);
-        AppendPayload(*skb, b.page.data == nullptr ? nullptr : b.page.data + off, part);
-        skb->end_seq += part;
-        n += part;
-        c.off += part;
-        if (c.off == b.len) {
-          ++c.idx;
-          c.off = 0;
-        }
-      }
+      n = SpliceFromIter(*skb, c, static_cast<uint32_t>(copy));
       if (n == 0) {
         MarkPush(*skb);
         goto new_segment;
@@ -393,23 +424,11 @@ restart:
       skb->linear_room -= n;
       skb->linear_len += n;
     } else {
-      // sk_page_frag_refill needs 32 bytes, else a fresh 32 KiB page
-      // (simplification: a page is never reused at refcount 1).
-      if (pfrag_offset_ + 32 > kPageFragSize) {
-        pfrag_page_ = next_pfrag_id_++;
-        pfrag_offset_ = 0;
-      }
-      const bool co = CanCoalesce(*skb, pfrag_page_, pfrag_offset_);
-      if (!co && skb->nr_frags >= kMaxSkbFrags) {
+      n = CopyToPageFrag(*skb, c, static_cast<uint32_t>(copy));
+      if (n == 0) {
         MarkPush(*skb);
         goto new_segment;
       }
-      n = std::min<uint32_t>(static_cast<uint32_t>(copy), kPageFragSize - pfrag_offset_);
-      AddFrag(*skb, pfrag_page_, pfrag_offset_, n, co);
-      AppendPayload(*skb, CopyFromCursor(c, n), n);
-      pfrag_offset_ += n;
-      skb->truesize += n;
-      wmem_queued_ += n;
     }
     if (c.copied == 0) skb->tcp_flags &= ~kTcpPsh;
     write_seq_ += n;
