@@ -221,7 +221,7 @@ bool TcpSock::SmallQueueCheck(const Skb& skb) {
     // Always send when the rtx queue is empty (v6.x: or holds a single skb):
     // no TX completion would call us back.
     if (rtx_queue_.empty() || (profile_.tsq_exempt_single_skb && rtx_queue_.size() == 1)) return false;
-    tsq_throttled_ = true;
+    tsq_.throttled = true;
     if (wmem_alloc_ > limit) return true;
   }
   return false;
@@ -287,7 +287,7 @@ void TcpSock::EventNewDataSent() {
   packets_out_ += skb.pcount;
   rtx_queue_.push_back(std::move(skb));
   write_queue_.pop_front();
-  if (prior_packets == 0 || timer_kind_ == XmitTimer::kLossProbe) RearmRto();
+  if (prior_packets == 0 || xmit_timer_.kind == XmitTimer::kLossProbe) RearmRto();
   if (profile_.check_space_on_new_data) CheckSpace();
 }
 
@@ -299,7 +299,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
   uint32_t fin_over_cwnd = 0;  // tcp_cwnd_test lets a FIN skb past a full cwnd
   bool is_cwnd_limited = false;
   const uint32_t max_segs = TsoSegs(mss_now);
-  if (push_one == 0 && mtup_enabled_) {
+  if (push_one == 0 && mtup_.enabled) {
     const int r = MtuProbe(reason);
     if (r == 0) return false;
     if (r > 0) sent_pkts = 1;
@@ -392,18 +392,18 @@ void TcpSock::OnTxCompletion(uint32_t truesize) {
   } else {
     wmem_alloc_ -= truesize;
   }
-  if (tsq_throttled_ && !tsq_queued_) {
-    tsq_throttled_ = false;
-    tsq_queued_ = true;
+  if (tsq_.throttled && !tsq_.queued) {
+    tsq_.throttled = false;
+    tsq_.queued = true;
     loop_->ScheduleAfter(0, [this] { TsqHandler(); });
   }
 }
 
 // tcp_tasklet_func -> tcp_tsq_handler.
 void TcpSock::TsqHandler() {
-  tsq_queued_ = false;
+  tsq_.queued = false;
   if (IsOwned()) {
-    tsq_deferred_ = true;
+    tsq_.deferred = true;
     EnsureReleaseEvent();
   } else {
     TsqWrite(PushReason::kTsq);
