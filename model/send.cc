@@ -172,29 +172,18 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
 
 int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
   if (send_shutdown_) return -kEpipe;  // tcp_sendmsg_locked: do_error with -EPIPE
-  LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kKvec;
   c.flags = flags;
   c.iov = iov;
   for (const Iovec& v : iov) c.left += v.len;
-  const int64_t r = TcpSendmsgLocked(c);
-  if (r == kInProgress) {
-    pending_call_ = std::make_unique<PendingCall>();
-    pending_call_->iov_copy.assign(iov.begin(), iov.end());
-    pending_call_->cursor = c;
-    pending_call_->cursor.iov = absl::MakeConstSpan(pending_call_->iov_copy);
-    pending_call_->done = std::move(done);
-  }
-  ScheduleRelease();
-  return r;
+  return SendmsgCall(c, std::move(done));
 }
 
 int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done) {
   for (const BioVec& b : bvec)
     if (b.offset > static_cast<uint32_t>(kPageSize) || b.len > static_cast<uint32_t>(kPageSize) - b.offset) return -kEinval;
   if (send_shutdown_) return -kEpipe;
-  LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kBvec;
   c.flags = flags;
@@ -202,11 +191,20 @@ int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn d
   // MSG_SPLICE_PAGES is an unknown (ignored) flag before v6.5: data is copied.
   c.splice = profile_.has_splice_pages && (flags & kMsgSplicePages) != 0;
   for (const BioVec& b : bvec) c.left += b.len;
+  return SendmsgCall(c, std::move(done));
+}
+
+// tcp_sendmsg: lock_sock, tcp_sendmsg_locked, release_sock. A call that
+// waits for memory is parked with its own copy of the caller's vectors.
+int64_t TcpSock::SendmsgCall(SendCursor c, DoneFn done) {
+  LockSock();
   const int64_t r = TcpSendmsgLocked(c);
   if (r == kInProgress) {
     pending_call_ = std::make_unique<PendingCall>();
-    pending_call_->bvec_copy.assign(bvec.begin(), bvec.end());
+    pending_call_->iov_copy.assign(c.iov.begin(), c.iov.end());
+    pending_call_->bvec_copy.assign(c.bvec.begin(), c.bvec.end());
     pending_call_->cursor = c;
+    pending_call_->cursor.iov = absl::MakeConstSpan(pending_call_->iov_copy);
     pending_call_->cursor.bvec = absl::MakeConstSpan(pending_call_->bvec_copy);
     pending_call_->done = std::move(done);
   }
