@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "messenger/testing/writer_params.h"
 #include "messenger/testing/harness.h"
 
 namespace sendsim::messenger {
@@ -236,13 +237,7 @@ TEST_P(ResumeTest, OneByteAtATime) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Writers, ResumeTest,
-                         ::testing::Values(WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1Cork,
-                                           WriterKind::kV1Splice, WriterKind::kV2),
-                         [](const auto& info) {
-                           std::string n(WriterKindName(info.param));
-                           for (char& c : n) c = c == '-' ? '_' : c;
-                           return n;
-                         });
+                         ::testing::ValuesIn(testing::SelectableWriters()), testing::WriterParamName());
 
 // A partial send of a piece retries its remainder with the same flags rule:
 // under v1-notlast the remainder of the payload's last piece is MORE again.

@@ -75,6 +75,12 @@ class Decoder {
   bool Gather(const uint8_t*& p, size_t& len, size_t n);
   absl::Status Fail(absl::Status s);
   absl::Status OnFixed(model::TimeNs t);
+  absl::Status OnV1Tag(const uint8_t* b);
+  absl::Status OnV2Preamble(const uint8_t* b);
+  absl::Status OnV1Header(model::TimeNs t, const uint8_t* b);
+  absl::Status OnV1Footer(model::TimeNs t, const uint8_t* b);
+  absl::Status OnV2ControlSegment(model::TimeNs t, const uint8_t* b);
+  absl::Status OnV2Epilogue(model::TimeNs t, const uint8_t* b);
   absl::Status AfterSegments(model::TimeNs t);
   absl::Status Complete(model::TimeNs t);
   absl::Status NextPayloadState(model::TimeNs t);

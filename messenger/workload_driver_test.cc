@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "messenger/testing/writer_params.h"
 #include "messenger/testing/fake_socket.h"
 
 namespace sendsim::messenger {
@@ -89,13 +90,7 @@ TEST_P(DriverTest, MixedWorkloadArrivesIntactThroughATightSocket) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Writers, DriverTest,
-                         ::testing::Values(WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1Cork,
-                                           WriterKind::kV1Splice, WriterKind::kV2),
-                         [](const auto& info) {
-                           std::string n(WriterKindName(info.param));
-                           for (char& c : n) c = c == '-' ? '_' : c;
-                           return n;
-                         });
+                         ::testing::ValuesIn(testing::SelectableWriters()), testing::WriterParamName());
 
 TEST(DriverQueueDepthTest, AtMostQdOutstanding) {
   Loopback lb(10 * model::kNsPerUs, FakeSocket::kUnlimited);

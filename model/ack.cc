@@ -49,7 +49,7 @@ uint32_t CubicRoot(uint64_t a) {
 
 void TcpSock::OnAckSegment(const Segment& seg) {
   // The receive softirq runs now on the application's CPU, owned or not.
-  if (steal_ != nullptr) steal_->Charge(loop_->now(), config_.sender_softirq_ack_ns);
+  if (steal_ != nullptr) steal_->Charge(loop_->now(), config_.host.sender_softirq_ack_ns);
   if (IsOwned()) {
     backlog_.push_back(seg);
     ++counters_.backlog_acks;
@@ -103,7 +103,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   uint32_t acked = 0;
   CleanRtxQueue(&flag, &first_ackt, &acked);
   // tcp_clean_rtx_queue: the whole probe acknowledged.
-  if (acked > 0 && probe_size_ != 0 && snd_una_ >= probe_seq_end_) MtupProbeSuccess();
+  if (acked > 0 && mtup_.probe_size != 0 && snd_una_ >= mtup_.probe_seq_end) MtupProbeSuccess();
   if (first_ackt >= 0) {
     RttEstimator(static_cast<uint64_t>((loop_->now() - first_ackt) / kNsPerUs));
     SetRto();

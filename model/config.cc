@@ -33,24 +33,20 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
   if (c.link_bps == 0) return Bad("link_bps must be > 0");
   for (const auto& [field, v] : {std::pair<const char*, TimeNs>{"one_way_delay_ns", c.one_way_delay_ns},
                                  {"tx_completion_ns", c.tx_completion_ns},
-                                 {"data_delay_spread_ns", c.data_delay_spread_ns},
-                                 {"rx_cpu_service_ns", c.rx_cpu_service_ns},
-                                 {"rx_cpu_wakeup_ns", c.rx_cpu_wakeup_ns},
                                  {"call_cost_ns", c.call_cost_ns},
-                                 {"xmit_cost_ns", c.xmit_cost_ns},
-                                 {"sender_softirq_ack_ns", c.sender_softirq_ack_ns},
-                                 {"sender_softirq_peer_rx_ns", c.sender_softirq_peer_rx_ns},
                                  {"peer.gro_flush_ns", c.peer.gro_flush_ns},
                                  {"peer.ack_proc_ns", c.peer.ack_proc_ns},
-                                 {"peer.app_read_wakeup_ns", c.peer.app_read_wakeup_ns}}) {
+                                 {"host.data_delay_spread_ns", c.host.data_delay_spread_ns},
+                                 {"host.rx_cpu_service_ns", c.host.rx_cpu_service_ns},
+                                 {"host.rx_cpu_wakeup_ns", c.host.rx_cpu_wakeup_ns},
+                                 {"host.xmit_cost_ns", c.host.xmit_cost_ns},
+                                 {"host.sender_softirq_ack_ns", c.host.sender_softirq_ack_ns},
+                                 {"host.sender_softirq_peer_rx_ns", c.host.sender_softirq_peer_rx_ns},
+                                 {"host.app_read_wakeup_ns", c.host.app_read_wakeup_ns}}) {
     if (absl::Status s = NonNegative(field, v); !s.ok()) return s;
   }
-  if (c.rps_backlog_on_sender_cpu && c.rx_cpu_service_ns == 0 && c.rx_cpu_wakeup_ns == 0)
-    return Bad("rps_backlog_on_sender_cpu needs rx_cpu_service_ns or rx_cpu_wakeup_ns > 0");
-  if (c.rps_backlog_on_sender_cpu && c.rx_cpu_is_reader_cpu)
-    return Bad("rps_backlog_on_sender_cpu and rx_cpu_is_reader_cpu place receive processing on different CPUs");
-  if (c.rx_cpu_is_reader_cpu && c.rx_cpu_service_ns == 0 && c.rx_cpu_wakeup_ns == 0)
-    return Bad("rx_cpu_is_reader_cpu needs the receiving-CPU queue (rx_cpu_service_ns or rx_cpu_wakeup_ns > 0)");
+  if (c.host.rps_backlog_on_sender_cpu && !c.host.has_rx_cpu())
+    return Bad("host.rps_backlog_on_sender_cpu needs host.rx_cpu_service_ns or host.rx_cpu_wakeup_ns > 0");
   if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)
     return absl::InvalidArgumentError(absl::StrFormat("hz %d is not one of 100, 250, 300, 1000", c.hz));
   if (c.peer.ack_every_segs == 0) return Bad("peer.ack_every_segs must be >= 1");

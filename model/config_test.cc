@@ -45,13 +45,15 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"peer.gro_flush_ns", [](ConnectionConfig& c) { c.peer.gro_flush_ns = -1; }},
       {"peer.ack_proc_ns", [](ConnectionConfig& c) { c.peer.ack_proc_ns = -1; }},
       {"tx_completion_ns", [](ConnectionConfig& c) { c.tx_completion_ns = -1; }},
-      {"data_delay_spread_ns", [](ConnectionConfig& c) { c.data_delay_spread_ns = -1; }},
-      {"peer.app_read_wakeup_ns", [](ConnectionConfig& c) { c.peer.app_read_wakeup_ns = -1; }},
+      {"host.data_delay_spread_ns", [](ConnectionConfig& c) { c.host.data_delay_spread_ns = -1; }},
+      {"host.app_read_wakeup_ns", [](ConnectionConfig& c) { c.host.app_read_wakeup_ns = -1; }},
       {"one_way_delay_ns", [](ConnectionConfig& c) { c.one_way_delay_ns = -1; }},
       {"call_cost_ns", [](ConnectionConfig& c) { c.call_cost_ns = -1; }},
-      {"xmit_cost_ns", [](ConnectionConfig& c) { c.xmit_cost_ns = -1; }},
-      {"sender_softirq_ack_ns", [](ConnectionConfig& c) { c.sender_softirq_ack_ns = -1; }},
-      {"sender_softirq_peer_rx_ns", [](ConnectionConfig& c) { c.sender_softirq_peer_rx_ns = -1; }},
+      {"host.xmit_cost_ns", [](ConnectionConfig& c) { c.host.xmit_cost_ns = -1; }},
+      {"host.sender_softirq_ack_ns", [](ConnectionConfig& c) { c.host.sender_softirq_ack_ns = -1; }},
+      {"host.sender_softirq_peer_rx_ns", [](ConnectionConfig& c) { c.host.sender_softirq_peer_rx_ns = -1; }},
+      {"host.rx_cpu_service_ns", [](ConnectionConfig& c) { c.host.rx_cpu_service_ns = -1; }},
+      {"host.rx_cpu_wakeup_ns", [](ConnectionConfig& c) { c.host.rx_cpu_wakeup_ns = -1; }},
       {"peer.rcvbuf_autotune_initial", [](ConnectionConfig& c) { c.peer.rcvbuf_autotune_initial = 5791; }},
       // 4 * 1448 = 5792: one byte less is rejected.
       {"peer.rcvbuf", [](ConnectionConfig& c) { c.peer.rcvbuf = 5791; }},
@@ -64,15 +66,8 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"mtu", [](ConnectionConfig& c) { c.mtu = 67; }},
       {"initcwnd", [](ConnectionConfig& c) { c.initcwnd = 0; }},
       {"drop_data_segments", [](ConnectionConfig& c) { c.drop_data_segments = {5, 5}; }},
-      // Without the receiving-CPU queue there is no CPU to share.
-      {"rx_cpu_is_reader_cpu", [](ConnectionConfig& c) { c.rx_cpu_is_reader_cpu = true; }},
-      {"rps_backlog_on_sender_cpu", [](ConnectionConfig& c) { c.rps_backlog_on_sender_cpu = true; }},
-      // Receive processing on the sender's CPU and on the reader's at once.
-      {"rps_backlog_on_sender_cpu", [](ConnectionConfig& c) {
-         c.rx_cpu_service_ns = 1;
-         c.rps_backlog_on_sender_cpu = true;
-         c.rx_cpu_is_reader_cpu = true;
-       }},
+      // The backlog needs the receiving CPU's service or wakeup time.
+      {"host.rps_backlog_on_sender_cpu", [](ConnectionConfig& c) { c.host.rps_backlog_on_sender_cpu = true; }},
   };
   for (const Case& k : cases) {
     ConnectionConfig c;

@@ -28,7 +28,7 @@ class ConnectionImpl final : public Connection, public Observer {
         [](void* self, const Segment& seg) { static_cast<ConnectionImpl*>(self)->sock_->OnAckSegment(seg); }, this);
     fwd_ = std::make_unique<Link>(loop, config.link_bps, config.one_way_delay_ns, Direction::kData, SegmentSinkFn(),
                                   this, LinkOptionsFor(config, Direction::kData));
-    peer_ = std::make_unique<Peer>(loop, config, rev_.get(), this);
+    peer_ = std::make_unique<Peer>(loop, config, profile, rev_.get(), this);
     peer_->AttachLookahead(fwd_.get());
     nic_ = std::make_unique<Nic>(loop, config, fwd_.get(), [this](uint32_t truesize) { sock_->OnTxCompletion(truesize); });
     TcpSock::Options opts;
@@ -36,20 +36,17 @@ class ConnectionImpl final : public Connection, public Observer {
     opts.handshake_rtt_ns = 2 * config.one_way_delay_ns;
     sock_ = std::make_unique<TcpSock>(loop, config, profile, opts,
                                       [this](XmitSkb&& skb) { nic_->Transmit(skb); });
-    // Receive work on the application's CPU (model/cpu_steal.h), only when
+    // Receive work on the application's CPU (model/host/cpu_steal.h), only when
     // configured, so that runs without it schedule exactly as before.
-    if (config.sender_softirq_ack_ns > 0 || config.sender_softirq_peer_rx_ns > 0 ||
-        (config.xmit_cost_ns > 0 && config.xmit_softirq_on_sender_cpu)) {
+    if (config.host.steals_sender_cpu()) {
       sock_->set_cpu_steal(&steal_);
       peer_->set_cpu_steal(&steal_);
     }
-    if (config.rps_backlog_on_sender_cpu) {
-      rps_ = std::make_unique<RpsBacklog>(config.rx_cpu_service_ns, config.rx_cpu_wakeup_ns, config.link_seed);
+    if (config.host.rps_backlog_on_sender_cpu) {
+      rps_ = std::make_unique<RpsBacklog>(config.host.rx_cpu_service_ns, config.host.rx_cpu_wakeup_ns,
+                                          config.link_seed);
       fwd_->set_rps_backlog(rps_.get());
       rev_->set_rps_backlog(rps_.get());
-    }
-    if (config.rx_cpu_is_reader_cpu && !config.xmit_softirq_on_sender_cpu) {
-      sock_->set_softirq_cpu([link = fwd_.get()](TimeNs at, TimeNs ns) { link->RunOnRxCpu(at, ns); });
     }
 #ifndef NDEBUG
     // Debug builds check the invariants after every event.

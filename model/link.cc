@@ -12,9 +12,9 @@ LinkOptions LinkOptionsFor(const ConnectionConfig& cfg, Direction dir) {
   o.timestamps = cfg.timestamps;
   if (dir == Direction::kData) {
     o.drop_data_segments = cfg.drop_data_segments;
-    o.delay_spread_ns = cfg.data_delay_spread_ns;
-    o.rx_cpu_service_ns = cfg.rx_cpu_service_ns;
-    o.rx_cpu_wakeup_ns = cfg.rx_cpu_wakeup_ns;
+    o.delay_spread_ns = cfg.host.data_delay_spread_ns;
+    o.rx_cpu_service_ns = cfg.host.rx_cpu_service_ns;
+    o.rx_cpu_wakeup_ns = cfg.host.rx_cpu_wakeup_ns;
     o.seed = cfg.link_seed;
     o.record_timing = cfg.record_data_timing;
   }
@@ -146,13 +146,6 @@ TimeNs Link::RxCpuStart(TimeNs arrival) {
   }
   rx_cpu_free_at_ = start + opts_.rx_cpu_service_ns;
   return start;
-}
-
-// The CPU is awake (the work was posted on it), so there is no wakeup.
-TimeNs Link::RunOnRxCpu(TimeNs at, TimeNs ns) {
-  if (opts_.rx_cpu_service_ns <= 0 && opts_.rx_cpu_wakeup_ns <= 0) return at + ns;
-  rx_cpu_free_at_ = std::max(at, rx_cpu_free_at_) + ns;
-  return rx_cpu_free_at_;
 }
 
 TimeNs Link::DrawExponential(TimeNs mean_ns) { return rng_.Draw(mean_ns); }

@@ -38,7 +38,7 @@
 #include "model/constants.h"
 #include "model/event_loop.h"
 #include "model/exp_draw.h"
-#include "model/rps_backlog.h"
+#include "model/host/rps_backlog.h"
 #include "model/observer.h"
 #include "model/types.h"
 #include "model/wire.h"
@@ -168,11 +168,6 @@ class Link {
   TimeNs busy_until() const { return busy_ns_ + (busy_rem_ != 0 ? 1 : 0); }
   // Arrival time at the peer of the last frame sent.
   TimeNs last_arrival() const { return last_arrival_; }
-  // Other work of `ns` on the receiving CPU, ready at `at`
-  // (ConnectionConfig::rx_cpu_is_reader_cpu): it runs once that CPU is done
-  // with what it has taken on so far, and data segments sent later wait for
-  // it. Returns when it is done. Without the rx_cpu queue: at + ns.
-  TimeNs RunOnRxCpu(TimeNs at, TimeNs ns);
   // (first bit, arrival) of each segment with payload, when recorded.
   const std::vector<std::pair<TimeNs, TimeNs>>& timing() const { return timing_; }
 

@@ -295,29 +295,6 @@ TEST(LinkTest, RecordsDataTiming) {
   EXPECT_EQ(arrivals[2], arrivals[0] + 10'000);  // behind the pure ACK's service time too
 }
 
-// RunOnRxCpu: other work on the receiving CPU (service 5 us, no wakeup).
-// A frame is taken at a = its last bit + delay and keeps the CPU until
-// a + 5 us; 20 us of work posted at a + 1 us waits for it and ends at
-// a + 25 us; a frame sent at once behind the first (1.23 us later at 10G,
-// so it reaches the CPU before a + 25 us) is taken at a + 25 us. Work
-// posted on an idle CPU runs at once: 3 us at t = 1 ms ends at 1 ms + 3 us.
-// Without the queue the CPU is not modelled: at + ns.
-TEST(LinkTest, RunOnRxCpuQueuesWithTheSegments) {
-  LinkOptions o;
-  o.rx_cpu_service_ns = 5'000;
-  RecordingLink r(o);
-  Link& link = r.link;
-  std::vector<TimeNs>& arrivals = r.arrivals;
-  const TimeNs a = link.Send(Data(0, 1448)) + kDelay;
-  EXPECT_EQ(link.RunOnRxCpu(a + 1'000, 20'000), a + 25'000);
-  link.Send(Data(1448, 1448));
-  EXPECT_EQ(arrivals, (std::vector<TimeNs>{a, a + 25'000}));
-  EXPECT_EQ(link.RunOnRxCpu(1'000'000, 3'000), 1'003'000);
-
-  RecordingLink plain(LinkOptions{});
-  EXPECT_EQ(plain.link.RunOnRxCpu(7, 3'000), 3'007);
-}
-
 // set_rps_backlog: both directions on one backlog (service 1 us, IPI mean
 // 50 us). A data frame is taken as it reaches the CPU (a = last bit +
 // delay). An ACK the reader sent at 100 us, reaching the CPU at b (its last

@@ -21,10 +21,10 @@ namespace sendsim::model {
 // tcp_base_mss's MTU and the peer's MSS clamp + headers, bounded by the route
 // MTU (tcp_sync_mss), and the MSS starts at search_low's.
 void TcpSock::MtupInit() {
-  mtup_enabled_ = config_.sysctl.mtu_probing > 1;
-  if (!mtup_enabled_) return;
-  search_high_ = std::min(MssClamp() + kIpTcpHeaderBytes, config_.mtu);
-  search_low_ = MssToMtu(config_.sysctl.base_mss);
+  mtup_.enabled = config_.sysctl.mtu_probing > 1;
+  if (!mtup_.enabled) return;
+  mtup_.search_high = std::min(MssClamp() + kIpTcpHeaderBytes, config_.mtu);
+  mtup_.search_low = MssToMtu(config_.sysctl.base_mss);
   SyncMss();
 }
 
@@ -50,7 +50,7 @@ uint32_t TcpSock::MssToMtu(uint32_t mss) const {
 // while probing is enabled.
 void TcpSock::SyncMss() {
   uint32_t mss = full_mss_;
-  if (mtup_enabled_) mss = std::min(mss, MtuToMss(search_low_));
+  if (mtup_.enabled) mss = std::min(mss, MtuToMss(mtup_.search_low));
   mss_cache_ = mss;
 }
 
@@ -58,11 +58,11 @@ void TcpSock::SyncMss() {
 // of the write queue: whole skbs plus the front of the one that straddles the
 // probe size (tcp_can_coalesce_send_queue_head refuses an eor skb inside).
 int TcpSock::MtuProbe(PushReason reason) {
-  if (!mtup_enabled_ || probe_size_ != 0 || in_loss_ || snd_cwnd_ < 11) return -1;
+  if (!mtup_.enabled || mtup_.probe_size != 0 || in_loss_ || snd_cwnd_ < 11) return -1;
   const uint32_t mss_now = mss_cache_;
-  const uint32_t probe = MtuToMss((search_high_ + search_low_) >> 1);
+  const uint32_t probe = MtuToMss((mtup_.search_high + mtup_.search_low) >> 1);
   const uint64_t size_needed = probe + static_cast<uint64_t>(kTcpReorderingDefault + 1) * mss_cache_;
-  if (probe > MtuToMss(search_high_) || search_high_ < search_low_ + config_.sysctl.probe_threshold) {
+  if (probe > MtuToMss(mtup_.search_high) || mtup_.search_high < mtup_.search_low + config_.sysctl.probe_threshold) {
     return -1;  // search done (tcp_mtu_check_reprobe's 10-minute restart not modelled)
   }
   if (write_seq_ - snd_nxt_ < size_needed) return -1;
@@ -108,8 +108,8 @@ int TcpSock::MtuProbe(PushReason reason) {
   TransmitSkb(write_queue_.front(), reason, false);
   // "Decrement cwnd here because we are sending effectively two packets."
   --snd_cwnd_;
-  probe_size_ = MssToMtu(probe);
-  probe_seq_end_ = write_queue_.front().end_seq;
+  mtup_.probe_size = MssToMtu(probe);
+  mtup_.probe_seq_end = write_queue_.front().end_seq;
   EventNewDataSent();
   return 1;
 }
@@ -117,13 +117,13 @@ int TcpSock::MtuProbe(PushReason reason) {
 // tcp_mtup_probe_success: cwnd rescaled to the new packet size, the probe size
 // becomes search_low and the MSS follows (tcp_sync_mss).
 void TcpSock::MtupProbeSuccess() {
-  const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / probe_size_;
+  const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / mtup_.probe_size;
   snd_cwnd_ = static_cast<uint32_t>(std::max<uint64_t>(cwnd, 1));
   snd_cwnd_cnt_ = 0;
   snd_cwnd_stamp_ = Jiffies();
   snd_ssthresh_ = CurrentSsthresh();
-  search_low_ = probe_size_;
-  probe_size_ = 0;
+  mtup_.search_low = mtup_.probe_size;
+  mtup_.probe_size = 0;
   SyncMss();
 }
 

@@ -10,8 +10,7 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
     : loop_(loop),
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
-      completion_at_arrival_(cfg.tx_completion_at_arrival),
-      completion_in_xmit_(cfg.tx_completion_in_xmit),
+      completion_at_arrival_(cfg.host.tx_completion_at_arrival),
       link_(link),
       on_complete_(std::move(on_complete)),
       completion_timer_(loop, &Nic::CompleteEvent, this) {
@@ -64,7 +63,6 @@ void Nic::Transmit(const XmitSkb& skb) {
     offset += len;
     ++segments_;
     const TimeNs last_bit = link_->Send(std::move(seg));
-    if (completion_in_xmit_) continue;
     if (!tso_) {
       // Software GSO: proportional truesize share; the running floor makes
       // the shares sum to skb.truesize exactly.
@@ -77,11 +75,6 @@ void Nic::Transmit(const XmitSkb& skb) {
     } else if (last) {
       QueueCompletion(CompletionBase(last_bit) + tx_completion_ns_, skb.truesize);
     }
-  }
-  if (completion_in_xmit_) {
-    // Completed before Transmit returns (ConnectionConfig::tx_completion_in_xmit).
-    pending_truesize_ -= skb.truesize;
-    if (on_complete_) on_complete_(skb.truesize);
   }
 }
 

@@ -59,13 +59,12 @@ class Nic {
   EventLoop* loop_;
   bool tso_;
   // What tx_completion_ns counts from: the last bit, or (veth) the
-  // segment's arrival at the peer (ConnectionConfig::tx_completion_at_arrival).
+  // segment's arrival at the peer (HostConfig::tx_completion_at_arrival).
   TimeNs CompletionBase(TimeNs last_bit) const {
     return completion_at_arrival_ ? link_->last_arrival() : last_bit;
   }
   TimeNs tx_completion_ns_;
   bool completion_at_arrival_;
-  bool completion_in_xmit_;
   Link* link_;
   TxCompletionFn on_complete_;
   RingQueue<Completion> completions_;  // in time order

@@ -177,7 +177,7 @@ TEST(NicTest, SecondSkbQueuesBehindFirst) {
   EXPECT_EQ(h.done[1].at, 56599);
 }
 
-// veth (tx_completion_at_arrival): completion counts from the segment's
+// veth (HostConfig::tx_completion_at_arrival): completion counts from the segment's
 // arrival at the peer. TSO: the 4000-byte skb's last bit leaves at 3416
 // (TsoCutsSkbAndCompletesOnce) and arrives one_way_delay_ns (25 us) later;
 // with 100 ns of completion delay tcp_wfree runs at 3416 + 25000 + 100.
@@ -188,8 +188,8 @@ TEST(NicTest, CompletionAtArrival) {
     ConnectionConfig cfg;
     cfg.tso = tso;
     cfg.tx_completion_ns = tso ? 100 : 0;
-    cfg.tx_completion_at_arrival = true;
-    cfg.data_delay_spread_ns = tso ? 0 : 10'000;
+    cfg.host.tx_completion_at_arrival = true;
+    cfg.host.data_delay_spread_ns = tso ? 0 : 10'000;
     EventLoop loop;
     std::vector<TimeNs> arrived, done;
     Link link(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
@@ -206,28 +206,6 @@ TEST(NicTest, CompletionAtArrival) {
       EXPECT_GT(arrived.back(), 3416 + 25'000);  // the spread added something
     }
   }
-}
-
-// tx_completion_in_xmit: the whole skb (5280 truesize) completes inside
-// Transmit, before it returns and before any segment has reached the peer;
-// nothing is left pending for the completion timer.
-TEST(NicTest, CompletionInXmit) {
-  ConnectionConfig cfg;
-  cfg.tso = false;
-  cfg.tx_completion_ns = 100;  // overridden
-  cfg.tx_completion_in_xmit = true;
-  EventLoop loop;
-  std::vector<TimeNs> arrived;
-  std::vector<uint32_t> done;
-  Link link(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
-            [&](const Segment&) { arrived.push_back(loop.now()); }, nullptr, LinkOptionsFor(cfg, Direction::kData));
-  Nic nic(&loop, cfg, &link, [&](uint32_t truesize) { done.push_back(truesize); });
-  nic.Transmit(Skb(1000, 4000, kTcpAck | kTcpPsh, 5280));
-  EXPECT_EQ(done, (std::vector<uint32_t>{5280}));
-  EXPECT_TRUE(arrived.empty());
-  loop.Run();
-  EXPECT_EQ(arrived.size(), 3u);
-  EXPECT_EQ(done.size(), 1u);
 }
 
 }  // namespace

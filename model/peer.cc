@@ -25,13 +25,17 @@ uint64_t AlignUpPow2(uint64_t x, uint32_t a) { return (x + a - 1) & ~(uint64_t{a
 
 }  // namespace
 
-Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer* obs, uint32_t initial_rcv_nxt)
+Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, const Profile& profile, Link* reverse, Observer* obs,
+           uint32_t initial_rcv_nxt)
     : loop_(loop),
       reverse_(reverse),
       obs_(obs),
       pcfg_(cfg.peer),
-      sender_softirq_rx_ns_(cfg.sender_softirq_peer_rx_ns),
-      rx_cpu_is_reader_cpu_(cfg.rx_cpu_is_reader_cpu),
+      backlog_coalesce_(profile.rcv_backlog_coalesce),
+      backlog_ack_defer_(profile.rcv_backlog_ack_defer),
+      drs_skips_queued_(profile.rcv_drs_skips_queued),
+      sender_softirq_rx_ns_(cfg.host.sender_softirq_peer_rx_ns),
+      app_read_wakeup_ns_(cfg.host.app_read_wakeup_ns),
       sack_(cfg.sack),
       timestamps_(cfg.timestamps) {
   // Ranges are ValidateConfig's job; the peer does not clamp.
@@ -103,7 +107,6 @@ void Peer::AttachLookahead(Link* data_link) {
   data_link->set_lookahead_sink(
       [](void* peer, TimeNs arrival, const Segment& seg) { static_cast<Peer*>(peer)->OnSegmentAt(arrival, seg); },
       this);
-  if (rx_cpu_is_reader_cpu_) reader_cpu_ = data_link;
 }
 
 uint64_t Peer::Unwrap(uint32_t seq) const {
@@ -173,7 +176,7 @@ void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
     skb.seq = Unwrap(seg.seq);
     skb.len = seg.len;
     skb.flags = seg.flags;
-    if (pcfg_.backlog_coalesce && reading_) {
+    if (backlog_coalesce_ && reading_) {
       skb.payload = seg.payload;
       TcpV4Rcv(std::move(skb), 1);
     } else {
@@ -223,7 +226,7 @@ void Peer::GroFlush() {
 }
 
 void Peer::TcpV4Rcv(RxSkb skb, uint32_t frags) {
-  if (pcfg_.backlog_coalesce && reading_) {
+  if (backlog_coalesce_ && reading_) {
     AddBacklog(std::move(skb), frags);
     return;
   }
@@ -479,7 +482,7 @@ void Peer::AckSndCheck() {
   // ping-pong mode; SO_RCVLOWAT is 1.
   const bool full_frames = AckThresholdReached() && (rcv_nxt_ - copied_seq_ < 1 || SelectWindowRaw() >= rcv_wnd_);
   if (!pcfg_.delayed_ack || full_frames || quick_ > 0 || (pending_ & kAckNow)) {
-    if (in_release_ && pcfg_.backlog_ack_defer) {
+    if (in_release_ && backlog_ack_defer_) {
       ack_deferred_ = true;  // sent by ReleaseSock (tcp_release_cb)
       return;
     }
@@ -692,9 +695,9 @@ void Peer::RcvSpaceAdjust() {
   const TimeNs rtt = pcfg_.rcv_rtt_from_window ? rcv_rtt_ns_ : srtt_ns_;
   if (rtt <= 0 || now_ - rcvq_time_ < rtt) return;
   uint64_t copied = copied_seq_ - rcvq_seq_;
-  if (pcfg_.drs_v6_18) copied = copied > unread_ ? copied - unread_ : 0;
+  if (drs_skips_queued_) copied = copied > unread_ ? copied - unread_ : 0;
   if (copied > rcvq_space_) {
-    uint64_t rcvwin = (copied << 1) + (pcfg_.drs_v6_18 ? 0 : 16 * uint64_t{advmss_});
+    uint64_t rcvwin = (copied << 1) + (drs_skips_queued_ ? 0 : 16 * uint64_t{advmss_});
     const uint64_t grow = rcvwin * (copied - rcvq_space_) / rcvq_space_;
     rcvwin += grow << 1;
     const uint64_t rcvbuf = std::min<uint64_t>(2 * rcvwin, pcfg_.rcvbuf);
@@ -717,18 +720,15 @@ void Peer::SetRcvbuf(uint64_t rcvbuf) {
 
 void Peer::StartReadChunk(bool awake) {
   if (reading_ || waking_ || unread_ == 0 || pcfg_.app_read_bytes_per_sec == 0) return;
-  if (!awake && pcfg_.app_read_wakeup_ns > 0) {
+  if (!awake && app_read_wakeup_ns_ > 0) {
     waking_ = true;
-    wake_at_ = now_ + pcfg_.app_read_wakeup_ns;
+    wake_at_ = now_ + app_read_wakeup_ns_;
     return;
   }
   read_chunk_ = std::min<uint64_t>(unread_, kAppReadChunk);
   const uint64_t rate = pcfg_.app_read_bytes_per_sec;
   const TimeNs dur = static_cast<TimeNs>((read_chunk_ * static_cast<uint64_t>(kNsPerSec) + rate - 1) / rate);
   read_done_ = now_ + std::max<TimeNs>(dur, 1);
-  // On the receiving CPU the copy queues behind the softirq work taken on
-  // so far, and the segments that come later wait for it.
-  if (reader_cpu_ != nullptr) read_done_ = std::max(read_done_, reader_cpu_->RunOnRxCpu(now_, dur));
   reading_ = true;
 }
 

@@ -31,7 +31,7 @@
 //   Link acks(loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kAck,
 //             [&](const Segment& a) { /* tcp_ack at loop->now() */ }, obs,
 //             LinkOptionsFor(cfg, Direction::kAck));
-//   Peer peer(loop, cfg, &acks, obs, /*initial_rcv_nxt=*/first data seq);
+//   Peer peer(loop, cfg, profile, &acks, obs, /*initial_rcv_nxt=*/first data seq);
 //   peer.AttachLookahead(&data);      // or pass a deliver fn to `data` instead
 //   Nic nic(loop, cfg, &data, [&](uint32_t truesize) { /* tcp_wfree */ });
 //   snd_wnd = max_window = peer.initial_window();   // SYN-ACK window, bytes
@@ -63,10 +63,11 @@
 
 #include "model/config.h"
 #include "model/constants.h"
-#include "model/cpu_steal.h"
 #include "model/event_loop.h"
+#include "model/host/cpu_steal.h"
 #include "model/link.h"
 #include "model/observer.h"
+#include "model/profile.h"
 #include "model/wire.h"
 
 namespace sendsim::model {
@@ -86,7 +87,9 @@ class Peer {
  public:
   // `loop`, `reverse` and `obs` (may be null) must outlive the peer.
   // `initial_rcv_nxt` is the sequence number of the first data byte.
-  Peer(EventLoop* loop, const ConnectionConfig& cfg, Link* reverse, Observer* obs, uint32_t initial_rcv_nxt = 0);
+  // The receiver follows `profile`'s receive-side rules (rcv_*).
+  Peer(EventLoop* loop, const ConnectionConfig& cfg, const Profile& profile, Link* reverse, Observer* obs,
+       uint32_t initial_rcv_nxt = 0);
 
   Peer(const Peer&) = delete;
   Peer& operator=(const Peer&) = delete;
@@ -212,14 +215,14 @@ class Peer {
 
   EventLoop* loop_;
   Link* reverse_;
-  // The data link whose receiving CPU the reader's copies share
-  // (ConnectionConfig::rx_cpu_is_reader_cpu); null otherwise.
-  Link* reader_cpu_ = nullptr;
   Observer* obs_;
   PeerConfig pcfg_;
+  bool backlog_coalesce_;   // Profile::rcv_backlog_coalesce
+  bool backlog_ack_defer_;  // Profile::rcv_backlog_ack_defer
+  bool drs_skips_queued_;   // Profile::rcv_drs_skips_queued
   CpuSteal* steal_ = nullptr;
-  TimeNs sender_softirq_rx_ns_ = 0;
-  bool rx_cpu_is_reader_cpu_ = false;
+  TimeNs sender_softirq_rx_ns_ = 0;  // HostConfig::sender_softirq_peer_rx_ns
+  TimeNs app_read_wakeup_ns_ = 0;    // HostConfig::app_read_wakeup_ns
   bool sack_;
   bool timestamps_;
   TimeNs jiffy_ns_;

@@ -7,6 +7,7 @@
 
 #include "gtest/gtest.h"
 #include "model/nic.h"
+#include "model/profile.h"
 
 namespace sendsim::model {
 namespace {
@@ -42,10 +43,14 @@ Segment Data(uint32_t seq, uint32_t len, uint8_t flags = kTcpAck) {
 // A peer whose ACKs go out on a 10 Gb/s reverse link (an ACK frame takes
 // 72 ns, so with inputs >= 1 us apart an ACK's first bit is the time the peer
 // decided to send it).
+// The receiver's rules come from `profile` (linux-4.19: none of the later
+// receive-side changes).
 struct Harness {
-  explicit Harness(ConnectionConfig c) : cfg(std::move(c)) {
+  explicit Harness(ConnectionConfig c, const char* profile = "linux-4.19")
+      : Harness(std::move(c), *ProfileByName(profile)) {}
+  Harness(ConnectionConfig c, const Profile& profile) : cfg(std::move(c)) {
     reverse = std::make_unique<Link>(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kAck, nullptr, &rec);
-    peer = std::make_unique<Peer>(&loop, cfg, reverse.get(), &rec);
+    peer = std::make_unique<Peer>(&loop, cfg, profile, reverse.get(), &rec);
   }
   // Feeds n full segments starting at byte `seq`, `gap` ns apart from `t`.
   void Full(TimeNs t, uint32_t seq, int n, TimeNs gap) {
@@ -77,12 +82,11 @@ ConnectionConfig SmallBuf() {
 // deferral both are sent (ACK 18*1448 at 1000; ACK 21*1448 decided at 1000
 // leaves at 1072, after the first ACK's 72 ns on the reverse link), and with
 // tcp_backlog_ack_defer (v6.7+) one ACK 21*1448 leaves after the backlog.
+// linux-5.0 coalesces without the deferral; linux-6.8 has both.
 std::vector<std::pair<TimeNs, uint32_t>> BacklogAcks(bool defer, Peer::Stats* stats) {
   ConnectionConfig c = SmallBuf();
   c.peer.app_read_bytes_per_sec = 1'448'000'000;
-  c.peer.backlog_coalesce = true;
-  c.peer.backlog_ack_defer = defer;
-  Harness h(c);
+  Harness h(c, defer ? "linux-6.8" : "linux-5.0");
   h.Full(0, 0, 1, 0);
   h.Full(100, kMss, 20, 10);
   h.loop.RunUntil(1'000);
@@ -109,20 +113,18 @@ TEST(PeerTest, BacklogCoalescesWhileTheReaderHoldsTheSocket) {
 TEST(PeerTest, AcksSentByTheReaderAreMarked) {
   ConnectionConfig c = SmallBuf();
   c.peer.app_read_bytes_per_sec = 1'448'000'000;
-  c.peer.backlog_coalesce = true;
-  c.peer.backlog_ack_defer = true;
   EventLoop loop;
   std::vector<std::pair<uint32_t, bool>> acks;
   Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck,
                [&](const Segment& s) { acks.emplace_back(s.ack, s.from_reader); }, nullptr);
-  Peer peer(&loop, c, &reverse, nullptr);
+  Peer peer(&loop, c, *ProfileByName("linux-6.8"), &reverse, nullptr);
   peer.OnSegmentAt(0, Data(0, kMss));
   for (int i = 0; i < 20; ++i) peer.OnSegmentAt(100 + i * 10, Data(kMss + i * kMss, kMss));
   loop.RunUntil(1'000'000);
   EXPECT_EQ(acks, (std::vector<std::pair<uint32_t, bool>>{{kMss, false}, {21 * kMss, true}}));
 }
 
-// Without backlog_coalesce the same arrivals are processed one by one, each
+// Without backlog coalescing (linux-4.19) the same arrivals are processed one by one, each
 // with its own ACK decision. Nothing is read before t = 1000, so seg k finds
 // k * 1448 bytes unread: tcp_space = 65536 - 1448k. tcp_grow_window (room =
 // space - rcv_ssthresh, rcv_ssthresh = 28960 + 2920 (k-1) before seg k) grows
@@ -151,7 +153,7 @@ TEST(PeerTest, NoBacklogWithoutCoalescing) {
 TEST(PeerTest, ReaderWakesAfterItsWakeupLatency) {
   ConnectionConfig c = SmallBuf();
   c.peer.app_read_bytes_per_sec = 1'448'000'000;
-  c.peer.app_read_wakeup_ns = 50'000;
+  c.host.app_read_wakeup_ns = 50'000;
   Harness h(c);
   h.Full(0, 0, 5, 10'000);
   h.loop.RunUntil(49'999);
@@ -165,43 +167,6 @@ TEST(PeerTest, ReaderWakesAfterItsWakeupLatency) {
   EXPECT_EQ(h.peer->unread(), uint64_t{kMss});
   h.loop.RunUntil(111'000);
   EXPECT_EQ(h.peer->unread(), 0u);
-}
-
-// ConnectionConfig::rx_cpu_is_reader_cpu: the reader's copy queues on the
-// receiving CPU. 10 Gb/s, 25 us one way, receiving CPU 10 us per segment
-// and no wakeup, reader 1448 B/us and no wakeup. Seg 1's frame (1538 wire
-// bytes, 1230.4 ns, last bit at 1231) is taken at a = 26231 and holds the
-// CPU until a + 10 us; the 1 us copy it wakes the reader for is posted at a
-// and runs a + 10..11 us. Seg 2, sent right behind (last bit 2461), reaches
-// the CPU at 27461 and is taken after the copy, at a + 11 us. Unshared, the
-// copy runs beside the queue and seg 2 is taken at a + 10 us.
-TimeNs SecondSegmentTaken(bool shared) {
-  ConnectionConfig c = SmallBuf();
-  c.link_bps = 10'000'000'000;
-  c.one_way_delay_ns = 25'000;
-  c.rx_cpu_service_ns = 10'000;
-  c.rx_cpu_is_reader_cpu = shared;
-  c.record_data_timing = true;
-  c.peer.app_read_bytes_per_sec = 1'448'000'000;
-  EventLoop loop;
-  Recorder rec;
-  Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, &rec);
-  Link data(&loop, c.link_bps, c.one_way_delay_ns, Direction::kData, nullptr, nullptr,
-            LinkOptionsFor(c, Direction::kData));
-  Peer peer(&loop, c, &reverse, &rec);
-  peer.AttachLookahead(&data);
-  data.Send(Data(0, kMss));
-  data.Send(Data(kMss, kMss));
-  loop.RunUntil(1'000'000);
-  EXPECT_EQ(peer.unread(), 0u);
-  EXPECT_EQ(data.timing().size(), 2u);
-  EXPECT_EQ(data.timing()[0].second, 26'231);
-  return data.timing().size() == 2 ? data.timing()[1].second : -1;
-}
-
-TEST(PeerTest, ReaderOnTheReceivingCpuQueuesWithTheSegments) {
-  EXPECT_EQ(SecondSegmentTaken(/*shared=*/true), 26'231 + 11'000);
-  EXPECT_EQ(SecondSegmentTaken(/*shared=*/false), 26'231 + 10'000);
 }
 
 TEST(PeerTest, InitialWindowAndMss) {
@@ -405,7 +370,7 @@ TEST(PeerTest, SackBlocksMostRecentFirst) {
   std::vector<Segment> at_sender;
   Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck,
                [&](const Segment& s) { at_sender.push_back(s); }, nullptr);
-  Peer peer(&loop, c, &reverse, nullptr);
+  Peer peer(&loop, c, *ProfileByName("linux-4.19"), &reverse, nullptr);
   peer.OnSegmentAt(0, Data(0, 100));
   peer.OnSegmentAt(1'000, Data(200, 100));  // hole [100,200)
   peer.OnSegmentAt(2'000, Data(400, 100));  // hole [300,400)
@@ -557,7 +522,7 @@ std::vector<std::string> RunThroughNic(bool lookahead, GroMode gro) {
   EventLoop loop;
   Recorder rec;
   Link rev(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, &rec);
-  Peer peer(&loop, c, &rev, &rec);
+  Peer peer(&loop, c, *ProfileByName("linux-4.19"), &rev, &rec);
   SegmentSinkFn deliver;
   if (!lookahead) deliver = [&peer](const Segment& s) { peer.OnSegment(s); };
   Link fwd(&loop, c.link_bps, c.one_way_delay_ns, Direction::kData, deliver, &rec, LinkOptionsFor(c, Direction::kData));
@@ -617,7 +582,7 @@ TEST(PeerTest, SequenceWrap) {
   Recorder rec;
   Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, &rec);
   const uint32_t isn = 0xFFFFFFFFu - 1999;  // first byte; 2000 bytes to the wrap
-  Peer peer(&loop, c, &reverse, &rec, isn);
+  Peer peer(&loop, c, *ProfileByName("linux-4.19"), &reverse, &rec, isn);
   peer.OnSegmentAt(0, Data(isn, kMss));
   peer.OnSegmentAt(2'000, Data(isn + 2 * kMss, kMss));  // ofo, crosses nothing, lies past the wrap
   ASSERT_EQ(rec.acks.size(), 2u);
@@ -702,7 +667,7 @@ TEST(PeerTest, JumboInitialWindow) {
   c.mss = 8948;
   EventLoop loop;
   Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, nullptr);
-  Peer peer(&loop, c, &reverse, nullptr);
+  Peer peer(&loop, c, *ProfileByName("linux-4.19"), &reverse, nullptr);
   EXPECT_EQ(peer.initial_window(), 26844u);
 }
 
@@ -734,13 +699,12 @@ TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
 }
 
 // Autotuning from tcp_rmem[1] = 131072 up to 32 MiB on the window-based
-// receiver RTT, with or without the v6.18 step.
-ConnectionConfig WindowRttAutotune(bool drs_v6_18) {
+// receiver RTT; the v6.18 step comes with the linux-6.18 profile.
+ConnectionConfig WindowRttAutotune() {
   ConnectionConfig c;
   c.peer.rcvbuf = 32 * 1024 * 1024;
   c.peer.rcvbuf_autotune_initial = 131072;
   c.peer.rcv_rtt_from_window = true;
-  c.peer.drs_v6_18 = drs_v6_18;
   return c;
 }
 
@@ -756,7 +720,7 @@ ConnectionConfig WindowRttAutotune(bool drs_v6_18) {
 //    14480) / 14480 = 92593 (integer), rcvwin = 84176 + 2 x 92593 = 269362,
 //    sk_rcvbuf = 2 x 269362 = 538724.
 TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
-  Harness h(WindowRttAutotune(/*drs_v6_18=*/false));
+  Harness h(WindowRttAutotune(), "linux-6.8");
   h.Full(0, 0, 20, 1'000);
   EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
   h.Full(20'000, 20 * kMss, 1, 1'000);
@@ -764,17 +728,17 @@ TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
   EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
 }
 
-// drs_v6_18 on the same run: no 16-MSS cushion. At seg 20: copied 30408
+// linux-6.18 (Profile::rcv_drs_skips_queued) on the same run: no 16-MSS cushion. At seg 20: copied 30408
 // (nothing queued: the reader is instant) > 14480: rcvwin = 2 x 30408 =
 // 60816, grow = 60816 x (30408 - 14480) / 14480 = 66897 (integer), rcvwin
 // = 60816 + 2 x 66897 = 194610, sk_rcvbuf = 389220.
 TEST(PeerTest, Drs618HasNoCushion) {
-  Harness h(WindowRttAutotune(/*drs_v6_18=*/true));
+  Harness h(WindowRttAutotune(), "linux-6.18");
   h.Full(0, 0, 21, 1'000);
   EXPECT_EQ(h.peer->sk_rcvbuf(), 389220u);
 }
 
-// drs_v6_18 with bytes still queued. Segments 0..20 arrive at 0, 1, ...,
+// linux-6.18 with bytes still queued. Segments 0..20 arrive at 0, 1, ...,
 // 20 us; the reader copies 1448 bytes per 1.6 us and takes all that is
 // queued each time, so reads end at 1.6 (seg 0), 3.2 (seg 1), 6.4 (segs
 // 2-3), 11.2 (4-6), 19.2 (7-11) and 32.0 us (12-19). Seg 20 at 20 us gives
@@ -782,11 +746,15 @@ TEST(PeerTest, Drs618HasNoCushion) {
 // copied 20 x 1448 = 28960, seg 20 still queued (inq 1448): 27512 > 14480,
 // rcvwin = 55024, grow = 55024 x (27512 - 14480) / 14480 = 49521 (integer),
 // rcvwin = 55024 + 2 x 49521 = 154066, sk_rcvbuf = 308132. Counting the
-// queued bytes would give 347520.
+// queued bytes would give 347520. The 6.18 receiver's backlog coalescing is
+// switched off here so that segments arriving during a read are queued,
+// not backlogged: the rule in isolation.
 TEST(PeerTest, Drs618LeavesQueuedBytesOut) {
-  ConnectionConfig c = WindowRttAutotune(/*drs_v6_18=*/true);
+  ConnectionConfig c = WindowRttAutotune();
   c.peer.app_read_bytes_per_sec = 905'000'000;
-  Harness h(c);
+  Profile profile = *ProfileByName("linux-6.18");
+  profile.rcv_backlog_coalesce = false;
+  Harness h(c, profile);
   h.Full(0, 0, 21, 1'000);
   h.loop.RunUntil(31'999);
   EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);

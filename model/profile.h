@@ -46,9 +46,25 @@ struct Profile {
   bool notsent_lowat_wake_shift = false;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
+
+  // The receiver (the peer runs the connection's kernel too).
+  // v5.0+: while a reader inside recvmsg owns the socket, arriving segments
+  // wait in the socket backlog, where tcp_add_backlog coalesces contiguous
+  // ones (up to MAX_SKB_FRAGS frags); the read's release_sock then processes
+  // each coalesced skb once, one ACK decision per skb instead of per
+  // segment. Before: every segment is processed as it arrives.
+  bool rcv_backlog_coalesce = false;
+  // v6.7+ (net.ipv4.tcp_backlog_ack_defer = 1): an immediate ACK decided
+  // while release_sock runs the backlog is sent once, after it (tcp_release_cb).
+  bool rcv_backlog_ack_defer = false;
+  // v6.18 tcp_rcv_space_adjust / tcp_rcvbuf_grow, as a tcp_rcvbuf_grow trace
+  // on a 6.18 receiver shows it: the bytes still queued (inq) are not counted
+  // as copied, and the target window is 2 x copied plus twice the growth
+  // term, without the 16-MSS cushion of older kernels.
+  bool rcv_drs_skips_queued = false;
 };
 
-// "linux-4.19", "linux-5.0", "linux-6.8".
+// "linux-4.19", "linux-5.0", "linux-6.8", "linux-6.18".
 absl::StatusOr<Profile> ProfileByName(std::string_view name);
 std::vector<std::string> ProfileNames();
 

@@ -23,9 +23,9 @@ void TcpSock::TcpPush(int flags, uint32_t mss_now, int nonagle, uint32_t size_go
   Skb& skb = write_queue_.back();
   if (!(flags & kMsgMore) || ForcedPush()) MarkPush(skb);
   if (ShouldAutocork(skb, size_goal)) {
-    if (!tsq_throttled_) {
+    if (!tsq_.throttled) {
       ++counters_.autocorks;  // LINUX_MIB_TCPAUTOCORKING counts the bit being set
-      tsq_throttled_ = true;
+      tsq_.throttled = true;
     }
     // A TX completion may have run before the bit was set: re-check.
     if (wmem_alloc_ > skb.truesize) return;

@@ -7,7 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "model/constants.h"
-#include "model/cpu_steal.h"
+#include "model/host/cpu_steal.h"
 #include "model/push.h"
 #include "model/testing/sender_context.h"
 
@@ -190,7 +190,7 @@ TEST(LockSock, PendingReleaseRunsBeforeACallAtTheSameInstant) {
 }
 
 
-// ConnectionConfig::xmit_cost_ns: calls cost 2 us, each segment sent 3 us.
+// HostConfig::xmit_cost_ns: calls cost 2 us, each segment sent 3 us.
 //  t=0   send 4096 (MSG_MORE): 1448, 1448 leave (as above), so the call
 //        holds the socket 2 + 2 x 3 = 8 us.
 //  t=8   send 4096 (MSG_MORE): the unsent 1200 tail grows to 5296. No
@@ -203,8 +203,8 @@ TEST(LockSock, PendingReleaseRunsBeforeACallAtTheSameInstant) {
 TEST(XmitCost, LengthensTheCallThatSendsAndStealsFromTheCaller) {
   SenderContext::Options o;
   o.config.call_cost_ns = 2 * kNsPerUs;
-  o.config.xmit_cost_ns = 3 * kNsPerUs;
-  o.config.xmit_softirq_on_sender_cpu = true;
+  o.config.host.xmit_cost_ns = 3 * kNsPerUs;
+  o.config.host.xmit_softirq_on_sender_cpu = true;
   SenderContext ctx(o);
   CpuSteal steal;
   ctx.sock().set_cpu_steal(&steal);
@@ -233,7 +233,7 @@ TEST(XmitCost, LengthensTheCallThatSendsAndStealsFromTheCaller) {
 TEST(XmitCost, SoftirqElsewhereStealsNothing) {
   SenderContext::Options o;
   o.config.call_cost_ns = 2 * kNsPerUs;
-  o.config.xmit_cost_ns = 3 * kNsPerUs;
+  o.config.host.xmit_cost_ns = 3 * kNsPerUs;
   SenderContext ctx(o);
   CpuSteal steal;
   ctx.sock().set_cpu_steal(&steal);
@@ -241,27 +241,6 @@ TEST(XmitCost, SoftirqElsewhereStealsNothing) {
   ctx.AtUs(20);
   ctx.Ack(1448);
   EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u, 1200u));
-  EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 0);
-}
-
-// With the ACKs steered to the receiving CPU (rx_cpu_is_reader_cpu, wired
-// by Connection to the data link's queue) the softirq's transmits are posted
-// there: the same run as above; the two segments of the call are the
-// call's, and the ACK at 20 us sends the held 1200 from softirq: one
-// segment, 3 us, posted at 20 us.
-TEST(XmitCost, SoftirqOnTheReceivingCpuIsPostedThere) {
-  SenderContext::Options o;
-  o.config.call_cost_ns = 2 * kNsPerUs;
-  o.config.xmit_cost_ns = 3 * kNsPerUs;
-  SenderContext ctx(o);
-  std::vector<std::pair<TimeNs, TimeNs>> posted;
-  ctx.sock().set_softirq_cpu([&](TimeNs at, TimeNs ns) { posted.emplace_back(at, ns); });
-  EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
-  EXPECT_TRUE(posted.empty());
-  ctx.AtUs(20);
-  ctx.Ack(1448);
-  EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u, 1200u));
-  EXPECT_THAT(posted, ElementsAre(std::make_pair(TimeNs{20 * kNsPerUs}, TimeNs{3 * kNsPerUs})));
   EXPECT_EQ(ctx.sock().cpu_stolen_ns(), 0);
 }
 

@@ -172,29 +172,18 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
 
 int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
   if (send_shutdown_) return -kEpipe;  // tcp_sendmsg_locked: do_error with -EPIPE
-  LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kKvec;
   c.flags = flags;
   c.iov = iov;
   for (const Iovec& v : iov) c.left += v.len;
-  const int64_t r = TcpSendmsgLocked(c);
-  if (r == kInProgress) {
-    pending_call_ = std::make_unique<PendingCall>();
-    pending_call_->iov_copy.assign(iov.begin(), iov.end());
-    pending_call_->cursor = c;
-    pending_call_->cursor.iov = absl::MakeConstSpan(pending_call_->iov_copy);
-    pending_call_->done = std::move(done);
-  }
-  ScheduleRelease();
-  return r;
+  return SendmsgCall(c, std::move(done));
 }
 
 int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done) {
   for (const BioVec& b : bvec)
     if (b.offset > static_cast<uint32_t>(kPageSize) || b.len > static_cast<uint32_t>(kPageSize) - b.offset) return -kEinval;
   if (send_shutdown_) return -kEpipe;
-  LockSock();
   SendCursor c;
   c.kind = SendCursor::Kind::kBvec;
   c.flags = flags;
@@ -202,11 +191,20 @@ int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn d
   // MSG_SPLICE_PAGES is an unknown (ignored) flag before v6.5: data is copied.
   c.splice = profile_.has_splice_pages && (flags & kMsgSplicePages) != 0;
   for (const BioVec& b : bvec) c.left += b.len;
+  return SendmsgCall(c, std::move(done));
+}
+
+// tcp_sendmsg: lock_sock, tcp_sendmsg_locked, release_sock. A call that
+// waits for memory is parked with its own copy of the caller's vectors.
+int64_t TcpSock::SendmsgCall(SendCursor c, DoneFn done) {
+  LockSock();
   const int64_t r = TcpSendmsgLocked(c);
   if (r == kInProgress) {
     pending_call_ = std::make_unique<PendingCall>();
-    pending_call_->bvec_copy.assign(bvec.begin(), bvec.end());
+    pending_call_->iov_copy.assign(c.iov.begin(), c.iov.end());
+    pending_call_->bvec_copy.assign(c.bvec.begin(), c.bvec.end());
     pending_call_->cursor = c;
+    pending_call_->cursor.iov = absl::MakeConstSpan(pending_call_->iov_copy);
     pending_call_->cursor.bvec = absl::MakeConstSpan(pending_call_->bvec_copy);
     pending_call_->done = std::move(done);
   }
@@ -325,6 +323,53 @@ void TcpSock::ResumeBlockedCall() {
   if (done) done(r);
 }
 
+// skb_splice_from_iter (v6.x MSG_SPLICE_PAGES): attaches the cursor's page
+// pieces to `skb` until `copy` bytes or a full frag array; returns the bytes
+// attached (0: the frag array was full, the caller starts a new skb). The
+// skb's end_seq moves as pieces go in, because AddFrag measures from
+// skb->len().
+uint32_t TcpSock::SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy) {
+  uint32_t n = 0;
+  while (n < copy && c.idx < c.bvec.size()) {
+    const BioVec& b = c.bvec[c.idx];
+    const uint32_t off = b.offset + static_cast<uint32_t>(c.off);
+    const uint32_t part = std::min<uint32_t>(b.len - static_cast<uint32_t>(c.off), copy - n);
+    const bool co = CanCoalesce(skb, b.page.id, off);
+    if (!co && skb.nr_frags >= kMaxSkbFrags) break;
+    AddFrag(skb, b.page.id, off, part, co);
+    AppendPayload(skb, b.page.data == nullptr ? nullptr : b.page.data + off, part);
+    skb.end_seq += part;
+    n += part;
+    c.off += part;
+    if (c.off == b.len) {
+      ++c.idx;
+      c.off = 0;
+    }
+  }
+  return n;
+}
+
+// The copy path's page-frag step of tcp_sendmsg_locked: sk_page_frag_refill
+// needs 32 bytes, else a fresh 32 KiB page (simplification: a page is never
+// reused at refcount 1); the bytes copied coalesce into the skb's last frag
+// when they continue it. Returns the bytes copied (0: the frag array is
+// full, the caller PSH-marks and starts a new skb).
+uint32_t TcpSock::CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy) {
+  if (pfrag_offset_ + 32 > kPageFragSize) {
+    pfrag_page_ = next_pfrag_id_++;
+    pfrag_offset_ = 0;
+  }
+  const bool co = CanCoalesce(skb, pfrag_page_, pfrag_offset_);
+  if (!co && skb.nr_frags >= kMaxSkbFrags) return 0;
+  const uint32_t n = std::min<uint32_t>(copy, kPageFragSize - pfrag_offset_);
+  AddFrag(skb, pfrag_page_, pfrag_offset_, n, co);
+  AppendPayload(skb, CopyFromCursor(c, n), n);
+  pfrag_offset_ += n;
+  skb.truesize += n;
+  wmem_queued_ += n;
+  return n;
+}
+
 // tcp_sendmsg_locked (copy path; v6.x MSG_SPLICE_PAGES page attachment).
 int64_t TcpSock::TcpSendmsgLocked(SendCursor& c) {
 restart:
@@ -361,23 +406,7 @@ restart:
     if (c.splice) {
       // skb_splice_from_iter: attach page pieces until `copy` bytes or a full
       // frag array (-EMSGSIZE with nothing attached -> PSH-mark, new skb).
-      while (n < copy && c.idx < c.bvec.size()) {
-        const BioVec& b = c.bvec[c.idx];
-        const uint32_t off = b.offset + static_cast<uint32_t>(c.off);
-        const uint32_t part = std::min<uint32_t>(b.len - static_cast<uint32_t>(c.off), static_cast<uint32_t>(copy) - n);
-        const bool co = CanCoalesce(*skb, b.page.id, off);
-        if (!co && skb->nr_frags >= kMaxSkbFrags) break;
-        // AddFrag measures from skb->len(): account bytes as we go.
-        AddFrag(*skb, b.page.id, off, part, co);
-        AppendPayload(*skb, b.page.data == nullptr ? nullptr : b.page.data + off, part);
-        skb->end_seq += part;
-        n += part;
-        c.off += part;
-        if (c.off == b.len) {
-          ++c.idx;
-          c.off = 0;
-        }
-      }
+      n = SpliceFromIter(*skb, c, static_cast<uint32_t>(copy));
       if (n == 0) {
         MarkPush(*skb);
         goto new_segment;
@@ -393,23 +422,11 @@ restart:
       skb->linear_room -= n;
       skb->linear_len += n;
     } else {
-      // sk_page_frag_refill needs 32 bytes, else a fresh 32 KiB page
-      // (simplification: a page is never reused at refcount 1).
-      if (pfrag_offset_ + 32 > kPageFragSize) {
-        pfrag_page_ = next_pfrag_id_++;
-        pfrag_offset_ = 0;
-      }
-      const bool co = CanCoalesce(*skb, pfrag_page_, pfrag_offset_);
-      if (!co && skb->nr_frags >= kMaxSkbFrags) {
+      n = CopyToPageFrag(*skb, c, static_cast<uint32_t>(copy));
+      if (n == 0) {
         MarkPush(*skb);
         goto new_segment;
       }
-      n = std::min<uint32_t>(static_cast<uint32_t>(copy), kPageFragSize - pfrag_offset_);
-      AddFrag(*skb, pfrag_page_, pfrag_offset_, n, co);
-      AppendPayload(*skb, CopyFromCursor(c, n), n);
-      pfrag_offset_ += n;
-      skb->truesize += n;
-      wmem_queued_ += n;
     }
     if (c.copied == 0) skb->tcp_flags &= ~kTcpPsh;
     write_seq_ += n;

@@ -111,7 +111,7 @@ class Socket {
 
 // Runs `next` once the caller, an application thread on the CPU the socket's
 // softirq work is charged to, has had `cpu_ns` of its own CPU time: work
-// stolen meanwhile (Socket::cpu_stolen_ns, model/cpu_steal.h) pushes the end
+// stolen meanwhile (Socket::cpu_stolen_ns, model/host/cpu_steal.h) pushes the end
 // out, again while more arrives. With nothing stolen it is one
 // ScheduleAfter(cpu_ns).
 void AfterCpu(EventLoop* loop, Socket* sock, TimeNs cpu_ns, std::function<void()> next);

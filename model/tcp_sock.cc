@@ -72,7 +72,7 @@ void TcpSock::LockSock() {
 // now + call_cost. release_sock only has work when something was deferred
 // meanwhile, so its event is scheduled lazily by EnsureReleaseEvent.
 void TcpSock::ScheduleRelease() {
-  if (config_.call_cost_ns == 0 && config_.xmit_cost_ns == 0) {
+  if (config_.call_cost_ns == 0 && config_.host.xmit_cost_ns == 0) {
     ReleaseSock();
     last_call_xmit_ns_ = 0;
     return;
@@ -81,7 +81,7 @@ void TcpSock::ScheduleRelease() {
   last_call_xmit_ns_ = call_xmit_ns_;
   owned_until_ = loop_->now() + config_.call_cost_ns + call_xmit_ns_;
   call_xmit_ns_ = 0;
-  if (!backlog_.empty() || tsq_deferred_ || write_timer_deferred_) EnsureReleaseEvent();
+  if (!backlog_.empty() || tsq_.deferred || tsq_.write_timer_deferred) EnsureReleaseEvent();
 }
 
 void TcpSock::EnsureReleaseEvent() {
@@ -110,14 +110,14 @@ void TcpSock::ProcessBacklog(PushReason reason) {
 // tcp_release_cb: deferred TSQ write while still owned, then ownership is
 // dropped, then deferred timer handlers.
 void TcpSock::TcpReleaseCb() {
-  if (tsq_deferred_) {
-    tsq_deferred_ = false;
+  if (tsq_.deferred) {
+    tsq_.deferred = false;
     TsqWrite(PushReason::kTsqDeferred);
   }
   in_call_ = false;
   owned_until_ = 0;
-  if (write_timer_deferred_) {
-    write_timer_deferred_ = false;
+  if (tsq_.write_timer_deferred) {
+    tsq_.write_timer_deferred = false;
     WriteTimerHandler();
   }
 }

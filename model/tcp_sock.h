@@ -23,7 +23,7 @@
 #include "absl/status/status.h"
 #include "model/config.h"
 #include "model/constants.h"
-#include "model/cpu_steal.h"
+#include "model/host/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/profile.h"
 #include "model/socket.h"
@@ -93,9 +93,6 @@ class TcpSock final : public Socket {
   TimeNs last_call_xmit_ns() const override { return last_call_xmit_ns_; }
   // Softirq work on the application's CPU is charged here (may be null).
   void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
-  // Where transmits from softirq context run when that is the receiving
-  // CPU (ConnectionConfig::rx_cpu_is_reader_cpu): posts (time, CPU ns).
-  void set_softirq_cpu(std::function<void(TimeNs, TimeNs)> run) { softirq_cpu_ = std::move(run); }
   TcpInfo info() const override;
   const Counters& counters() const override { return counters_; }
   Counters& mutable_counters() { return counters_; }
@@ -134,9 +131,9 @@ class TcpSock final : public Socket {
   uint32_t snd_wnd() const { return snd_wnd_; }
   uint32_t max_window() const { return max_window_; }
   int nonagle() const { return nonagle_; }
-  bool tsq_throttled() const { return tsq_throttled_; }
-  XmitTimer pending_timer() const { return timer_kind_; }
-  TimeNs timer_expires_ns() const { return timer_expires_ns_; }
+  bool tsq_throttled() const { return tsq_.throttled; }
+  XmitTimer pending_timer() const { return xmit_timer_.kind; }
+  TimeNs timer_expires_ns() const { return xmit_timer_.expires_ns; }
   uint32_t rto_jiffies() const { return rto_jiffies_; }
   size_t write_queue_len() const { return write_queue_.size(); }
   size_t rtx_queue_len() const { return rtx_queue_.size(); }
@@ -199,7 +196,10 @@ class TcpSock final : public Socket {
   uint32_t XmitSizeGoal(uint32_t mss_now);
   Skb& SkbEntail(uint32_t truesize, uint32_t linear_room);
   int64_t DoTcpSendpages(SendCursor& c);
+  int64_t SendmsgCall(SendCursor c, DoneFn done);
   int64_t TcpSendmsgLocked(SendCursor& c);
+  uint32_t SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy);
+  uint32_t CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy);
   int64_t WaitForMemory(SendCursor& c);
   void ResumeBlockedCall();
   void RemoveEmptyTailSkb();
@@ -298,7 +298,6 @@ class TcpSock final : public Socket {
   uint64_t call_tag_ = 0;
   Counters counters_;
   CpuSteal* steal_ = nullptr;
-  std::function<void(TimeNs, TimeNs)> softirq_cpu_;
 
   // Sequence space (struct tcp_sock).
   uint64_t write_seq_ = 0;
@@ -339,12 +338,14 @@ class TcpSock final : public Socket {
   uint64_t pacing_rate_ = UINT64_MAX;  // sk_pacing_rate, bytes/s
   uint32_t notsent_lowat_ = 0;  // TCP_NOTSENT_LOWAT; 0 = the sysctl
   bool send_shutdown_ = false;   // SEND_SHUTDOWN
-  // icsk_mtup (MTU probing) and the MSS before its clamp.
-  bool mtup_enabled_ = false;
-  uint32_t search_low_ = 0;
-  uint32_t search_high_ = 0;
-  uint32_t probe_size_ = 0;      // MTU of the outstanding probe (0: none)
-  uint64_t probe_seq_end_ = 0;
+  // icsk_mtup (MTU probing).
+  struct Mtup {
+    bool enabled = false;
+    uint32_t search_low = 0;
+    uint32_t search_high = 0;
+    uint32_t probe_size = 0;  // MTU of the outstanding probe (0: none)
+    uint64_t probe_seq_end = 0;
+  } mtup_;
   uint32_t full_mss_ = 0;        // tcp_mtu_to_mss(pmtu) as negotiated (config.mss)
   uint32_t probes_out_ = 0;      // icsk_probes_out
   uint32_t retransmits_ = 0;     // icsk_retransmits (consecutive RTOs)
@@ -372,11 +373,14 @@ class TcpSock final : public Socket {
   uint32_t wmem_alloc_ = 1;
   bool sock_nospace_ = false;
   bool queue_shrunk_ = false;
-  // TSQ flags.
-  bool tsq_throttled_ = false;
-  bool tsq_queued_ = false;
-  bool tsq_deferred_ = false;
-  bool write_timer_deferred_ = false;
+  // sk_tsq_flags: TSQ_THROTTLED, TSQ_QUEUED, TCP_TSQ_DEFERRED,
+  // TCP_WRITE_TIMER_DEFERRED.
+  struct TsqFlags {
+    bool throttled = false;
+    bool queued = false;
+    bool deferred = false;
+    bool write_timer_deferred = false;
+  } tsq_;
 
   // Ownership.
   bool in_call_ = false;      // inside a call or release_sock
@@ -387,11 +391,13 @@ class TcpSock final : public Socket {
   std::vector<Segment> backlog_;
   std::vector<Segment> backlog_batch_;
 
-  // ICSK xmit timer.
-  XmitTimer timer_kind_ = XmitTimer::kNone;
-  EventLoop::EventId timer_event_ = 0;
-  TimeNs timer_expires_ns_ = 0;
-  TimeNs timer_event_at_ = 0;  // when timer_event_ fires (<= timer_expires_ns_)
+  // The ICSK xmit timer (icsk_pending, icsk_timeout).
+  struct IcskXmitTimer {
+    XmitTimer kind = XmitTimer::kNone;
+    EventLoop::EventId event = 0;
+    TimeNs expires_ns = 0;
+    TimeNs event_at = 0;  // when `event` fires (<= expires_ns)
+  } xmit_timer_;
 
   std::deque<Skb> write_queue_;  // unsent
   std::deque<Skb> rtx_queue_;    // sent, unacked

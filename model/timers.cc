@@ -23,30 +23,30 @@ uint32_t TlpTimeoutJiffiesRule(uint32_t srtt_us_x8, uint32_t packets_out, int hz
 // that event and lets it re-arm itself (no dead heap entries per ACK).
 void TcpSock::ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies) {
   when_jiffies = std::min(when_jiffies, NsToJiffiesCeil(kTcpRtoMaxNs));
-  timer_kind_ = kind;
-  timer_expires_ns_ = static_cast<TimeNs>(Jiffies() + when_jiffies) * JiffyNs();
-  if (timer_event_ != 0) {
-    if (timer_event_at_ <= timer_expires_ns_) return;
-    loop_->Cancel(timer_event_);
+  xmit_timer_.kind = kind;
+  xmit_timer_.expires_ns = static_cast<TimeNs>(Jiffies() + when_jiffies) * JiffyNs();
+  if (xmit_timer_.event != 0) {
+    if (xmit_timer_.event_at <= xmit_timer_.expires_ns) return;
+    loop_->Cancel(xmit_timer_.event);
   }
-  timer_event_at_ = timer_expires_ns_;
-  timer_event_ = loop_->ScheduleAt(timer_expires_ns_, [this] { OnXmitTimer(); });
+  xmit_timer_.event_at = xmit_timer_.expires_ns;
+  xmit_timer_.event = loop_->ScheduleAt(xmit_timer_.expires_ns, [this] { OnXmitTimer(); });
 }
 
 // inet_csk_clear_xmit_timer (a scheduled event finds kNone and stops).
-void TcpSock::ClearXmitTimer() { timer_kind_ = XmitTimer::kNone; }
+void TcpSock::ClearXmitTimer() { xmit_timer_.kind = XmitTimer::kNone; }
 
 // tcp_write_timer: deferred to release_sock while the socket is owned.
 void TcpSock::OnXmitTimer() {
-  timer_event_ = 0;
-  if (timer_kind_ == XmitTimer::kNone) return;
-  if (timer_expires_ns_ > loop_->now()) {
-    timer_event_at_ = timer_expires_ns_;
-    timer_event_ = loop_->ScheduleAt(timer_expires_ns_, [this] { OnXmitTimer(); });
+  xmit_timer_.event = 0;
+  if (xmit_timer_.kind == XmitTimer::kNone) return;
+  if (xmit_timer_.expires_ns > loop_->now()) {
+    xmit_timer_.event_at = xmit_timer_.expires_ns;
+    xmit_timer_.event = loop_->ScheduleAt(xmit_timer_.expires_ns, [this] { OnXmitTimer(); });
     return;
   }
   if (IsOwned()) {
-    write_timer_deferred_ = true;
+    tsq_.write_timer_deferred = true;
     EnsureReleaseEvent();
     return;
   }
@@ -55,10 +55,10 @@ void TcpSock::OnXmitTimer() {
 
 // tcp_write_timer_handler.
 void TcpSock::WriteTimerHandler() {
-  const XmitTimer kind = timer_kind_;
+  const XmitTimer kind = xmit_timer_.kind;
   // The loss probe keeps icsk_pending until it decides (tcp_rearm_rto offsets
   // the remaining RTO when no probe could be sent).
-  if (kind != XmitTimer::kLossProbe) timer_kind_ = XmitTimer::kNone;
+  if (kind != XmitTimer::kLossProbe) xmit_timer_.kind = XmitTimer::kNone;
   switch (kind) {
     case XmitTimer::kNone:
       return;
@@ -88,7 +88,7 @@ void TcpSock::RearmRto() {
     return;
   }
   uint32_t rto = rto_jiffies_;
-  if (timer_kind_ == XmitTimer::kLossProbe) {
+  if (xmit_timer_.kind == XmitTimer::kLossProbe) {
     // Offset the time already elapsed since the regular RTO was installed.
     rto = UsToJiffies(static_cast<uint64_t>(std::max<int64_t>(RtoDeltaUs(), 1)));
   }
@@ -112,7 +112,7 @@ bool TcpSock::ScheduleLossProbe(bool advancing_rto) {
 
 // tcp_check_probe_timer.
 void TcpSock::CheckProbeTimer() {
-  if (packets_out_ == 0 && timer_kind_ == XmitTimer::kNone)
+  if (packets_out_ == 0 && xmit_timer_.kind == XmitTimer::kNone)
     ResetXmitTimer(XmitTimer::kProbe0, std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs)));
 }
 
@@ -233,7 +233,7 @@ void TcpSock::SendLossProbe() {
       TcpWriteXmit(mss_cache_, kTcpNagleOff, 2, PushReason::kTlp);
       if (packets_out_ > before) {
         ++counters_.tlp_fires;
-        timer_kind_ = XmitTimer::kNone;
+        xmit_timer_.kind = XmitTimer::kNone;
       }
     } else if (!rtx_queue_.empty() &&
                (rtx_queue_.back().seq < snd_una_ + snd_wnd_ || rtx_queue_.back().seq == snd_una_)) {
@@ -251,7 +251,7 @@ void TcpSock::SendLossProbe() {
       TransmitSkb(skb, PushReason::kTlp, true);
       tlp_high_seq_ = snd_nxt_;
       ++counters_.tlp_fires;
-      timer_kind_ = XmitTimer::kNone;
+      xmit_timer_.kind = XmitTimer::kNone;
     }
   }
   RearmRto();

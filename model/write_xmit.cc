@@ -221,7 +221,7 @@ bool TcpSock::SmallQueueCheck(const Skb& skb) {
     // Always send when the rtx queue is empty (v6.x: or holds a single skb):
     // no TX completion would call us back.
     if (rtx_queue_.empty() || (profile_.tsq_exempt_single_skb && rtx_queue_.size() == 1)) return false;
-    tsq_throttled_ = true;
+    tsq_.throttled = true;
     if (wmem_alloc_ > limit) return true;
   }
   return false;
@@ -265,18 +265,17 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   xmit_(std::move(x));
 }
 
-// The CPU of transmitting (ConnectionConfig::xmit_cost_ns): the caller's, in
-// a call or the release_sock it runs; otherwise the softirq's, on the CPU
-// RPS steers the ACKs to: the sender's, or the receiving one.
+// The CPU of transmitting (HostConfig::xmit_cost_ns): the caller's, in a
+// call or the release_sock it runs; otherwise the softirq's, on the CPU RPS
+// steers the ACKs to. Only the sender's CPU is modelled: softirq transmits
+// elsewhere take no time from anything the model times.
 void TcpSock::ChargeXmit(uint32_t segs) {
-  if (config_.xmit_cost_ns == 0) return;
-  const TimeNs cost = config_.xmit_cost_ns * segs;
+  if (config_.host.xmit_cost_ns == 0) return;
+  const TimeNs cost = config_.host.xmit_cost_ns * segs;
   if (in_call_) {
     call_xmit_ns_ += cost;
-  } else if (steal_ != nullptr && config_.xmit_softirq_on_sender_cpu) {
+  } else if (steal_ != nullptr && config_.host.xmit_softirq_on_sender_cpu) {
     steal_->Charge(loop_->now(), cost);
-  } else if (softirq_cpu_) {
-    softirq_cpu_(loop_->now(), cost);
   }
 }
 
@@ -288,7 +287,7 @@ void TcpSock::EventNewDataSent() {
   packets_out_ += skb.pcount;
   rtx_queue_.push_back(std::move(skb));
   write_queue_.pop_front();
-  if (prior_packets == 0 || timer_kind_ == XmitTimer::kLossProbe) RearmRto();
+  if (prior_packets == 0 || xmit_timer_.kind == XmitTimer::kLossProbe) RearmRto();
   if (profile_.check_space_on_new_data) CheckSpace();
 }
 
@@ -300,7 +299,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
   uint32_t fin_over_cwnd = 0;  // tcp_cwnd_test lets a FIN skb past a full cwnd
   bool is_cwnd_limited = false;
   const uint32_t max_segs = TsoSegs(mss_now);
-  if (push_one == 0 && mtup_enabled_) {
+  if (push_one == 0 && mtup_.enabled) {
     const int r = MtuProbe(reason);
     if (r == 0) return false;
     if (r > 0) sent_pkts = 1;
@@ -393,18 +392,18 @@ void TcpSock::OnTxCompletion(uint32_t truesize) {
   } else {
     wmem_alloc_ -= truesize;
   }
-  if (tsq_throttled_ && !tsq_queued_) {
-    tsq_throttled_ = false;
-    tsq_queued_ = true;
+  if (tsq_.throttled && !tsq_.queued) {
+    tsq_.throttled = false;
+    tsq_.queued = true;
     loop_->ScheduleAfter(0, [this] { TsqHandler(); });
   }
 }
 
 // tcp_tasklet_func -> tcp_tsq_handler.
 void TcpSock::TsqHandler() {
-  tsq_queued_ = false;
+  tsq_.queued = false;
   if (IsOwned()) {
-    tsq_deferred_ = true;
+    tsq_.deferred = true;
     EnsureReleaseEvent();
   } else {
     TsqWrite(PushReason::kTsq);

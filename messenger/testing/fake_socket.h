@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "model/constants.h"
-#include "model/cpu_steal.h"
+#include "model/host/cpu_steal.h"
 #include "model/event_loop.h"
 #include "model/socket.h"
 

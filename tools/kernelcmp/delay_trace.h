@@ -31,7 +31,7 @@ struct DelaySummary {
   int64_t rx_wakeup_ns = 0;
   // Of those, the ones not taken within kInlineNs beyond p5 waited for
   // something else to run the backlog (with receive processing on the
-  // sender's own CPU: the other CPU's RPS IPI, model/rps_backlog.h): how
+  // sender's own CPU: the other CPU's RPS IPI, model/host/rps_backlog.h): how
   // many, and their mean wait beyond p5. 0 when none.
   uint64_t deferred_packets = 0;
   int64_t rx_deferred_ns = 0;

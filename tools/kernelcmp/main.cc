@@ -1,6 +1,6 @@
 // kernelcmp: replays a sendsim workload through this machine's real TCP stack
 // (two private network namespaces joined by a veth pair), captures the data
-// direction and prints the packet figures beside the model's linux-6.8 ones.
+// direction and prints the packet figures beside the model's (profile linux-6.18) ones.
 //
 //   bazel run //tools:kernelcmp -- --scenario=FILE [--variants=all] [--repeats=3]
 //
@@ -65,9 +65,6 @@ ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
           "(default 0: ip_rcv_core orphans the skb)");
 ABSL_FLAG(int64_t, model_between_calls_ns, -1,
           "model calibration: the sender's CPU between two calls, socket not held (default: measured)");
-ABSL_FLAG(bool, model_sync_completion, false,
-          "with receive processing on the sender's CPU, TX completion inside the transmit (default: at the "
-          "segment's arrival, as on the other placement)");
 ABSL_FLAG(int64_t, model_delay_spread_ns, -1,
           "model calibration: mean of the exponential extra delay before the receiving side "
           "processes a data segment (default per placement)");
@@ -84,12 +81,9 @@ ABSL_FLAG(bool, model_sender_run_delay, true,
 ABSL_FLAG(bool, model_call_hold_from_trace, false,
           "model calibration: the socket hold per call from the syscall trace where measured (else from the "
           "sender's CPU per call)");
-ABSL_FLAG(bool, model_shared_rx_cpu, false,
-          "model: on the receiver's CPU, the receiving CPU's queue also runs the reader's copies and the "
-          "sender's softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu)");
 ABSL_FLAG(bool, model_rps_backlog, true,
           "model: on the sender's CPU, one receive backlog for both directions, the sender's transmits taken "
-          "inline unless an ACK from the reader's CPU scheduled it (ConnectionConfig::rps_backlog_on_sender_cpu)");
+          "inline unless an ACK from the reader's CPU scheduled it (HostConfig::rps_backlog_on_sender_cpu)");
 ABSL_FLAG(int64_t, model_rx_cpu_service_ns, -1, "model calibration: receiving CPU's time per data segment");
 ABSL_FLAG(int64_t, model_rx_cpu_wakeup_ns, -1, "model calibration: receiving CPU's mean wakeup when idle");
 ABSL_FLAG(int64_t, model_xmit_cost_ns, -1,
@@ -110,10 +104,6 @@ ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
 ABSL_FLAG(int64_t, model_read_mbps, -1,
           "model calibration: receiving application's read rate in Mbit/s (default: the kernel "
           "run's measured data rate; instant with --model_only)");
-ABSL_FLAG(bool, model_backlog_coalesce, true,
-          "model: the receiver coalesces segments in its socket backlog while its reader holds the "
-          "socket (tcp_add_backlog, v5.0+) and sends one deferred ACK after it (v6.7+ "
-          "tcp_backlog_ack_defer); false gives the v4.19 receiver");
 ABSL_FLAG(int64_t, model_read_wakeup_ns, -1,
           "model calibration: the receiving application's wakeup latency after it read everything "
           "(default: derived from each kernel cell's read sizes; 0 with --model_only)");
@@ -194,18 +184,16 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
   if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.xmit_cost_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.host.xmit_cost_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_between_calls_ns); v >= 0) s.between_calls_ns = v;
-  s.tx_completion_in_xmit = p == Placement::kSenderCpu && absl::GetFlag(FLAGS_model_sync_completion);
-  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.rx_cpu_service_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.rx_cpu_wakeup_ns = v;
-  s.rx_cpu_is_reader_cpu = p == Placement::kReceiverCpu && absl::GetFlag(FLAGS_model_shared_rx_cpu);
-  if (!absl::GetFlag(FLAGS_model_rps_backlog)) s.rps_backlog_on_sender_cpu = false;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.host.rx_cpu_service_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.host.rx_cpu_wakeup_ns = v;
+  if (!absl::GetFlag(FLAGS_model_rps_backlog)) s.host.rps_backlog_on_sender_cpu = false;
   if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.delay_spread_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.host.data_delay_spread_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.softirq_ack_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.softirq_rx_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.host.sender_softirq_ack_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.host.sender_softirq_peer_rx_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) {  // a fixed buffer overrides autotuning
     s.peer_rcvbuf = static_cast<uint32_t>(v);
     s.peer_rcvbuf_initial = 0;
@@ -214,8 +202,7 @@ ModelSettings SettingsFor(Placement p) {
   if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
     s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
   }
-  s.backlog_coalesce = absl::GetFlag(FLAGS_model_backlog_coalesce);
-  if (int64_t v = absl::GetFlag(FLAGS_model_read_wakeup_ns); v >= 0) s.read_wakeup_ns = v;
+  if (int64_t v = absl::GetFlag(FLAGS_model_read_wakeup_ns); v >= 0) s.host.app_read_wakeup_ns = v;
   if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
     s.gro_batch = true;
     s.gro_flush_ns = v;
@@ -341,59 +328,152 @@ absl::Status AttachReference(const std::string& path, const std::vector<Recorded
   return absl::OkStatus();
 }
 
-int Main() {
+// What to run, from the flags; a bad flag is a usage error.
+struct Selection {
+  Workload workload;
+  std::vector<Variant> variants;
+  std::vector<IoMode> ios;
+  std::vector<Placement> placements;
+  int repeats = 0;
+  std::string format;
+  int netdev_max_backlog = 0;
+  bool model_only = false;
+  std::string reference_json;
+  std::vector<RecordedCell> reference;  // --reference_json's cells
+};
+
+absl::StatusOr<Selection> SelectionFromFlags() {
+  Selection sel;
   absl::StatusOr<Workload> w = WorkloadFromFlags();
-  if (!w.ok()) return Fail(kExitUsage, w.status());
+  if (!w.ok()) return w.status();
+  sel.workload = *std::move(w);
   auto variants = ParseList<Variant>(absl::GetFlag(FLAGS_variants), ParseVariant, AllVariants());
-  if (!variants.ok()) return Fail(kExitUsage, variants.status());
-  auto ios = ParseList<IoMode>(absl::GetFlag(FLAGS_io), ParseIoMode,
-                               {IoMode::kNonBlocking, IoMode::kBlocking});
-  if (!ios.ok()) return Fail(kExitUsage, ios.status());
+  if (!variants.ok()) return variants.status();
+  sel.variants = *std::move(variants);
+  auto ios = ParseList<IoMode>(absl::GetFlag(FLAGS_io), ParseIoMode, {IoMode::kNonBlocking, IoMode::kBlocking});
+  if (!ios.ok()) return ios.status();
+  sel.ios = *std::move(ios);
   auto placements = ParseList<Placement>(absl::GetFlag(FLAGS_placements), ParsePlacement,
                                          {Placement::kSenderCpu, Placement::kReceiverCpu});
-  if (!placements.ok()) return Fail(kExitUsage, placements.status());
-  const int repeats = absl::GetFlag(FLAGS_repeats);
-  if (repeats < 1 || repeats > 100) {
-    return Fail(kExitUsage, absl::InvalidArgumentError("--repeats must be in 1..100"));
+  if (!placements.ok()) return placements.status();
+  sel.placements = *std::move(placements);
+  sel.repeats = absl::GetFlag(FLAGS_repeats);
+  if (sel.repeats < 1 || sel.repeats > 100) return absl::InvalidArgumentError("--repeats must be in 1..100");
+  sel.format = absl::GetFlag(FLAGS_format);
+  if (sel.format != "table" && sel.format != "json") {
+    return absl::InvalidArgumentError("--format must be table or json");
   }
-  const std::string format = absl::GetFlag(FLAGS_format);
-  if (format != "table" && format != "json") {
-    return Fail(kExitUsage, absl::InvalidArgumentError("--format must be table or json"));
+  sel.netdev_max_backlog = absl::GetFlag(FLAGS_netdev_max_backlog);
+  if (sel.netdev_max_backlog < 1000 || sel.netdev_max_backlog > 10'000'000) {
+    return absl::InvalidArgumentError("--netdev_max_backlog out of range");
   }
-  const int backlog = absl::GetFlag(FLAGS_netdev_max_backlog);
-  if (backlog < 1000 || backlog > 10'000'000) {
-    return Fail(kExitUsage, absl::InvalidArgumentError("--netdev_max_backlog out of range"));
-  }
-  const std::string reference_json = absl::GetFlag(FLAGS_reference_json);
-  std::vector<RecordedCell> reference;
-  if (!reference_json.empty()) {
-    if (absl::GetFlag(FLAGS_model_only)) {
-      return Fail(kExitUsage, absl::InvalidArgumentError("--reference_json needs a kernel side (not --model_only)"));
-    }
+  sel.model_only = absl::GetFlag(FLAGS_model_only);
+  sel.reference_json = absl::GetFlag(FLAGS_reference_json);
+  if (!sel.reference_json.empty()) {
+    if (sel.model_only) return absl::InvalidArgumentError("--reference_json needs a kernel side (not --model_only)");
     // Read before any kernel run, so that a bad file fails at once.
-    absl::StatusOr<std::vector<RecordedCell>> ref = ReadRecorded(reference_json, *w);
-    if (!ref.ok()) return Fail(kExitUsage, ref.status());
-    reference = *std::move(ref);
+    absl::StatusOr<std::vector<RecordedCell>> ref = ReadRecorded(sel.reference_json, sel.workload);
+    if (!ref.ok()) return ref.status();
+    sel.reference = *std::move(ref);
   }
-  const std::string kernel_json = absl::GetFlag(FLAGS_kernel_json);
-  if (!kernel_json.empty()) {
-    if (absl::GetFlag(FLAGS_model_only)) {
-      return Fail(kExitUsage, absl::InvalidArgumentError("--kernel_json and --model_only exclude each other"));
-    }
-    absl::StatusOr<std::vector<Cell>> cells = RecordedCells(kernel_json, *w, *variants, *ios, *placements);
-    if (!cells.ok()) return Fail(kExitUsage, cells.status());
-    if (!reference_json.empty()) {
-      if (absl::Status s = AttachReference(reference_json, reference, &*cells); !s.ok()) return Fail(kExitUsage, s);
-    }
-    return Print(*cells, *w, absl::GetFlag(FLAGS_tso), format, *placements, /*calibrated=*/true);
+  if (!absl::GetFlag(FLAGS_kernel_json).empty() && sel.model_only) {
+    return absl::InvalidArgumentError("--kernel_json and --model_only exclude each other");
   }
+  return sel;
+}
+
+// One kernel run's progress line: what it measured, so that a long
+// comparison can be followed (and a bad run spotted) as it goes.
+std::string ProgressLine(const RunOutcome& o) {
+  if (!o.valid) return "invalid: " + o.invalid_reason;
+  const TrafficResult& t = o.traffic;
+  const uint64_t calls = std::max<uint64_t>(t.send_calls, 1);
+  std::string line = absl::StrFormat(
+      "%u packets, %u sub-MSS, %u ACKs, %u reads (%.0f MB/s of recv CPU), %u calls of %.1f us CPU",
+      o.figures.packets, o.figures.sub_mss_packets, o.figures.acks, t.reads,
+      t.bytes_received * 1e3 / std::max<int64_t>(t.read_cpu_ns, 1), t.send_calls, t.send_cpu_ns / 1e3 / calls);
+  absl::StrAppendFormat(&line, ", cwnd %u, srtt %u us at the end", t.snd_cwnd, t.rtt_us);
+  if (t.sender_run_delay_ns >= 0) {
+    absl::StrAppendFormat(&line, ", sender waited %.1f us per call for its CPU", t.sender_run_delay_ns / 1e3 / calls);
+  }
+  double base = 0, per_seg = 0;
+  if (t.call_fit.Fit(&base, &per_seg)) {
+    absl::StrAppendFormat(&line, " (fit over %u calls: %.1f us + %.1f us per segment sent)", t.call_fit.samples(),
+                          base / 1e3, per_seg / 1e3);
+  }
+  if (o.delays.has_value()) {
+    const DelaySummary& d = *o.delays;
+    absl::StrAppendFormat(&line,
+                          ", backlog delay p5 %.1f / median %.1f / mean %.1f us (receiving CPU: %.1f us "
+                          "per packet, wakeup %.1f us, %u of %u packets found it idle, %u of them "
+                          "deferred %.1f us)",
+                          d.p5_ns / 1e3, d.median_ns / 1e3, d.mean_ns / 1e3, d.rx_service_ns / 1e3,
+                          d.rx_wakeup_ns / 1e3, d.idle_packets, d.packets, d.deferred_packets,
+                          d.rx_deferred_ns / 1e3);
+  }
+  if (o.holds.has_value()) {
+    double hb = 0, hs = 0;
+    const bool fitted = o.holds->fit.Fit(&hb, &hs);
+    absl::StrAppendFormat(&line, ", socket held %.1f us per call over %u calls%s (%u with receive work inline)",
+                          o.holds->mean_ns / 1e3, o.holds->calls,
+                          fitted ? absl::StrFormat(": %.1f us + %.1f us per segment sent", hb / 1e3, hs / 1e3)
+                                 : std::string(),
+                          o.holds->calls_with_receive);
+  }
+  if (!o.delays.has_value() && !o.delay_error.empty()) {
+    absl::StrAppendFormat(&line, ", no delay trace: %s", o.delay_error);
+  }
+  return line;
+}
+
+// tracefs for the backlog-delay measurement: used when writable, else the
+// model keeps its fixed delays (said once, not an error). Empty: none.
+std::string UsableTracefs() {
+  if (!absl::GetFlag(FLAGS_trace_delays)) return "";
+  const std::string root = absl::GetFlag(FLAGS_tracefs);
+  if (access((root + "/events/net/net_dev_start_xmit/enable").c_str(), W_OK) == 0 &&
+      access((root + "/buffer_size_kb").c_str(), W_OK) == 0) {
+    return root;
+  }
+  std::fprintf(stderr,
+               "kernelcmp: no writable tracefs at %s (net events); the model keeps its fixed "
+               "per-placement delays\n",
+               root.c_str());
+  return "";
+}
+
+// The kernel runs of one cell, with progress lines and (--pcap_dir) the
+// captures kept.
+absl::Status RunKernelSide(const Selection& sel, Testbed& tb, CleanupStack* cleanup, const std::string& dir,
+                           const std::string& tracefs_root, Cell* c) {
+  const std::string pcap_dir = absl::GetFlag(FLAGS_pcap_dir);
+  for (int r = 0; r < sel.repeats; ++r) {
+    const RunSpec spec{sel.workload, c->variant, c->io, c->placement, tracefs_root};
+    absl::StatusOr<RunOutcome> o = RunOnce(tb, cleanup, spec, dir);
+    if (!o.ok()) return o.status();
+    std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n", std::string(VariantName(c->variant)).c_str(),
+                 std::string(IoModeName(c->io)).c_str(), std::string(PlacementName(c->placement)).c_str(), r + 1,
+                 ProgressLine(*o).c_str());
+    c->runs.push_back(*std::move(o));
+    if (!pcap_dir.empty()) {
+      const std::string dst = absl::StrFormat("%s/%s-%s-%s-%d.pcap", pcap_dir, VariantName(c->variant),
+                                              IoModeName(c->io), PlacementName(c->placement), r + 1);
+      if (std::rename((dir + "/run.pcap").c_str(), dst.c_str()) != 0) {
+        return absl::InternalError("cannot move the capture to " + dst);
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Kernel runs (unless --model_only) and the model beside each cell.
+int RunCells(const Selection& sel) {
   TestbedOptions opts;
   opts.tso = absl::GetFlag(FLAGS_tso);
   opts.sender_cpu = absl::GetFlag(FLAGS_sender_cpu);
   opts.receiver_cpu = absl::GetFlag(FLAGS_receiver_cpu);
-  opts.netdev_max_backlog = static_cast<uint32_t>(backlog);
-  const bool model_only = absl::GetFlag(FLAGS_model_only);
-  if (!model_only) {
+  opts.netdev_max_backlog = static_cast<uint32_t>(sel.netdev_max_backlog);
+  if (!sel.model_only) {
     absl::Status can = CheckCanRun(opts);
     if (!can.ok()) return Fail(kExitCannotRun, can);
   }
@@ -405,103 +485,50 @@ int Main() {
   absl::StatusOr<std::string> dir = MakeWorkDir(&cleanup);
   if (!dir.ok()) return Fail(kExitFailure, dir.status());
   absl::StatusOr<std::unique_ptr<Testbed>> tb = std::unique_ptr<Testbed>();
-  if (!model_only) tb = Testbed::Create(opts, &cleanup);
+  if (!sel.model_only) tb = Testbed::Create(opts, &cleanup);
   if (!tb.ok()) return Fail(kExitFailure, tb.status());
-
-  // tracefs for the backlog-delay measurement: used when writable, else the
-  // model keeps its fixed delays (said once, not an error).
-  std::string tracefs_root;
-  if (!model_only && absl::GetFlag(FLAGS_trace_delays)) {
-    const std::string root = absl::GetFlag(FLAGS_tracefs);
-    if (access((root + "/events/net/net_dev_start_xmit/enable").c_str(), W_OK) == 0 &&
-        access((root + "/buffer_size_kb").c_str(), W_OK) == 0) {
-      tracefs_root = root;
-    } else {
-      std::fprintf(stderr,
-                   "kernelcmp: no writable tracefs at %s (net events); the model keeps its fixed "
-                   "per-placement delays\n",
-                   root.c_str());
-    }
-  }
+  const std::string tracefs_root = sel.model_only ? "" : UsableTracefs();
 
   std::vector<Cell> cells;
-  for (Variant v : *variants) {
-    for (IoMode io : *ios) {
-      for (Placement p : *placements) {
+  for (Variant v : sel.variants) {
+    for (IoMode io : sel.ios) {
+      for (Placement p : sel.placements) {
         Cell c{v, io, p, {}, std::nullopt, "", "", std::nullopt, std::nullopt};
-        for (int r = 0; r < (model_only ? 0 : repeats); ++r) {
-          const RunSpec spec{*w, v, io, p, tracefs_root};
-          absl::StatusOr<RunOutcome> o = RunOnce(**tb, &cleanup, spec, *dir);
-          if (!o.ok()) return Fail(kExitFailure, o.status());
-          std::string line;
-          if (!o->valid) {
-            line = "invalid: " + o->invalid_reason;
-          } else {
-            line = absl::StrFormat(
-                "%u packets, %u sub-MSS, %u ACKs, %u reads (%.0f MB/s of recv CPU), %u calls of %.1f us CPU",
-                o->figures.packets, o->figures.sub_mss_packets, o->figures.acks, o->traffic.reads,
-                o->traffic.bytes_received * 1e3 / std::max<int64_t>(o->traffic.read_cpu_ns, 1),
-                o->traffic.send_calls, o->traffic.send_cpu_ns / 1e3 / std::max<uint64_t>(o->traffic.send_calls, 1));
-            absl::StrAppendFormat(&line, ", cwnd %u, srtt %u us at the end", o->traffic.snd_cwnd,
-                                  o->traffic.rtt_us);
-            if (o->traffic.sender_run_delay_ns >= 0) {
-              absl::StrAppendFormat(&line, ", sender waited %.1f us per call for its CPU",
-                                    o->traffic.sender_run_delay_ns / 1e3 /
-                                        std::max<uint64_t>(o->traffic.send_calls, 1));
-            }
-            double base = 0, per_seg = 0;
-            if (o->traffic.call_fit.Fit(&base, &per_seg)) {
-              absl::StrAppendFormat(&line, " (fit over %u calls: %.1f us + %.1f us per segment sent)",
-                                    o->traffic.call_fit.samples(), base / 1e3, per_seg / 1e3);
-            }
-            if (o->delays.has_value()) {
-              absl::StrAppendFormat(&line,
-                                    ", backlog delay p5 %.1f / median %.1f / mean %.1f us (receiving CPU: %.1f us "
-                                    "per packet, wakeup %.1f us, %u of %u packets found it idle, %u of them "
-                                    "deferred %.1f us)",
-                                    o->delays->p5_ns / 1e3, o->delays->median_ns / 1e3, o->delays->mean_ns / 1e3,
-                                    o->delays->rx_service_ns / 1e3, o->delays->rx_wakeup_ns / 1e3,
-                                    o->delays->idle_packets, o->delays->packets, o->delays->deferred_packets,
-                                    o->delays->rx_deferred_ns / 1e3);
-            }
-            if (o->holds.has_value()) {
-              double hb = 0, hs = 0;
-              const bool fitted = o->holds->fit.Fit(&hb, &hs);
-              absl::StrAppendFormat(&line, ", socket held %.1f us per call over %u calls%s (%u with receive work inline)",
-                                    o->holds->mean_ns / 1e3, o->holds->calls,
-                                    fitted ? absl::StrFormat(": %.1f us + %.1f us per segment sent", hb / 1e3, hs / 1e3)
-                                           : std::string(),
-                                    o->holds->calls_with_receive);
-            }
-            if (!o->delays.has_value() && !o->delay_error.empty()) {
-              absl::StrAppendFormat(&line, ", no delay trace: %s", o->delay_error);
-            }
-          }
-          std::fprintf(stderr, "kernelcmp: %s %s %s run %d: %s\n", std::string(VariantName(v)).c_str(),
-                       std::string(IoModeName(io)).c_str(), std::string(PlacementName(p)).c_str(), r + 1,
-                       line.c_str());
-          c.runs.push_back(*std::move(o));
-          const std::string pcap_dir = absl::GetFlag(FLAGS_pcap_dir);
-          if (!pcap_dir.empty()) {
-            const std::string dst = absl::StrFormat("%s/%s-%s-%s-%d.pcap", pcap_dir,
-                                                    VariantName(v), IoModeName(io),
-                                                    PlacementName(p), r + 1);
-            if (std::rename((*dir + "/run.pcap").c_str(), dst.c_str()) != 0) {
-              return Fail(kExitFailure, absl::InternalError("cannot move the capture to " + dst));
-            }
+        if (!sel.model_only) {
+          if (absl::Status s = RunKernelSide(sel, **tb, &cleanup, *dir, tracefs_root, &c); !s.ok()) {
+            return Fail(kExitFailure, s);
           }
         }
-        RunModelSide(*w, &c);
+        RunModelSide(sel.workload, &c);
         cells.push_back(std::move(c));
       }
     }
   }
   tb->reset();  // namespaces gone before we print
   cleanup.RunAll();
-  if (!reference_json.empty()) {
-    if (absl::Status s = AttachReference(reference_json, reference, &cells); !s.ok()) return Fail(kExitUsage, s);
+  if (!sel.reference_json.empty()) {
+    if (absl::Status s = AttachReference(sel.reference_json, sel.reference, &cells); !s.ok()) {
+      return Fail(kExitUsage, s);
+    }
   }
-  return Print(cells, *w, opts.tso, format, *placements, /*calibrated=*/!model_only);
+  return Print(cells, sel.workload, opts.tso, sel.format, sel.placements, /*calibrated=*/!sel.model_only);
+}
+
+int Main() {
+  absl::StatusOr<Selection> sel = SelectionFromFlags();
+  if (!sel.ok()) return Fail(kExitUsage, sel.status());
+  const std::string kernel_json = absl::GetFlag(FLAGS_kernel_json);
+  if (kernel_json.empty()) return RunCells(*sel);
+  // A recorded kernel side: only the model runs.
+  absl::StatusOr<std::vector<Cell>> cells =
+      RecordedCells(kernel_json, sel->workload, sel->variants, sel->ios, sel->placements);
+  if (!cells.ok()) return Fail(kExitUsage, cells.status());
+  if (!sel->reference_json.empty()) {
+    if (absl::Status s = AttachReference(sel->reference_json, sel->reference, &*cells); !s.ok()) {
+      return Fail(kExitUsage, s);
+    }
+  }
+  return Print(*cells, sel->workload, absl::GetFlag(FLAGS_tso), sel->format, sel->placements, /*calibrated=*/true);
 }
 
 }  // namespace
@@ -509,7 +536,7 @@ int Main() {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "compare sendsim's linux-6.8 figures with this machine's kernel (needs root)");
+      "compare sendsim's linux-6.18 figures with this machine's kernel (needs root)");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
     absl::FPrintF(stderr, "%s: %s\n", "kernelcmp", s.message());

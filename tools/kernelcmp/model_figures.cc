@@ -38,19 +38,11 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.link_bps = s.link_bps;
   c.one_way_delay_ns = s.one_way_delay_ns;
   c.tx_completion_ns = s.tx_completion_ns;
-  c.tx_completion_at_arrival = true;
-  c.tx_completion_in_xmit = s.tx_completion_in_xmit;
-  c.data_delay_spread_ns = s.delay_spread_ns;
-  c.rx_cpu_service_ns = s.rx_cpu_service_ns;
-  c.rx_cpu_wakeup_ns = s.rx_cpu_wakeup_ns;
-  c.rx_cpu_is_reader_cpu = s.rx_cpu_is_reader_cpu && (s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0);
-  c.rps_backlog_on_sender_cpu =
-      s.rps_backlog_on_sender_cpu && !c.rx_cpu_is_reader_cpu && (s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0);
+  c.host = s.host;
+  c.host.tx_completion_at_arrival = true;
+  // The receiving-CPU queue's wakeup is the backlog's IPI there.
+  c.host.rps_backlog_on_sender_cpu = s.host.rps_backlog_on_sender_cpu && s.host.has_rx_cpu();
   c.call_cost_ns = s.call_cost_ns;
-  c.xmit_cost_ns = s.xmit_cost_ns;
-  c.xmit_softirq_on_sender_cpu = s.xmit_softirq_on_sender_cpu;
-  c.sender_softirq_ack_ns = s.softirq_ack_ns;
-  c.sender_softirq_peer_rx_ns = s.softirq_rx_ns;
   c.track_payload = true;
   c.record_data_timing = true;
   c.full_trace = true;
@@ -59,19 +51,15 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   c.peer.delayed_ack = true;
   c.peer.ack_proc_ns = s.ack_proc_ns;
   c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
-  c.peer.backlog_coalesce = s.backlog_coalesce;
-  c.peer.backlog_ack_defer = s.backlog_coalesce;  // the testbed's receiver is v6.7+
-  c.peer.app_read_wakeup_ns = s.read_wakeup_ns;
   if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
   c.peer.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
   // Autotuning as the testbed's 6.18 receiver does it: its RTT is far below
-  // the 1 ms timestamp tick, so it autotunes on the window-based RTT; its
-  // DRS leaves queued bytes out and has no cushion (tcp_rcvbuf_grow trace);
-  // and its SYN-ACK offered 65160 = 45 x 1448, the whole initial space
-  // without the 20-segment cap (a cap no window reaches).
+  // the 1 ms timestamp tick, so it autotunes on the window-based RTT (its
+  // DRS step is the linux-6.18 profile's); and its SYN-ACK offered 65160 =
+  // 45 x 1448, the whole initial space without the 20-segment cap (a cap no
+  // window reaches).
   if (s.peer_rcvbuf_initial != 0) {
     c.peer.rcv_rtt_from_window = true;
-    c.peer.drs_v6_18 = true;
     c.peer.init_rcv_wnd_segs = 65535;
   }
   if (s.peer_wscale >= 0) c.peer.wscale = static_cast<uint8_t>(s.peer_wscale);
@@ -99,66 +87,66 @@ absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {
 
 }  // namespace
 
-ModelSettings DefaultModelSettings(Placement placement) {
-  ModelSettings s;
-  s.link_bps = 100'000'000'000;
+absl::string_view HostPresetName(Placement placement) {
+  return placement == Placement::kSenderCpu ? "veth-rps-sender-cpu" : "veth-rps-receiver-cpu";
+}
+
+model::HostConfig HostPreset(Placement placement) {
+  model::HostConfig h;
   // Delay to the receiving side's processing, base + exponential spread.
   // kernelcmp measures it per run (delay_trace.h) and replaces these; they
   // are the fallback without tracefs, from one early measurement (2 Dec
   // 2026, 128 KiB v1-legacy and v2): with receive processing on the
   // sender's CPU p5 1 us, median 3-9 us, mean 24-26 us; on the receiver's
-  // CPU p5 2-3 us, median 17-19 us, mean 25-43 us.
-  if (placement == Placement::kSenderCpu) {
-    s.one_way_delay_ns = 1 * model::kNsPerUs;
-    s.delay_spread_ns = 23 * model::kNsPerUs;
-  } else {
-    s.one_way_delay_ns = 3 * model::kNsPerUs;
-    s.delay_spread_ns = 30 * model::kNsPerUs;
-  }
-  s.call_cost_ns = 1 * model::kNsPerUs;
+  // CPU p5 2-3 us, median 17-19 us, mean 25-43 us (the base is the
+  // one-way delay, DefaultModelSettings).
+  h.data_delay_spread_ns = (placement == Placement::kSenderCpu ? 23 : 30) * model::kNsPerUs;
   // ACKs and TX completions are handled on the CPU that runs receive
   // processing (RPS steers both directions there), so are their pushes.
-  s.xmit_softirq_on_sender_cpu = placement == Placement::kSenderCpu;
-  // Completion inside the transmit (--model_sync_completion) stays off: the
-  // testbed's delays there (p5 1 us, median 2 us, but a mean of 20-50 us)
-  // are neither all synchronous nor one queue, and on 2 Dec 2026 recorded
-  // cells it fitted worse (README, "Where the model stands").
-  s.tx_completion_in_xmit = false;
-  s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
+  h.xmit_softirq_on_sender_cpu = placement == Placement::kSenderCpu;
   // Receive processing on the sender's CPU is one backlog for both
   // directions, taken inline unless the reader's ACK scheduled it (a
-  // softirq trace of 3 Dec 2026, model/rps_backlog.h); in effect only with
-  // the receiving-CPU queue (measured delays).
-  s.rps_backlog_on_sender_cpu = placement == Placement::kSenderCpu;
+  // softirq trace of 3 Dec 2026, model/host/rps_backlog.h); in effect only
+  // with the receiving-CPU queue (measured delays).
+  h.rps_backlog_on_sender_cpu = placement == Placement::kSenderCpu;
+  return h;
+}
+
+ModelSettings DefaultModelSettings(Placement placement) {
+  ModelSettings s;
+  s.link_bps = 100'000'000'000;
+  s.one_way_delay_ns = (placement == Placement::kSenderCpu ? 1 : 3) * model::kNsPerUs;
+  s.call_cost_ns = 1 * model::kNsPerUs;
+  s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
   s.gro_batch = false;
   s.gro_flush_ns = 0;
+  s.host = HostPreset(placement);
   return s;
 }
 
 std::string DescribeModelSettings(const ModelSettings& s) {
+  const model::HostConfig& h = s.host;
   return absl::StrFormat(
-      "linux-6.8, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + %s, TX completion %s, call cost %d ns + %d ns per segment sent%s (+ %d ns between calls), ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
-      "(flush gap %d ns), reader %s (wakeup %d ns), backlog coalescing %s, peer rcvbuf %s, delayed ACK, "
+      "%s, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + %s, TX completion %d ns after arrival, call cost %d ns + %d ns per segment sent%s (+ %d ns between calls), ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "(flush gap %d ns), reader %s (wakeup %d ns), peer rcvbuf %s, delayed ACK, "
       "no replies",
-      kMss, s.link_bps / 1e9, s.one_way_delay_ns,
-      s.rx_cpu_service_ns > 0 || s.rx_cpu_wakeup_ns > 0
+      kModelProfile, kMss, s.link_bps / 1e9, s.one_way_delay_ns,
+      h.has_rx_cpu()
           ? absl::StrFormat("receiving CPU %d ns per segment, wakeup %d ns (exponential mean)%s",
-                            s.rx_cpu_service_ns, s.rx_cpu_wakeup_ns,
-                            s.rx_cpu_is_reader_cpu ? ", shared with the reader's copies and softirq transmits"
-                            : s.rps_backlog_on_sender_cpu
+                            h.rx_cpu_service_ns, h.rx_cpu_wakeup_ns,
+                            h.rps_backlog_on_sender_cpu
                                 ? ", one backlog for both directions: transmits inline unless the reader's ACK "
                                   "scheduled it (wakeup = its IPI)"
                                 : "")
-          : absl::StrFormat("data spread %d ns (exponential mean)", s.delay_spread_ns),
-      s.tx_completion_in_xmit ? std::string("inside the transmit")
-                              : absl::StrFormat("%d ns after arrival", s.tx_completion_ns), s.call_cost_ns, s.xmit_cost_ns,
-      s.xmit_softirq_on_sender_cpu && s.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.between_calls_ns,
-      s.ack_proc_ns, s.softirq_ack_ns, s.softirq_rx_ns,
+          : absl::StrFormat("data spread %d ns (exponential mean)", h.data_delay_spread_ns),
+      s.tx_completion_ns, s.call_cost_ns, h.xmit_cost_ns,
+      h.xmit_softirq_on_sender_cpu && h.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.between_calls_ns,
+      s.ack_proc_ns, h.sender_softirq_ack_ns, h.sender_softirq_peer_rx_ns,
       s.gro_batch ? "on" : "off", s.gro_flush_ns,
       s.app_read_bytes_per_sec == 0
           ? std::string("instant")
           : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6),
-      s.read_wakeup_ns, s.backlog_coalesce ? "on" : "off",
+      h.app_read_wakeup_ns,
       s.peer_rcvbuf == 0        ? std::string("model default")
       : s.peer_rcvbuf_initial == 0 ? absl::StrFormat("%u fixed", s.peer_rcvbuf)
                                    : absl::StrFormat("autotuned %u..%u, wscale %d", s.peer_rcvbuf_initial,
@@ -179,7 +167,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
   if (w.prefix_bytes < kV1PrefixFixedBytes) {
     return absl::InvalidArgumentError("prefix shorter than tag + header");
   }
-  absl::StatusOr<model::Profile> profile = model::ProfileByName("linux-6.8");
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(kModelProfile);
   if (!profile.ok()) return profile.status();
   const model::ConnectionConfig cfg = ConfigFor(settings);
 

@@ -6,13 +6,21 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "model/host/host.h"
 #include "tools/kernelcmp/analysis.h"
 #include "tools/kernelcmp/delay_trace.h"
 #include "tools/kernelcmp/workload.h"
 
 namespace sendsim::kernelcmp {
 
-// The model's linux-6.8 figures for the workload a kernel run replays.
+// The model runs the testbed's kernel: its receiver's rules (backlog
+// coalescing, the ACK deferral, the 6.18 buffer autotuning) come with the
+// profile; its send path is linux-6.8's (no later send-side change is
+// modelled).
+inline constexpr char kModelProfile[] = "linux-6.18";
+
+// The model's figures for the workload a kernel run replays.
 struct ModelFigures {
   uint64_t packets = 0;         // first-transmission data packets on the wire
   double sub_mss_per_msg = 0;   // payload < MSS packets / messages
@@ -41,45 +49,14 @@ struct ModelSettings {
   uint64_t link_bps = 0;         // effective per-packet cost of the software path
   int64_t one_way_delay_ns = 0;
   int64_t tx_completion_ns = 0;   // after the segment reaches the peer (see ConfigFor)
-  // Receive processing on the sender's CPU: completion inside the transmit
-  // (ConnectionConfig::tx_completion_in_xmit).
-  bool tx_completion_in_xmit = false;
-  // Mean extra delay before the receiving side processes a data segment
-  // (ConnectionConfig::data_delay_spread_ns): the RPS backlog's wait.
-  int64_t delay_spread_ns = 0;
-  // In its place when either is > 0: the receiving CPU as a queue
-  // (ConnectionConfig::rx_cpu_service_ns, rx_cpu_wakeup_ns).
-  int64_t rx_cpu_service_ns = 0;
-  int64_t rx_cpu_wakeup_ns = 0;
-  // With the queue, on the receiver's CPU: that CPU also runs the reader's
-  // copies and the softirq transmits (ConnectionConfig::rx_cpu_is_reader_cpu).
-  bool rx_cpu_is_reader_cpu = false;
-  // With the queue, on the sender's CPU: one backlog for both directions,
-  // the sender's transmits inline unless the reader's ACK scheduled it
-  // (ConnectionConfig::rps_backlog_on_sender_cpu; the wakeup is the IPI).
-  bool rps_backlog_on_sender_cpu = false;
   int64_t call_cost_ns = 0;      // one socket call holds the socket this long
-  // ... plus this per segment it transmits (ConnectionConfig::xmit_cost_ns);
-  // transmits from softirq take it from the sender when receive processing
-  // runs on the sender's CPU (xmit_softirq_on_sender_cpu).
-  int64_t xmit_cost_ns = 0;
-  bool xmit_softirq_on_sender_cpu = false;
   // The sender's own CPU between two calls, socket not held (the messenger's
   // per-call bookkeeping; a gap in the replay).
   int64_t between_calls_ns = 0;
   int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
-  // Softirq work on the sender's CPU (model/cpu_steal.h): per ACK processed
-  // and per data segment the receiver processes there (RPS to that CPU).
-  int64_t softirq_ack_ns = 0;
-  int64_t softirq_rx_ns = 0;
   bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
   int64_t gro_flush_ns = 0;
   uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
-  // The receiver coalesces segments in the socket backlog while its reader
-  // holds the socket (tcp_add_backlog, v5.0+; PeerConfig::backlog_coalesce).
-  // A kernel rule of the testbed's receiver, not calibration: on by default.
-  bool backlog_coalesce = true;
-  int64_t read_wakeup_ns = 0;  // PeerConfig::app_read_wakeup_ns
   // The peer's receive buffer: fixed at peer_rcvbuf, or autotuned from
   // peer_rcvbuf_initial (tcp_rmem[1]) up to peer_rcvbuf (tcp_rmem[2]) when
   // peer_rcvbuf_initial > 0; 0/0: the model's defaults. peer_wscale < 0:
@@ -87,7 +64,18 @@ struct ModelSettings {
   uint32_t peer_rcvbuf = 0;
   uint32_t peer_rcvbuf_initial = 0;
   int peer_wscale = -1;
+  // How the testbed places the work on its CPUs (model/host/host.h): the
+  // receiving CPU's queue or backlog, the data path's delay spread, the
+  // per-segment transmit cost and the softirq work on the sender's CPU, the
+  // reader's wakeup. Set per placement by HostPreset, then calibrated.
+  model::HostConfig host;
 };
+// The testbed's two placements as named presets of the host layer:
+// "veth-rps-sender-cpu" (receive processing, both directions, on the
+// sender's CPU) and "veth-rps-receiver-cpu" (on the receiving
+// application's CPU), with the fallbacks used when nothing is measured.
+model::HostConfig HostPreset(Placement placement);
+absl::string_view HostPresetName(Placement placement);
 ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);
 

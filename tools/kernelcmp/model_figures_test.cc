@@ -136,7 +136,7 @@ TEST(RunModelFor, BlockingV2UncorksEveryMessage) {
   const Workload w = Small();
   ModelSettings s = DefaultModelSettings(Placement::kReceiverCpu);
   s.call_cost_ns = 100'000;
-  s.delay_spread_ns = 0;
+  s.host.data_delay_spread_ns = 0;
   absl::StatusOr<ModelFigures> f = RunModelFor(w, Variant::kV2, IoMode::kBlocking, s);
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->sizes, (SizeHistogram{{34, 5}, {1448, 15}}));

@@ -255,7 +255,7 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
     // messenger's msgr2 writer is the model of that.
     return absl::InvalidArgumentError("non-blocking v2 goes through the messenger's writer");
   }
-  absl::StatusOr<model::Profile> profile = model::ProfileByName("linux-6.8");
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(kModelProfile);
   if (!profile.ok()) return profile.status();
   model::ConnectionConfig cfg = cfg_in;
   cfg.track_payload = false;  // sizes only; no decoder on this path

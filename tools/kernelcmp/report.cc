@@ -124,7 +124,7 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
   const bool traced = what.hold && ks.hold_calls > 0 && (ks.hold_base_ns > 0 || ks.hold_ns_per_segment > 0);
   if (traced) {
     if (what.call_cost) s->call_cost_ns = static_cast<int64_t>(ks.hold_base_ns + 0.5);
-    if (what.xmit_cost) s->xmit_cost_ns = static_cast<int64_t>(ks.hold_ns_per_segment + 0.5);
+    if (what.xmit_cost) s->host.xmit_cost_ns = static_cast<int64_t>(ks.hold_ns_per_segment + 0.5);
     if (what.between_calls && ks.call_cpu_ns > 0) {
       const double beyond = std::max(0.0, ks.call_cpu_ns - ks.hold_mean_without_receive_ns);
       s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + beyond + 0.5);
@@ -132,7 +132,7 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
     }
   }
   const bool split = !traced && what.xmit_cost && ks.xmit_cpu_ns_per_segment > 0;
-  if (split) s->xmit_cost_ns = static_cast<int64_t>(ks.xmit_cpu_ns_per_segment + 0.5);
+  if (split) s->host.xmit_cost_ns = static_cast<int64_t>(ks.xmit_cpu_ns_per_segment + 0.5);
   if (what.call_cost && !traced) {
     if (split) {
       s->call_cost_ns = static_cast<int64_t>(ks.call_base_cpu_ns + 0.5);
@@ -149,32 +149,32 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
   }
   if (what.delay && ks.delay_mean_ns > 0) {
     s->one_way_delay_ns = static_cast<int64_t>(ks.delay_p5_ns + 0.5);
-    s->delay_spread_ns = static_cast<int64_t>(std::max(0.0, ks.delay_mean_ns - ks.delay_p5_ns) + 0.5);
+    s->host.data_delay_spread_ns = static_cast<int64_t>(std::max(0.0, ks.delay_mean_ns - ks.delay_p5_ns) + 0.5);
     if (what.rx_cpu_queue && (ks.rx_service_ns > 0 || ks.rx_wakeup_ns > 0)) {
-      s->rx_cpu_service_ns = static_cast<int64_t>(ks.rx_service_ns + 0.5);
-      s->rx_cpu_wakeup_ns = static_cast<int64_t>(ks.rx_wakeup_ns + 0.5);
+      s->host.rx_cpu_service_ns = static_cast<int64_t>(ks.rx_service_ns + 0.5);
+      s->host.rx_cpu_wakeup_ns = static_cast<int64_t>(ks.rx_wakeup_ns + 0.5);
       // One backlog on the sender's CPU: the wakeup is the IPI a deferred
       // packet waits for, not the mean over inline and deferred ones.
-      if (s->rps_backlog_on_sender_cpu && ks.rx_deferred_ns > 0) {
-        s->rx_cpu_wakeup_ns = static_cast<int64_t>(ks.rx_deferred_ns + 0.5);
+      if (s->host.rps_backlog_on_sender_cpu && ks.rx_deferred_ns > 0) {
+        s->host.rx_cpu_wakeup_ns = static_cast<int64_t>(ks.rx_deferred_ns + 0.5);
       }
     }
   }
   const double r = ks.mbytes_per_sec.n > 0 ? ks.mbytes_per_sec.mean * 1e6 : 0;
   if (what.read_wakeup && r > 0 && ks.recv_cpu_bytes_per_sec > 0 && ks.bytes_per_read > 0) {
     const double w = ks.bytes_per_read / r - ks.bytes_per_read / ks.recv_cpu_bytes_per_sec;
-    s->read_wakeup_ns = w > 0 ? static_cast<int64_t>(w * 1e9 + 0.5) : 0;
+    s->host.app_read_wakeup_ns = w > 0 ? static_cast<int64_t>(w * 1e9 + 0.5) : 0;
   }
 }
 
 bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* s) {
-  if (s->rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
+  if (s->host.rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
   const double want = ks.delay_mean_ns - model.p5_ns;
   const double have = static_cast<double>(model.mean_ns - model.p5_ns);
   if (want <= 0 || have <= 0) return false;
   if (std::abs(model.mean_ns - ks.delay_mean_ns) <= 0.05 * ks.delay_mean_ns) return false;
   const double factor = std::clamp(want / have, 0.25, 4.0);
-  s->rx_cpu_wakeup_ns = static_cast<int64_t>(s->rx_cpu_wakeup_ns * factor + 0.5);
+  s->host.rx_cpu_wakeup_ns = static_cast<int64_t>(s->host.rx_cpu_wakeup_ns * factor + 0.5);
   return true;
 }
 

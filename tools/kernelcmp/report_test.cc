@@ -265,13 +265,13 @@ TEST(CalibrateFromKernel, TracedHoldsSetTheCallAndTheRestGoesBetweenCalls) {
   ModelSettings s;
   CalibrateFromKernel(ks, traced, &s);
   EXPECT_EQ(s.call_cost_ns, 2'000);
-  EXPECT_EQ(s.xmit_cost_ns, 700);
+  EXPECT_EQ(s.host.xmit_cost_ns, 700);
   EXPECT_EQ(s.between_calls_ns, 12'200);
   Calibration cpu;
   ModelSettings t;
   CalibrateFromKernel(ks, cpu, &t);
   EXPECT_EQ(t.call_cost_ns, 4'000);
-  EXPECT_EQ(t.xmit_cost_ns, 5'500);
+  EXPECT_EQ(t.host.xmit_cost_ns, 5'500);
   EXPECT_EQ(t.between_calls_ns, 3'900);
   // The thread's wait for its CPU (600 ns per call) comes on top, in both
   // ways, unless `run_delay` is off.
@@ -298,17 +298,17 @@ TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.call_cost_ns, 12346);
   EXPECT_EQ(s.app_read_bytes_per_sec, 1'000'000'000u);
-  EXPECT_EQ(s.read_wakeup_ns, 120'000);
+  EXPECT_EQ(s.host.app_read_wakeup_ns, 120'000);
   // A reader slower than the data (C < R) never sleeps: W = 0.
   ks.recv_cpu_bytes_per_sec = 100e6;
   CalibrateFromKernel(ks, Calibration{}, &s);
-  EXPECT_EQ(s.read_wakeup_ns, 0);
+  EXPECT_EQ(s.host.app_read_wakeup_ns, 0);
   // Delay: base = p5 (2 us), spread = mean - p5 = 25 - 2 = 23 us.
   ks.delay_p5_ns = 2'000;
   ks.delay_mean_ns = 25'000;
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.one_way_delay_ns, 2'000);
-  EXPECT_EQ(s.delay_spread_ns, 23'000);
+  EXPECT_EQ(s.host.data_delay_spread_ns, 23'000);
   // What a flag pins stays.
   ModelSettings pinned;
   pinned.call_cost_ns = 7;
@@ -320,11 +320,11 @@ TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
   none.call_cost = none.xmit_cost = none.between_calls = none.read_rate = none.read_wakeup = none.delay = false;
   CalibrateFromKernel(ks, none, &pinned);
   EXPECT_EQ(pinned.one_way_delay_ns, 5);
-  EXPECT_EQ(pinned.delay_spread_ns, 0);
+  EXPECT_EQ(pinned.host.data_delay_spread_ns, 0);
   EXPECT_EQ(pinned.call_cost_ns, 7);
   EXPECT_EQ(pinned.app_read_bytes_per_sec, 0u);
-  EXPECT_EQ(pinned.read_wakeup_ns, 0);
-  EXPECT_EQ(pinned.xmit_cost_ns, 0);
+  EXPECT_EQ(pinned.host.app_read_wakeup_ns, 0);
+  EXPECT_EQ(pinned.host.xmit_cost_ns, 0);
   EXPECT_EQ(pinned.between_calls_ns, 0);
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.between_calls_ns, 1'500);
@@ -340,13 +340,13 @@ TEST(CalibrateFromKernel, CallFitSplitsTheCost) {
   ModelSettings s;
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.call_cost_ns, 2'000);
-  EXPECT_EQ(s.xmit_cost_ns, 4'000);
+  EXPECT_EQ(s.host.xmit_cost_ns, 4'000);
   ModelSettings flat;
   Calibration no_split;
   no_split.xmit_cost = false;
   CalibrateFromKernel(ks, no_split, &flat);
   EXPECT_EQ(flat.call_cost_ns, 12'346);
-  EXPECT_EQ(flat.xmit_cost_ns, 0);
+  EXPECT_EQ(flat.host.xmit_cost_ns, 0);
 }
 
 // A measured receiving-CPU queue replaces the spread; without rx_cpu_queue
@@ -360,23 +360,23 @@ TEST(CalibrateFromKernel, ReceivingCpuQueue) {
   ModelSettings s;
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.one_way_delay_ns, 2'000);
-  EXPECT_EQ(s.rx_cpu_service_ns, 1'200);
-  EXPECT_EQ(s.rx_cpu_wakeup_ns, 19'000);
+  EXPECT_EQ(s.host.rx_cpu_service_ns, 1'200);
+  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 19'000);
   ModelSettings spread;
   Calibration no_queue;
   no_queue.rx_cpu_queue = false;
   CalibrateFromKernel(ks, no_queue, &spread);
-  EXPECT_EQ(spread.delay_spread_ns, 23'000);
-  EXPECT_EQ(spread.rx_cpu_service_ns, 0);
-  EXPECT_EQ(spread.rx_cpu_wakeup_ns, 0);
+  EXPECT_EQ(spread.host.data_delay_spread_ns, 23'000);
+  EXPECT_EQ(spread.host.rx_cpu_service_ns, 0);
+  EXPECT_EQ(spread.host.rx_cpu_wakeup_ns, 0);
   // One backlog on the sender's CPU: the wakeup is the deferred packets'
   // wait (the IPI), 48.5 us, not the idle packets' mean.
   ks.rx_deferred_ns = 48'500;
   ModelSettings rps;
-  rps.rps_backlog_on_sender_cpu = true;
+  rps.host.rps_backlog_on_sender_cpu = true;
   CalibrateFromKernel(ks, Calibration{}, &rps);
-  EXPECT_EQ(rps.rx_cpu_wakeup_ns, 48'500);
-  EXPECT_EQ(rps.rx_cpu_service_ns, 1'200);
+  EXPECT_EQ(rps.host.rx_cpu_wakeup_ns, 48'500);
+  EXPECT_EQ(rps.host.rx_cpu_service_ns, 1'200);
 }
 
 // Kernel mean 21 us; the model's run gave p5 4 us and mean 12.5 us:
@@ -390,15 +390,15 @@ TEST(RefitWakeup, ScalesTheWakeupTowardsTheKernelsMeanDelay) {
   m.p5_ns = 4'000;
   m.mean_ns = 12'500;
   ModelSettings s;
-  s.rx_cpu_wakeup_ns = 10'000;
+  s.host.rx_cpu_wakeup_ns = 10'000;
   EXPECT_TRUE(RefitWakeup(ks, m, &s));
-  EXPECT_EQ(s.rx_cpu_wakeup_ns, 20'000);
+  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 20'000);
   m.mean_ns = 20'500;
   EXPECT_FALSE(RefitWakeup(ks, m, &s));
-  EXPECT_EQ(s.rx_cpu_wakeup_ns, 20'000);
+  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 20'000);
   m.mean_ns = 4'500;  // (21 - 4) / 0.5 = 34 -> 4
   EXPECT_TRUE(RefitWakeup(ks, m, &s));
-  EXPECT_EQ(s.rx_cpu_wakeup_ns, 80'000);
+  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 80'000);
   ModelSettings no_queue;  // wakeup 0: the spread model, nothing to refit
   EXPECT_FALSE(RefitWakeup(ks, m, &no_queue));
 }

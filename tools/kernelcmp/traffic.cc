@@ -413,141 +413,144 @@ constexpr char kDelayedAcks[] = "TcpExt.DelayedACKs";     // delayed-ACK timer f
 
 }  // namespace
 
-absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, Variant variant,
-                                         IoMode io) {
-  Fd listener, sender;
+namespace {
+
+// The receiver's listening socket and the sender's socket (cubic,
+// TCP_NODELAY as libceph sets it), each in its namespace.
+absl::Status OpenSockets(const Testbed& tb, Fd* listener, Fd* sender) {
   absl::Status s = tb.RunInNetns(tb.receiver_ns(), [&]() -> absl::Status {
-    listener = Fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (listener.get() < 0) return Errno("socket");
+    *listener = Fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (listener->get() < 0) return Errno("socket");
     int one = 1;
-    setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-    absl::Status cs = SetCubic(listener.get());
+    setsockopt(listener->get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    absl::Status cs = SetCubic(listener->get());
     if (!cs.ok()) return cs;
     sockaddr_in a = Addr(Testbed::kReceiverIp, kReceiverPort);
-    if (bind(listener.get(), reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) return Errno("bind");
-    if (listen(listener.get(), 1) != 0) return Errno("listen");
+    if (bind(listener->get(), reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) return Errno("bind");
+    if (listen(listener->get(), 1) != 0) return Errno("listen");
     return absl::OkStatus();
   });
   if (!s.ok()) return s;
-  s = tb.RunInNetns(tb.sender_ns(), [&]() -> absl::Status {
-    sender = Fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (sender.get() < 0) return Errno("socket");
-    absl::Status cs = SetCubic(sender.get());
+  return tb.RunInNetns(tb.sender_ns(), [&]() -> absl::Status {
+    *sender = Fd(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (sender->get() < 0) return Errno("socket");
+    absl::Status cs = SetCubic(sender->get());
     if (!cs.ok()) return cs;
     int one = 1;
-    if (setsockopt(sender.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0) {
+    if (setsockopt(sender->get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0) {
       return Errno("setsockopt(TCP_NODELAY)");
     }
     return absl::OkStatus();
   });
-  if (!s.ok()) return s;
+}
+
+// A MIB counter of one namespace (-1 when unreadable).
+int64_t NetnsCounter(const Testbed& tb, const std::string& ns, const char* name) {
+  int64_t v = -1;
+  (void)tb.RunInNetns(ns, [&]() -> absl::Status {
+    absl::StatusOr<std::map<std::string, uint64_t>> m = ReadNetstat();
+    if (m.ok() && m->count(name)) v = static_cast<int64_t>(m->at(name));
+    return absl::OkStatus();
+  });
+  return v;
+}
+
+// The receiving application: accept, then read to EOF (non-blocking reads
+// after poll, each read's CPU timed), pinned to its CPU.
+absl::Status ReceiveToEof(const Testbed& tb, const Fd& listener, const Fd& sender, TrafficResult* result) {
+  absl::Status pin = PinToCpu(tb.options().receiver_cpu);
+  if (!pin.ok()) return pin;
+  pollfd p = {listener.get(), POLLIN, 0};
+  if (poll(&p, 1, 10'000) != 1) return absl::DeadlineExceededError("receiver: no connection within 10 s");
+  Fd conn(accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+  if (conn.get() < 0) return Errno("accept");
+  std::vector<uint8_t> buf(256 * 1024);
+  while (true) {
+    pollfd rp = {conn.get(), POLLIN, 0};
+    if (poll(&rp, 1, 30'000) == 0) {
+      shutdown(sender.get(), SHUT_RDWR);  // wake a sender blocked in a socket call
+      return absl::DeadlineExceededError("receiver: no data for 30 s");
+    }
+    const int64_t t0 = ThreadCpuNs();
+    ssize_t n = recv(conn.get(), buf.data(), buf.size(), MSG_DONTWAIT);
+    result->read_cpu_ns += ThreadCpuNs() - t0;
+    if (n == 0) return absl::OkStatus();
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      return Errno("recv");
+    }
+    result->bytes_received += n;
+    ++result->reads;
+  }
+}
+
+// The sending application: connect, replay the workload's calls, FIN;
+// with its CPU, its wait for the CPU and the socket's tcp_info around it.
+absl::Status SendWorkload(const Testbed& tb, const Fd& sender, const Workload& w, Variant variant, IoMode io,
+                          TrafficResult* result) {
+  absl::Status pin = PinToCpu(tb.options().sender_cpu);
+  if (!pin.ok()) return pin;
+  result->sender_tid = static_cast<int64_t>(syscall(SYS_gettid));
+  result->sender_fd = sender.get();
+  sockaddr_in a = Addr(Testbed::kReceiverIp, kReceiverPort);
+  if (connect(sender.get(), reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) return Errno("connect");
+  sockaddr_in local = {};
+  socklen_t llen = sizeof(local);
+  getsockname(sender.get(), reinterpret_cast<sockaddr*>(&local), &llen);
+  result->sender_port = ntohs(local.sin_port);
+  tcp_info ti = {};
+  socklen_t tlen = sizeof(ti);
+  if (getsockopt(sender.get(), IPPROTO_TCP, TCP_INFO, &ti, &tlen) != 0) return Errno("TCP_INFO");
+  result->mss = ti.tcpi_snd_mss;
+  Replayer r(sender.get(), w, io);
+  absl::Status status = r.Init(variant);
+  const int64_t thread0 = ThreadCpuNs();
+  const int64_t delay0 = ThreadRunDelayNs();
+  for (uint64_t m = 0; status.ok() && m < w.messages; ++m) status = r.SendMessage(variant);
+  if (status.ok()) status = r.Finish();
+  result->sender_thread_cpu_ns = ThreadCpuNs() - thread0;
+  const int64_t delay1 = ThreadRunDelayNs();
+  if (delay0 >= 0 && delay1 >= delay0) result->sender_run_delay_ns = delay1 - delay0;
+  result->bytes_sent = r.bytes_sent();
+  result->would_block = r.would_block();
+  result->send_calls = r.calls();
+  result->send_cpu_ns = r.call_cpu_ns();
+  result->call_fit = r.call_fit();
+  tlen = sizeof(ti);
+  if (getsockopt(sender.get(), IPPROTO_TCP, TCP_INFO, &ti, &tlen) == 0) {
+    result->total_retrans = ti.tcpi_total_retrans;
+    result->snd_cwnd = ti.tcpi_snd_cwnd;
+    result->rtt_us = ti.tcpi_rtt;
+  }
+  // FIN after the last byte; the receiver's read loop ends on it.
+  shutdown(sender.get(), SHUT_WR);
+  return status;
+}
+
+}  // namespace
+
+absl::StatusOr<TrafficResult> RunTraffic(const Testbed& tb, const Workload& w, Variant variant,
+                                         IoMode io) {
+  Fd listener, sender;
+  if (absl::Status s = OpenSockets(tb, &listener, &sender); !s.ok()) return s;
 
   // Each namespace's MIB counters around the run: what autocork did on the
   // sender, how the receiver's ACKs were decided.
-  auto counter = [&](const std::string& ns, const char* name) -> int64_t {
-    int64_t v = -1;
-    (void)tb.RunInNetns(ns, [&]() -> absl::Status {
-      absl::StatusOr<std::map<std::string, uint64_t>> m = ReadNetstat();
-      if (m.ok() && m->count(name)) v = static_cast<int64_t>(m->at(name));
-      return absl::OkStatus();
-    });
-    return v;
-  };
-  const int64_t autocorks0 = counter(tb.sender_ns(), kAutoCorking);
-  const int64_t delayed0 = counter(tb.receiver_ns(), kDelayedAcks);
+  const int64_t autocorks0 = NetnsCounter(tb, tb.sender_ns(), kAutoCorking);
+  const int64_t delayed0 = NetnsCounter(tb, tb.receiver_ns(), kDelayedAcks);
 
+  // The two threads write disjoint fields of `result`.
   TrafficResult result;
   absl::Status recv_status, send_status;
-  // Receiver: accept and read to EOF, pinned to its CPU.
-  std::thread receiver([&] {
-    recv_status = PinToCpu(tb.options().receiver_cpu);
-    if (!recv_status.ok()) return;
-    pollfd p = {listener.get(), POLLIN, 0};
-    if (poll(&p, 1, 10'000) != 1) {
-      recv_status = absl::DeadlineExceededError("receiver: no connection within 10 s");
-      return;
-    }
-    Fd conn(accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
-    if (conn.get() < 0) {
-      recv_status = Errno("accept");
-      return;
-    }
-    std::vector<uint8_t> buf(256 * 1024);
-    while (true) {
-      pollfd rp = {conn.get(), POLLIN, 0};
-      int pr = poll(&rp, 1, 30'000);
-      if (pr == 0) {
-        recv_status = absl::DeadlineExceededError("receiver: no data for 30 s");
-        shutdown(sender.get(), SHUT_RDWR);  // wake a sender blocked in a socket call
-        return;
-      }
-      const int64_t t0 = ThreadCpuNs();
-      ssize_t n = recv(conn.get(), buf.data(), buf.size(), MSG_DONTWAIT);
-      result.read_cpu_ns += ThreadCpuNs() - t0;
-      if (n == 0) break;
-      if (n < 0) {
-        if (errno == EINTR || errno == EAGAIN) continue;
-        recv_status = Errno("recv");
-        return;
-      }
-      result.bytes_received += n;
-      ++result.reads;
-    }
-  });
-
-  std::thread sender_thread([&] {
-    send_status = PinToCpu(tb.options().sender_cpu);
-    if (!send_status.ok()) return;
-    result.sender_tid = static_cast<int64_t>(syscall(SYS_gettid));
-    result.sender_fd = sender.get();
-    sockaddr_in a = Addr(Testbed::kReceiverIp, kReceiverPort);
-    if (connect(sender.get(), reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) {
-      send_status = Errno("connect");
-      return;
-    }
-    sockaddr_in local = {};
-    socklen_t llen = sizeof(local);
-    getsockname(sender.get(), reinterpret_cast<sockaddr*>(&local), &llen);
-    result.sender_port = ntohs(local.sin_port);
-    tcp_info ti = {};
-    socklen_t tlen = sizeof(ti);
-    if (getsockopt(sender.get(), IPPROTO_TCP, TCP_INFO, &ti, &tlen) != 0) {
-      send_status = Errno("TCP_INFO");
-      return;
-    }
-    result.mss = ti.tcpi_snd_mss;
-    Replayer r(sender.get(), w, io);
-    send_status = r.Init(variant);
-    const int64_t thread0 = ThreadCpuNs();
-    const int64_t delay0 = ThreadRunDelayNs();
-    for (uint64_t m = 0; send_status.ok() && m < w.messages; ++m) {
-      send_status = r.SendMessage(variant);
-    }
-    if (send_status.ok()) send_status = r.Finish();
-    result.sender_thread_cpu_ns = ThreadCpuNs() - thread0;
-    const int64_t delay1 = ThreadRunDelayNs();
-    if (delay0 >= 0 && delay1 >= delay0) result.sender_run_delay_ns = delay1 - delay0;
-    result.bytes_sent = r.bytes_sent();
-    result.would_block = r.would_block();
-    result.send_calls = r.calls();
-    result.send_cpu_ns = r.call_cpu_ns();
-    result.call_fit = r.call_fit();
-    tlen = sizeof(ti);
-    if (getsockopt(sender.get(), IPPROTO_TCP, TCP_INFO, &ti, &tlen) == 0) {
-      result.total_retrans = ti.tcpi_total_retrans;
-      result.snd_cwnd = ti.tcpi_snd_cwnd;
-      result.rtt_us = ti.tcpi_rtt;
-    }
-    // FIN after the last byte; the receiver's read loop ends on it.
-    shutdown(sender.get(), SHUT_WR);
-  });
+  std::thread receiver([&] { recv_status = ReceiveToEof(tb, listener, sender, &result); });
+  std::thread sender_thread([&] { send_status = SendWorkload(tb, sender, w, variant, io, &result); });
   sender_thread.join();
   if (!send_status.ok()) shutdown(sender.get(), SHUT_RDWR);  // unblock the receiver
   receiver.join();
   if (!send_status.ok()) return send_status;
   if (!recv_status.ok()) return recv_status;
-  const int64_t autocorks1 = counter(tb.sender_ns(), kAutoCorking);
-  const int64_t delayed1 = counter(tb.receiver_ns(), kDelayedAcks);
+  const int64_t autocorks1 = NetnsCounter(tb, tb.sender_ns(), kAutoCorking);
+  const int64_t delayed1 = NetnsCounter(tb, tb.receiver_ns(), kDelayedAcks);
   if (autocorks0 >= 0 && autocorks1 >= autocorks0) result.autocorks = autocorks1 - autocorks0;
   if (delayed0 >= 0 && delayed1 >= delayed0) result.delayed_acks = delayed1 - delayed0;
   if (result.bytes_sent != StreamBytesFor(w, variant)) {

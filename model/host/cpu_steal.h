@@ -1,5 +1,5 @@
-#ifndef SENDSIM_MODEL_CPU_STEAL_H_
-#define SENDSIM_MODEL_CPU_STEAL_H_
+#ifndef SENDSIM_MODEL_HOST_CPU_STEAL_H_
+#define SENDSIM_MODEL_HOST_CPU_STEAL_H_
 
 // CPU time that softirq work takes from the sending application's CPU.
 //
@@ -8,8 +8,7 @@
 // tcp_data_snd_check) and, on a veth pair steered to that CPU, every data
 // segment the receiver processes runs there too: the softirq preempts the
 // worker between (and during) its socket calls, so its next call starts
-// later. This is what places ACK processing "on the sender's CPU" in the
-// kernel comparison (tools/kernelcmp). Work is charged at the simulated time
+// later: ACK processing "on the sender's CPU". Work is charged at the simulated time
 // it happens; charges may be posted ahead of the loop's clock (the link's
 // lookahead delivers segments early) and count only once their time has come.
 //
@@ -54,4 +53,4 @@ class CpuSteal {
 
 }  // namespace sendsim::model
 
-#endif  // SENDSIM_MODEL_CPU_STEAL_H_
+#endif  // SENDSIM_MODEL_HOST_CPU_STEAL_H_

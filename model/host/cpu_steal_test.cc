@@ -1,4 +1,4 @@
-#include "model/cpu_steal.h"
+#include "model/host/cpu_steal.h"
 
 #include "gtest/gtest.h"
 

@@ -1,4 +1,4 @@
-#include "model/rps_backlog.h"
+#include "model/host/rps_backlog.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
-#ifndef SENDSIM_MODEL_RPS_BACKLOG_H_
-#define SENDSIM_MODEL_RPS_BACKLOG_H_
+#ifndef SENDSIM_MODEL_HOST_RPS_BACKLOG_H_
+#define SENDSIM_MODEL_HOST_RPS_BACKLOG_H_
 
 #include <cstdint>
 
@@ -9,8 +9,8 @@
 namespace sendsim::model {
 
 // The receive backlog of the CPU that RPS steers both directions of a veth
-// pair to, when the sending application runs on that CPU too (kernelcmp's
-// "sender's CPU" placement), as a 6.18 softirq trace shows it
+// pair to, when the sending application runs on that CPU too, as a 6.18
+// softirq trace shows it
 // (enqueue_to_backlog, napi_schedule_rps, net_rps_send_ipi):
 //  - a packet this CPU enqueues itself (the sender's own transmit, an ACK
 //    the receiving socket sends from softirq here) raises NET_RX, and the
@@ -52,4 +52,4 @@ class RpsBacklog {
 
 }  // namespace sendsim::model
 
-#endif  // SENDSIM_MODEL_RPS_BACKLOG_H_
+#endif  // SENDSIM_MODEL_HOST_RPS_BACKLOG_H_
