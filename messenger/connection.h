@@ -32,7 +32,7 @@ namespace sendsim::messenger {
 
 // CPU costs of the kworker between socket calls (simulated time).
 struct CpuCosts {
-  // crc32c over 4 KiB; reference §10.1 estimates ~1 us with hardware crc32c
+  // crc32c over 4 KiB; docs/libceph-write-path.md §10.1 estimates ~1 us with hardware crc32c
   // (UNVERIFIED). Charged per byte, rounded up.
   model::TimeNs crc_ns_per_4k = 1000;
   // Cursor/kvec bookkeeping after each socket call.

@@ -81,7 +81,7 @@ std::vector<std::vector<std::string>> RunPhases(ConnectionOptions o, bool item1_
 
 // Byte counts: prefix = ack 9 + tag 1 + header 53 + front 20 = 83; footer 21;
 // message 2 = 1 + 53 + 20 + 21 = 95; keepalive2 and ack 9 each.
-// Flags per §9 of the reference, row by row (DONTWAIT|NOSIGNAL are checked
+// Flags per docs/libceph-write-path.md §9, row by row (DONTWAIT|NOSIGNAL are checked
 // by FlagNames on every call).
 TEST(FlagMatrixTest, V1Legacy) {
   auto p = RunPhases(Opts(WriterKind::kV1Legacy));

@@ -13,7 +13,7 @@ namespace sendsim::messenger {
 //   ceph_crc32c(ceph_crc32c(s, a), b) == ceph_crc32c(s, a ++ b).
 // The standard CRC-32C of RFC 3720 is ~ceph_crc32c(~0u, data).
 // libceph seeds msgr1 header/front/middle/data crcs with 0; msgr2 seeds the
-// preamble crc with 0 and segment crcs with -1 (see README, "crc seeds").
+// preamble crc with 0 and segment crcs with -1 (docs/libceph-write-path.md §1.5).
 uint32_t ceph_crc32c(uint32_t seed, const uint8_t* data, size_t len);
 
 // ceph_crc32c(crc, page, 4096) from crc0 = ceph_crc32c(0, page, 4096),

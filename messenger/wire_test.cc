@@ -10,7 +10,7 @@
 namespace sendsim::messenger {
 namespace {
 
-// Sizes from the reference §1.2-1.4 and §12.2.
+// Sizes from docs/libceph-write-path.md §1.2-1.4 and §12.2.
 TEST(WireV1Test, StructSizes) {
   EXPECT_EQ(EncodeMsgHeader(CephMsgHeader{}).size(), 53u);
   // 8+8+2+2+2+4+4+4+2+9+2+2 = 49 bytes precede the crc.
@@ -63,7 +63,7 @@ TEST(WireV1Test, FooterFlagsAreTheLastByte) {
 TEST(WireV2Test, FrameSizes) {
   EXPECT_EQ(kPreambleLen, 32u);
   EXPECT_EQ(EncodeMsgHeader2(CephMsgHeader{}, 0, 0).size(), 41u);
-  EXPECT_EQ(kPlainHeadLen, 77u);  // reference §12.2: 32 + 41 + 4
+  EXPECT_EQ(kPlainHeadLen, 77u);  // docs/libceph-write-path.md §12.2: 32 + 41 + 4
   EXPECT_EQ(EncodeEpiloguePlain(EpiloguePlain{}).size(), 13u);
 }
 

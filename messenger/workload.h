@@ -14,7 +14,7 @@
 
 namespace sendsim::messenger {
 
-// krbd OSD write front length (reference §11.2): 163 + L + 38 n + 8 s with
+// krbd OSD write front length (docs/libceph-write-path.md §11.2): 163 + L + 38 n + 8 s with
 // n = 2 ops, s = 0 snaps, L = 38 (object name) = 277 bytes.
 inline constexpr uint32_t kKrbdFrontLen = 277;
 inline constexpr uint16_t kMsgTypeOsdOp = 42;  // CEPH_MSG_OSD_OP

@@ -3,7 +3,7 @@
 
 // Which flags (and which socket call) each libceph version uses for each
 // write of the try_write skeleton: the flag matrix of
-// libceph-write-path.md §9, one policy per writer.
+// docs/libceph-write-path.md §9, one policy per writer.
 
 #include <cstdint>
 #include <functional>

@@ -47,7 +47,7 @@ inline constexpr int kSkPacingShift = 10;         // sk_pacing_shift default
 
 // Truesize of an skb allocated by sk_stream_alloc_skb(sk, 0) (sendpage,
 // tso_fragment, v6.x sendmsg): fclone sk_buff + 1 KiB head incl. shinfo.
-// UNVERIFIED estimate, see the reference section 10.1.
+// UNVERIFIED estimate, see docs/libceph-write-path.md §10.1.
 inline constexpr uint32_t kSkbTruesizeHeadOnly = 1280;
 // sendmsg's "first skb" (both queues empty, <= v5.x): linear area and truesize.
 inline constexpr uint32_t kFirstSkbLinear = 1424;        // SKB_WITH_OVERHEAD(2048 - MAX_TCP_HEADER)

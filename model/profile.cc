@@ -7,14 +7,14 @@
 namespace sendsim::model {
 namespace {
 
-// v4.19.0: the reference's baseline; every Profile default is a v4.19 value.
+// v4.19.0: docs/kernel-send-path.md's baseline; every Profile default is a v4.19 value.
 Profile Linux419() {
   Profile p;
   p.name = "linux-4.19";
   return p;
 }
 
-// v5.0.1: send path byte-identical to v4.19 (reference 11.3); TSQ limit 1 MiB,
+// v5.0.1: send path byte-identical to v4.19 (docs/kernel-send-path.md §11.3); TSQ limit 1 MiB,
 // EDT-based "recent departure" (1 ms) and the v4.20 tso_should_defer ending
 // with eor skbs sent at once; tcp_rmem[1] 131072 (v4.20).
 Profile Linux50() {
@@ -29,7 +29,7 @@ Profile Linux50() {
   return p;
 }
 
-// v6.8.0 (reference 11.4): no sendpage, MSG_SPLICE_PAGES, no linear first skb,
+// v6.8.0 (docs/kernel-send-path.md §11.4): no sendpage, MSG_SPLICE_PAGES, no linear first skb,
 // backlog flush every 16 new skbs, autocork needs a non-eor tail, TSQ exempts
 // a single-skb rtx queue, RTT term in tcp_tso_autosize, size goal without the
 // header subtraction, tcp_check_space on new data.

@@ -34,7 +34,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
     SndbufExpand();
   }
   // The handshake's SYN-ACK gives the first RTT sample, and tcp_ack on it
-  // computes the pacing rate (decision: the reference is silent on this).
+  // computes the pacing rate (decision: docs/kernel-send-path.md is silent on this).
   if (opts.handshake_rtt_ns > 0) {
     RttEstimator(static_cast<uint64_t>(opts.handshake_rtt_ns / kNsPerUs));
     SetRto();

@@ -46,7 +46,7 @@ struct RunFigures {
 // reverse direction (the capture may hold both). The flow's SYN must be in
 // the capture (it gives the ISN). With `split_tso`, a captured packet longer
 // than `mss` counts as the wire segments a TSO NIC would emit from it
-// (floor(len/mss) of mss plus the remainder; linux-tcp-send-path.md §7);
+// (floor(len/mss) of mss plus the remainder; docs/kernel-send-path.md §7);
 // without it such a packet is an error (TSO was supposed to be off).
 absl::StatusOr<RunFigures> AnalyzeFlow(const std::vector<TcpSegment>& segments, const Flow& flow,
                                        uint32_t mss, bool split_tso);

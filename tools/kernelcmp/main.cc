@@ -93,7 +93,7 @@ ABSL_FLAG(int64_t, model_rcvbuf, -1,
           "model calibration: a fixed receive buffer for the peer [bytes] (default: the model's 6 MiB)");
 ABSL_FLAG(bool, model_rcvbuf_autotune, false,
           "model calibration: autotune the peer's receive buffer like this machine's receiver, from "
-          "tcp_rmem[1] to tcp_rmem[2] (tcp_rcv_space_adjust; see README)");
+          "tcp_rmem[1] to tcp_rmem[2] (tcp_rcv_space_adjust; docs/notes/2026-12-02-kernelcmp-calibration.md)");
 ABSL_FLAG(int64_t, model_softirq_ack_ns, -1,
           "model calibration: sender-CPU time per ACK processed (default per placement)");
 ABSL_FLAG(int64_t, model_softirq_rx_ns, -1,

@@ -25,7 +25,7 @@ constexpr uint32_t kMss = 1448;
 // pushed from tcp_tsq_handler and tcp_release_cb's deferred TSQ write, and
 // autocork holding the footer, both need a socket still charged after
 // veth_xmit. GSO/TSO/GRO are off as on the testbed (software segmentation).
-// The rest is calibration (README).
+// The rest is calibration (tools/kernelcmp/README.md, "The model side").
 model::ConnectionConfig ConfigFor(const ModelSettings& s) {
   model::ConnectionConfig c;
   c.mss = kMss;

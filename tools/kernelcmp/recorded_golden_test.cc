@@ -9,7 +9,7 @@
 //     --kernel_json=$PWD/testdata/kernelcmp/results-4k.json
 //     --json_out=$PWD/testdata/kernelcmp/results-4k.json
 // (the kernel side stays, the model side is rewritten) and say in the
-// commit and in tools/kernelcmp/README.md why the figures moved.
+// commit and in a dated docs/notes/ entry why the figures moved.
 
 #include <fstream>
 #include <sstream>

@@ -269,7 +269,7 @@ class Replayer {
       const size_t len = std::min<uint64_t>(kPageBytes, data_.size() - off);
       const bool last = off + len == data_.size();
       // v1 before 5.0: the payload's last page goes without MORE (EOR);
-      // 6.x passes MORE on every page (libceph-write-path.md §9).
+      // 6.x passes MORE on every page (docs/libceph-write-path.md §9).
       const int flags = legacy && last ? MSG_EOR : MSG_MORE;
       s = SendPiece(data_.data() + off, len, flags);
     }

@@ -11,9 +11,9 @@
 namespace sendsim::kernelcmp {
 
 inline constexpr uint32_t kPageBytes = 4096;
-// msgr v1 footer (libceph-write-path.md §1.3).
+// msgr v1 footer (docs/libceph-write-path.md §1.3).
 inline constexpr uint32_t kV1FooterBytes = 21;
-// Tag (1) + ceph_msg_header (53) before the front (libceph-write-path.md §1.2, §10.1).
+// Tag (1) + ceph_msg_header (53) before the front (docs/libceph-write-path.md §1.2, §10.1).
 inline constexpr uint32_t kV1PrefixFixedBytes = 54;
 
 // What one replay sends: `messages` messages, each a P-byte prefix (tag +
@@ -57,7 +57,7 @@ std::vector<Variant> AllVariants();
 // Bytes around each message's data on the stream for a variant: msgr v1
 // (prefix P, 21-byte footer) or, for kV2, msgr2 crc-mode framing: a 77-byte
 // head (preamble 32 + header 41 + crc 4) instead of tag + header (54), and a
-// 13-byte epilogue (libceph-write-path.md §12.2).
+// 13-byte epilogue (docs/libceph-write-path.md §12.2).
 struct Framing {
   uint32_t prefix_bytes = 0;
   uint32_t footer_bytes = 0;
