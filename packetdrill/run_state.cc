@@ -18,6 +18,18 @@ std::string OneLine(std::string msg) {
   return msg;
 }
 
+// A wait the runner resolves itself (accept, connect, poll) ends when its
+// condition holds or its timeout passes.
+void CheckPending(RunState& run) {
+  std::optional<Pending>& p = run.pending;
+  if (!p || p->done || !p->ready) return;
+  const bool timed_out = p->timeout_at >= 0 && run.loop.now() >= p->timeout_at;
+  if (p->ready() || timed_out) {
+    int64_t r = p->finish();
+    run.Complete(r);
+  }
+}
+
 }  // namespace
 
 std::string TimeText(model::TimeNs t) {
@@ -59,21 +71,12 @@ model::TimeNs RunState::Tolerance(model::TimeNs gap) const {
 void RunState::Advance(model::TimeNs deadline, const std::function<bool()>& stop) {
   bool hit = false;
   model::EventLoop::EventId id = loop.ScheduleAt(deadline, [&hit] { hit = true; });
-  CheckPending();
+  CheckPending(*this);
   while (!hit && !failure && !(stop && stop())) {
     if (!loop.RunOne()) break;
-    CheckPending();
+    CheckPending(*this);
   }
   loop.Cancel(id);
-}
-
-void RunState::CheckPending() {
-  if (!pending || pending->done || !pending->ready) return;
-  const bool timed_out = pending->timeout_at >= 0 && loop.now() >= pending->timeout_at;
-  if (pending->ready() || timed_out) {
-    int64_t r = pending->finish();
-    Complete(r);
-  }
 }
 
 void RunState::Complete(int64_t r) {

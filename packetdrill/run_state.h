@@ -104,7 +104,8 @@ struct ScriptSocket {
   }
 };
 
-// One script run. Its parts keep no copies of this state: they get the run.
+// One script run. Its parts keep no copies of this state: they are handed
+// the run and read and change it directly.
 struct RunState {
   RunState(const Script& s, const model::Profile& p, const EndpointFactory& f)
       : script(s), profile(p), factory(f) {}
@@ -151,9 +152,6 @@ struct RunState {
   // Options of an established segment sent now.
   std::vector<TcpOption> DataOptionsNow() const;
   uint32_t TsVal() const;
-
- private:
-  void CheckPending();
 };
 
 std::string TimeText(model::TimeNs t);
