@@ -30,6 +30,20 @@ void CheckPending(RunState& run) {
   }
 }
 
+uint32_t TsVal(const RunState& run) { return static_cast<uint32_t>(run.loop.now() / model::kNsPerMs); }
+
+void EmitControl(RunState& run, uint32_t seq, uint8_t flags, uint32_t ack, uint32_t win,
+                 std::vector<TcpOption> options) {
+  Capture c;
+  c.t = run.loop.now();
+  c.seq = seq;
+  c.flags = flags;
+  c.ack = ack;
+  c.win = win;
+  c.options = std::move(options);
+  run.out.push_back(std::move(c));
+}
+
 }  // namespace
 
 std::string TimeText(model::TimeNs t) {
@@ -110,31 +124,21 @@ absl::Status RunState::CheckReturn(int line, const std::string& name, const Sysc
   return absl::OkStatus();
 }
 
-void RunState::EmitControl(uint32_t seq, uint8_t flags, uint32_t ack, uint32_t win, std::vector<TcpOption> options) {
-  Capture c;
-  c.t = loop.now();
-  c.seq = seq;
-  c.flags = flags;
-  c.ack = ack;
-  c.win = win;
-  c.options = std::move(options);
-  out.push_back(std::move(c));
-}
-
 void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
   const Negotiated& n = sock.neg;
   std::optional<uint8_t> ws;
   if (n.wscale_ok) ws = n.rcv_wscale;
-  EmitControl(0, flags, ack, std::min<uint32_t>(n.rcv_wnd, 65535),
-              SynOptions(n.syn_mss, n.sack, n.timestamps, TsVal(), ts_ecr, ws));
+  EmitControl(*this, 0, flags, ack, std::min<uint32_t>(n.rcv_wnd, 65535),
+              SynOptions(n.syn_mss, n.sack, n.timestamps, TsVal(*this), ts_ecr, ws));
 }
 
-void RunState::EmitAck() { EmitControl(sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), DataOptionsNow()); }
+void RunState::EmitAck() {
+  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), DataOptionsNow());
+}
 
 std::vector<TcpOption> RunState::DataOptionsNow() const {
-  return DataOptions(sock.neg.timestamps, TsVal(), sock.last_peer_tsval);
+  return DataOptions(sock.neg.timestamps, TsVal(*this), sock.last_peer_tsval);
 }
 
-uint32_t RunState::TsVal() const { return static_cast<uint32_t>(loop.now() / model::kNsPerMs); }
 
 }  // namespace sendsim::packetdrill

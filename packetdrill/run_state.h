@@ -139,19 +139,17 @@ struct RunState {
   void AdvanceTo(model::TimeNs t) { Advance(t, nullptr); }
   // The pending blocking call returned `r` now.
   void Complete(int64_t r);
+  // A FAIL when `r` is not the result the script expects of the call.
   absl::Status CheckReturn(int line, const std::string& name, const SyscallEvent& sc, int64_t r) const;
 
-  // Our segments that the model socket does not send (SYN, SYN-ACK, the
-  // handshake ACK, the ACK of the peer's FIN), captured now.
-  void EmitControl(uint32_t seq, uint8_t flags, uint32_t ack, uint32_t win, std::vector<TcpOption> options);
-  // Our SYN (flags kFlagSyn, ack 0, ecr 0) or SYN-ACK with the negotiated
-  // options in tcp_options_write's order; SYN windows are never scaled.
+  // Our segments that the model socket does not send, captured now: our SYN
+  // (flags kFlagSyn, ack 0, ecr 0) or SYN-ACK with the negotiated options in
+  // tcp_options_write's order (SYN windows are never scaled), and ACKs
+  // (tcp_send_ack: a bare ACK at snd_nxt) of the handshake and the peer's FIN.
   void EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr);
-  // tcp_send_ack: a bare ACK at snd_nxt.
   void EmitAck();
   // Options of an established segment sent now.
   std::vector<TcpOption> DataOptionsNow() const;
-  uint32_t TsVal() const;
 };
 
 std::string TimeText(model::TimeNs t);
