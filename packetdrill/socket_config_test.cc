@@ -10,16 +10,8 @@ namespace sendsim::packetdrill {
 namespace {
 
 TEST(SocketConfigTest, HandshakeChoicesAndInheritedOptions) {
-  Negotiated neg;
-  neg.mss_cache = 988;
-  neg.pmtu = 1400;
-  neg.mss_clamp = 1000;
-  neg.timestamps = false;
-  neg.sack = true;
-  SockOpts o;
-  o.nodelay = true;
-  o.sndbuf = 10000;
-  o.cc = "reno";
+  const Negotiated neg{.timestamps = false, .sack = true, .pmtu = 1400, .mss_cache = 988, .mss_clamp = 1000};
+  const SockOpts o{.nodelay = true, .sndbuf = 10000, .cc = "reno"};
   const model::ConnectionConfig c = SocketConfigFor(Settings(), neg, o);
   EXPECT_EQ(c.mss, 988u);
   EXPECT_EQ(c.mtu, 1400u);
@@ -55,9 +47,7 @@ TEST(SocketConfigTest, SysctlsAndRoutes) {
   EXPECT_EQ(c.sysctl.wmem_max, 4096u);
   EXPECT_EQ(c.sndbuf, 0u);  // no SO_SNDBUF: autotuned from tcp_wmem
   // The socket option wins over the sysctl.
-  SockOpts cubic;
-  cubic.cc = "cubic";
-  EXPECT_EQ(SocketConfigFor(s, Negotiated(), cubic).cc, model::CongestionControl::kCubic);
+  EXPECT_EQ(SocketConfigFor(s, Negotiated(), SockOpts{.cc = "cubic"}).cc, model::CongestionControl::kCubic);
 }
 
 // The runner is the network: the model adds no delay of its own.
