@@ -28,6 +28,21 @@ TcpOption Opt(TcpOption::Kind k, uint32_t v = 0) {
   return o;
 }
 
+// The TS option after its two bytes of padding: sackOK (SYN options with
+// SACK) or nop,nop.
+void AppendTimestamp(std::vector<TcpOption>* v, bool sack_ok_first, uint32_t ts_val, uint32_t ts_ecr) {
+  if (sack_ok_first) {
+    v->push_back(Opt(TcpOption::Kind::kSackOk));
+  } else {
+    v->push_back(Opt(TcpOption::Kind::kNop));
+    v->push_back(Opt(TcpOption::Kind::kNop));
+  }
+  TcpOption t = Opt(TcpOption::Kind::kTimestamp);
+  t.ts_val = ts_val;
+  t.ts_ecr = ts_ecr;
+  v->push_back(t);
+}
+
 }  // namespace
 
 PeerSyn PeerSynFromOptions(const std::vector<TcpOption>& options, uint32_t window) {
@@ -86,16 +101,7 @@ std::vector<TcpOption> SynOptions(uint32_t mss, bool sack, bool ts, uint32_t ts_
   std::vector<TcpOption> v;
   v.push_back(Opt(TcpOption::Kind::kMss, mss));
   if (ts) {
-    if (sack) {
-      v.push_back(Opt(TcpOption::Kind::kSackOk));
-    } else {
-      v.push_back(Opt(TcpOption::Kind::kNop));
-      v.push_back(Opt(TcpOption::Kind::kNop));
-    }
-    TcpOption t = Opt(TcpOption::Kind::kTimestamp);
-    t.ts_val = ts_val;
-    t.ts_ecr = ts_ecr;
-    v.push_back(t);
+    AppendTimestamp(&v, sack, ts_val, ts_ecr);
   } else if (sack) {
     v.push_back(Opt(TcpOption::Kind::kNop));
     v.push_back(Opt(TcpOption::Kind::kNop));
@@ -110,13 +116,7 @@ std::vector<TcpOption> SynOptions(uint32_t mss, bool sack, bool ts, uint32_t ts_
 
 std::vector<TcpOption> DataOptions(bool ts, uint32_t ts_val, uint32_t ts_ecr) {
   std::vector<TcpOption> v;
-  if (!ts) return v;
-  v.push_back(Opt(TcpOption::Kind::kNop));
-  v.push_back(Opt(TcpOption::Kind::kNop));
-  TcpOption t = Opt(TcpOption::Kind::kTimestamp);
-  t.ts_val = ts_val;
-  t.ts_ecr = ts_ecr;
-  v.push_back(t);
+  if (ts) AppendTimestamp(&v, false, ts_val, ts_ecr);
   return v;
 }
 

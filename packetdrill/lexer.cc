@@ -20,34 +20,7 @@ class Lexer {
     bool at_line_start = true;
     while (true) {
       bool space = false;
-      // Skip whitespace and comments.
-      while (pos_ < src_.size()) {
-        char c = src_[pos_];
-        if (c == '\n') {
-          ++line_;
-          ++pos_;
-          space = true;
-          at_line_start = true;
-        } else if (std::isspace(static_cast<unsigned char>(c))) {
-          ++pos_;
-          space = true;
-        } else if (c == '/' && Peek(1) == '/') {
-          while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
-          space = true;
-        } else if (c == '/' && Peek(1) == '*') {
-          int start_line = line_;
-          pos_ += 2;
-          while (pos_ < src_.size() && !(src_[pos_] == '*' && Peek(1) == '/')) {
-            if (src_[pos_] == '\n') ++line_;
-            ++pos_;
-          }
-          if (pos_ >= src_.size()) return Error(start_line, "unterminated /* comment");
-          pos_ += 2;
-          space = true;
-        } else {
-          break;
-        }
-      }
+      if (absl::Status st = SkipSpaceAndComments(&space, &at_line_start); !st.ok()) return st;
       Token t;
       t.line = line_;
       t.space_before = space || out.empty();
@@ -58,86 +31,9 @@ class Lexer {
         out.push_back(std::move(t));
         return out;
       }
-      bool line_start = at_line_start;
+      const bool line_start = at_line_start;
       at_line_start = false;
-      char c = src_[pos_];
-      if (line_start && c == '-' && Peek(1) == '-' && (IsWordStart(Peek(2)))) {
-        pos_ += 2;
-        size_t b = pos_;
-        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
-        t.kind = Tok::kOption;
-        t.text = std::string(src_.substr(b, pos_ - b));
-        while (!t.text.empty() && std::isspace(static_cast<unsigned char>(t.text.back()))) t.text.pop_back();
-      } else if (IsDigit(c) || (c == '.' && IsDigit(Peek(1)))) {
-        LexNumber(&t);
-      } else if (IsWordStart(c)) {
-        size_t b = pos_;
-        while (pos_ < src_.size() && IsWordChar(src_[pos_])) ++pos_;
-        t.kind = Tok::kWord;
-        t.text = std::string(src_.substr(b, pos_ - b));
-      } else if (c == '"') {
-        int start_line = line_;
-        ++pos_;
-        size_t b = pos_;
-        while (pos_ < src_.size() && src_[pos_] != '"' && src_[pos_] != '\n') {
-          if (src_[pos_] == '\\' && pos_ + 1 < src_.size() && src_[pos_ + 1] != '\n') ++pos_;
-          ++pos_;
-        }
-        if (pos_ >= src_.size() || src_[pos_] != '"') return Error(start_line, "unterminated string");
-        t.kind = Tok::kString;
-        t.text = std::string(src_.substr(b, pos_ - b));
-        ++pos_;
-      } else if (c == '`') {
-        int start_line = line_;
-        ++pos_;
-        size_t b = pos_;
-        while (pos_ < src_.size() && src_[pos_] != '`') {
-          if (src_[pos_] == '\n') ++line_;
-          ++pos_;
-        }
-        if (pos_ >= src_.size()) return Error(start_line, "unterminated backtick command");
-        t.kind = Tok::kBacktick;
-        t.text = std::string(src_.substr(b, pos_ - b));
-        ++pos_;
-      } else if (c == '%' && Peek(1) == '{') {
-        int start_line = line_;
-        pos_ += 2;
-        size_t b = pos_;
-        while (pos_ < src_.size() && !(src_[pos_] == '}' && Peek(1) == '%')) {
-          if (src_[pos_] == '\n') ++line_;
-          ++pos_;
-        }
-        if (pos_ >= src_.size()) return Error(start_line, "unterminated %{ code block");
-        t.kind = Tok::kCode;
-        t.text = std::string(src_.substr(b, pos_ - b));
-        pos_ += 2;
-      } else if (c == '.' && Peek(1) == '.' && Peek(2) == '.') {
-        t.kind = Tok::kEllipsis;
-        pos_ += 3;
-      } else {
-        ++pos_;
-        switch (c) {
-          case '.': t.kind = Tok::kDot; break;
-          case '+': t.kind = Tok::kPlus; break;
-          case '-': t.kind = Tok::kMinus; break;
-          case '*': t.kind = Tok::kStar; break;
-          case '~': t.kind = Tok::kTilde; break;
-          case ':': t.kind = Tok::kColon; break;
-          case ',': t.kind = Tok::kComma; break;
-          case '=': t.kind = Tok::kEquals; break;
-          case '|': t.kind = Tok::kPipe; break;
-          case '(': t.kind = Tok::kLParen; break;
-          case ')': t.kind = Tok::kRParen; break;
-          case '[': t.kind = Tok::kLBracket; break;
-          case ']': t.kind = Tok::kRBracket; break;
-          case '{': t.kind = Tok::kLBrace; break;
-          case '}': t.kind = Tok::kRBrace; break;
-          case '<': t.kind = Tok::kLess; break;
-          case '>': t.kind = Tok::kGreater; break;
-          default: t.kind = Tok::kOther; break;
-        }
-        t.text = std::string(1, c);
-      }
+      if (absl::Status st = LexToken(line_start, &t); !st.ok()) return st;
       t.end = pos_;
       out.push_back(std::move(t));
     }
@@ -145,6 +41,122 @@ class Lexer {
 
  private:
   char Peek(size_t ahead) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
+
+  // Skips whitespace and comments; `*space` when there were any.
+  absl::Status SkipSpaceAndComments(bool* space, bool* at_line_start) {
+    while (pos_ < src_.size()) {
+      char c = src_[pos_];
+      if (c == '\n') {
+        ++line_;
+        ++pos_;
+        *space = true;
+        *at_line_start = true;
+      } else if (std::isspace(static_cast<unsigned char>(c))) {
+        ++pos_;
+        *space = true;
+      } else if (c == '/' && Peek(1) == '/') {
+        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+        *space = true;
+      } else if (c == '/' && Peek(1) == '*') {
+        if (absl::Status st = LexEnclosed(2, "*/", "/* comment", nullptr); !st.ok()) return st;
+        *space = true;
+      } else {
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The token at pos_ (not at the end of the source).
+  absl::Status LexToken(bool line_start, Token* t) {
+    const char c = src_[pos_];
+    if (line_start && c == '-' && Peek(1) == '-' && (IsWordStart(Peek(2)))) {
+      pos_ += 2;
+      size_t b = pos_;
+      while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+      t->kind = Tok::kOption;
+      t->text = std::string(src_.substr(b, pos_ - b));
+      while (!t->text.empty() && std::isspace(static_cast<unsigned char>(t->text.back()))) t->text.pop_back();
+    } else if (IsDigit(c) || (c == '.' && IsDigit(Peek(1)))) {
+      LexNumber(t);
+    } else if (IsWordStart(c)) {
+      size_t b = pos_;
+      while (pos_ < src_.size() && IsWordChar(src_[pos_])) ++pos_;
+      t->kind = Tok::kWord;
+      t->text = std::string(src_.substr(b, pos_ - b));
+    } else if (c == '"') {
+      return LexString(t);
+    } else if (c == '`') {
+      t->kind = Tok::kBacktick;
+      return LexEnclosed(1, "`", "backtick command", t);
+    } else if (c == '%' && Peek(1) == '{') {
+      t->kind = Tok::kCode;
+      return LexEnclosed(2, "}%", "%{ code block", t);
+    } else if (c == '.' && Peek(1) == '.' && Peek(2) == '.') {
+      t->kind = Tok::kEllipsis;
+      pos_ += 3;
+    } else {
+      ++pos_;
+      t->kind = PunctuationKind(c);
+      t->text = std::string(1, c);
+    }
+    return absl::OkStatus();
+  }
+
+  // A block from an opening delimiter of `open_len` characters at pos_ to
+  // `close`, over lines: its contents become t->text (no token for a comment).
+  absl::Status LexEnclosed(size_t open_len, std::string_view close, std::string_view what, Token* t) {
+    const int start_line = line_;
+    pos_ += open_len;
+    size_t b = pos_;
+    while (pos_ < src_.size() && src_.substr(pos_, close.size()) != close) {
+      if (src_[pos_] == '\n') ++line_;
+      ++pos_;
+    }
+    if (pos_ >= src_.size()) return Error(start_line, absl::StrFormat("unterminated %s", what));
+    if (t != nullptr) t->text = std::string(src_.substr(b, pos_ - b));
+    pos_ += close.size();
+    return absl::OkStatus();
+  }
+
+  // A string ends on its line; a backslash escapes the next character.
+  absl::Status LexString(Token* t) {
+    int start_line = line_;
+    ++pos_;
+    size_t b = pos_;
+    while (pos_ < src_.size() && src_[pos_] != '"' && src_[pos_] != '\n') {
+      if (src_[pos_] == '\\' && pos_ + 1 < src_.size() && src_[pos_ + 1] != '\n') ++pos_;
+      ++pos_;
+    }
+    if (pos_ >= src_.size() || src_[pos_] != '"') return Error(start_line, "unterminated string");
+    t->kind = Tok::kString;
+    t->text = std::string(src_.substr(b, pos_ - b));
+    ++pos_;
+    return absl::OkStatus();
+  }
+
+  static Tok PunctuationKind(char c) {
+    switch (c) {
+      case '.': return Tok::kDot;
+      case '+': return Tok::kPlus;
+      case '-': return Tok::kMinus;
+      case '*': return Tok::kStar;
+      case '~': return Tok::kTilde;
+      case ':': return Tok::kColon;
+      case ',': return Tok::kComma;
+      case '=': return Tok::kEquals;
+      case '|': return Tok::kPipe;
+      case '(': return Tok::kLParen;
+      case ')': return Tok::kRParen;
+      case '[': return Tok::kLBracket;
+      case ']': return Tok::kRBracket;
+      case '{': return Tok::kLBrace;
+      case '}': return Tok::kRBrace;
+      case '<': return Tok::kLess;
+      case '>': return Tok::kGreater;
+      default: return Tok::kOther;
+    }
+  }
 
   void LexNumber(Token* t) {
     size_t b = pos_;

@@ -1,0 +1,193 @@
+#include "packetdrill/inject.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
+#include "model/constants.h"
+#include "model/wire.h"
+#include "packetdrill/handshake.h"
+#include "packetdrill/match.h"
+#include "packetdrill/socket_config.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+using model::TimeNs;
+
+// Inbound packets the model cannot receive: a skip reason.
+absl::Status UnmodelledInbound(const RunState& run, const PacketEvent& p) {
+  const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
+  if (p.flags & kFlagRst) return absl::UnimplementedError("inbound RST: connection reset is not modelled");
+  if ((p.flags & kFlagFin) && (syn || !ack)) return absl::UnimplementedError("inbound FIN without ACK or with SYN");
+  if ((p.flags & kFlagFin) && run.sock.peer_fin) {
+    return absl::UnimplementedError("a second inbound FIN (retransmission) is not modelled");
+  }
+  return UrgentOrEcn(p);
+}
+
+// The peer's SYN or SYN-ACK fixes the handshake's choices. packetdrill: its
+// sequence number is the remote ISN, and every later inbound seq and
+// outbound ack is relative to it (script value 1 = ISN + 1), whatever the
+// ISN was.
+void NegotiateWithPeer(RunState& run, const PacketEvent& p) {
+  const PeerSyn peer = PeerSynFromOptions(p.options, *p.win);
+  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer);
+  run.sock.rcv_nxt = 1;
+}
+
+// The model socket refuses none of the options a listener passes on, except
+// in a broken endpoint: a FAIL.
+absl::Status InheritOptions(RunState& run, int line) {
+  const SockOpts& o = run.sock.listen_opts;
+  model::Socket& sock = run.sock.ep->socket();
+  if (o.cork && sock.setsockopt(model::SockOpt::kTcpCork, 1) != 0) {
+    return run.Fail(line, "model refused the inherited TCP_CORK");
+  }
+  // tcp_notsent_lowat: the inherited socket option, else the sysctl (live).
+  if (o.notsent_lowat != 0 && sock.setsockopt(model::SockOpt::kTcpNotsentLowat, o.notsent_lowat) != 0) {
+    return run.Fail(line, "model refused TCP_NOTSENT_LOWAT");
+  }
+  if (o.user_mss != 0) sock.setsockopt(model::SockOpt::kTcpMaxseg, o.user_mss);
+  return absl::OkStatus();
+}
+
+// The handshake is over: build the established model socket.
+absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt) {
+  const Settings& s = run.settings;
+  // tcp_mtup_init: icsk_mtup.enabled = tcp_mtu_probing > 1 (the model's
+  // tcp_mtu_probe); at 1 nothing changes until black-hole detection (runner.cc).
+  if (s.tcp_mtu_probing > 1 && s.ipv6) return run.Skip(line, "MTU probing over IPv6 is not modelled");
+  if (absl::Status st = UnmodelledSysctls(s); !st.ok()) return run.At(line, st);
+  EndpointParams ep;
+  ep.config = SocketConfigFor(s, run.sock.neg, run.sock.listen_opts);
+  run.sock.hz = ep.config.hz;
+  ep.profile = run.profile;
+  ep.initial_window = peer_window;
+  ep.handshake_rtt_ns = rtt;
+  absl::StatusOr<std::unique_ptr<Endpoint>> made =
+      run.factory(&run.loop, ep, [&run](const model::XmitSkb& skb) { OnXmit(run, skb); });
+  if (!made.ok()) {
+    if (made.status().code() == absl::StatusCode::kUnimplemented) {
+      return run.Skip(line, std::string(made.status().message()));
+    }
+    return run.Fail(line, absl::StrFormat("cannot build the model socket: %s", made.status().message()));
+  }
+  run.sock.ep = *std::move(made);
+  run.sock.phase = SocketPhase::kEstablished;
+  run.sock.conn_opts = run.sock.listen_opts;
+  return InheritOptions(run, line);
+}
+
+// Passive open: the listener answers the peer's SYN with its SYN-ACK.
+absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
+  if (run.sock.phase != SocketPhase::kListen) return run.Skip(e.line, "SYN to a socket that is not listening");
+  if (p.len != 0) return run.Skip(e.line, "data on SYN (Fast Open) is not modelled");
+  NegotiateWithPeer(run, p);
+  run.EmitSyn(kFlagSyn | kFlagAck, run.sock.rcv_nxt, run.sock.last_peer_tsval);
+  run.sock.synack_at = run.loop.now();
+  run.sock.phase = SocketPhase::kSynRcvd;
+  return absl::OkStatus();
+}
+
+// Active open: the peer's SYN-ACK completes our connect().
+absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
+  if (run.sock.phase != SocketPhase::kSynSent) return run.Skip(e.line, "SYN-ACK without a pending connect");
+  if (*p.ack != 1) return run.Fail(e.line, absl::StrFormat("SYN-ACK acknowledges %u, our SYN was 0:0", *p.ack));
+  NegotiateWithPeer(run, p);
+  // tcp_rcv_synsent_state_process: the handshake ACK leaves at once.
+  run.EmitAck();
+  return Establish(run, e.line, *p.win, run.loop.now() - run.sock.syn_at);
+}
+
+// Passive open: the peer's ACK of our SYN-ACK.
+absl::Status OnHandshakeAck(RunState& run, const Event& e, const PacketEvent& p) {
+  if (*p.ack != 1) return run.Skip(e.line, absl::StrFormat("handshake ACK acknowledges %u instead of 1", *p.ack));
+  const uint32_t win = run.sock.PeerWindow(*p.win);
+  run.sock.RecordAck(*p.ack, win);
+  return Establish(run, e.line, win, run.loop.now() - run.sock.synack_at);
+}
+
+// The peer's FIN, in order (after the model socket took its ACK).
+void OnPeerFin(RunState& run, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  sock.rcv_nxt = p.seq_start + 1;
+  sock.peer_fin = true;
+  if (sock.fin_seq) {
+    // tcp_fin in FIN_WAIT1 (-> CLOSING) or FIN_WAIT2 (-> TIME_WAIT): the
+    // FIN is acknowledged at once (tcp_send_ack, seq = snd_nxt).
+    run.EmitAck();
+    return;
+  }
+  sock.peer_fin_first = true;
+  // ESTABLISHED -> CLOSE_WAIT: tcp_fin schedules an ACK and enters
+  // pingpong mode, so __tcp_ack_snd_check delays it; icsk_ack.ato is
+  // still 0 (no data was received), so tcp_send_delayed_ack's timer is
+  // due at once and fires on the next jiffy tick. (On a 6.18 kernel,
+  // HZ 250, the ACK of a FIN left 3.7 ms after it.) Any segment sent
+  // before then carries the ACK instead (tcp_event_ack_sent).
+  const TimeNs jiffy = model::kNsPerSec / sock.hz;
+  const TimeNs at = (run.loop.now() / jiffy + 1) * jiffy;
+  sock.delack_event = run.loop.ScheduleAt(at, [&run] {
+    run.sock.delack_event = 0;
+    run.EmitAck();
+  });
+}
+
+// An ACK (maybe with FIN) on the established or closing connection: a
+// segment for the model socket.
+absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  if (sock.phase != SocketPhase::kEstablished && sock.phase != SocketPhase::kClosed) {
+    return run.Skip(e.line, "inbound segment before the connection exists");
+  }
+  if (!sock.ep) return run.Skip(e.line, "inbound segment for a closed connection");
+  const uint32_t win = sock.PeerWindow(*p.win);
+  // The model has no SACK scoreboard and no fast retransmit (loss recovery
+  // is RTO-based): SACK blocks and duplicate ACKs (same ack and window while
+  // data is outstanding, tcp_ack's is_dupack) would take Linux down paths the
+  // model does not have.
+  for (const TcpOption& o : p.options) {
+    if (o.kind == TcpOption::Kind::kSack) return run.Skip(e.line, "SACK blocks: SACK-based recovery is not modelled");
+  }
+  // A window update (same ack, other window) is not a duplicate ACK
+  // (FLAG_WIN_UPDATE is part of FLAG_NOT_DUP); neither is a FIN.
+  if (sock.have_last_ack && *p.ack == sock.last_ack && win == sock.last_win && sock.snd_nxt > *p.ack &&
+      !(p.flags & kFlagFin)) {
+    return run.Skip(e.line, "duplicate ACK: fast retransmit/recovery is not modelled");
+  }
+  sock.RecordAck(*p.ack, win);
+  model::Segment seg;
+  seg.sent_at = run.loop.now();
+  seg.seq = p.seq_start - 1;
+  seg.len = 0;
+  seg.flags = model::kTcpAck;
+  seg.ack = *p.ack - 1;  // the model's FIN takes a sequence number, as Linux's
+  seg.win = win;
+  sock.ep->OnSegment(seg);
+  if (p.flags & kFlagFin) OnPeerFin(run, p);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
+  if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
+  const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
+  if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+  for (const TcpOption& o : p.options) {
+    if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
+  }
+  if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
+  if (!ack) return run.Skip(e.line, "inbound segment without ACK after the handshake");
+  if (p.len != 0) return run.Skip(e.line, "inbound data: the model is a sender and does not receive");
+  if ((p.flags & kFlagFin) && p.seq_start != run.sock.rcv_nxt) {
+    return run.Skip(e.line, "out-of-order inbound FIN is not modelled");
+  }
+  if (run.sock.phase == SocketPhase::kSynRcvd) return OnHandshakeAck(run, e, p);
+  return OnAck(run, e, p);
+}
+
+}  // namespace sendsim::packetdrill

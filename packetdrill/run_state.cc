@@ -1,0 +1,144 @@
+#include "packetdrill/run_state.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "model/constants.h"
+#include "packetdrill/syscall_args.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+// Reasons are one line: command texts and code may hold newlines.
+std::string OneLine(std::string msg) {
+  for (char& c : msg) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return msg;
+}
+
+// A wait the runner resolves itself (accept, connect, poll) ends when its
+// condition holds or its timeout passes.
+void CheckPending(RunState& run) {
+  std::optional<Pending>& p = run.pending;
+  if (!p || p->done || !p->ready) return;
+  const bool timed_out = p->timeout_at >= 0 && run.loop.now() >= p->timeout_at;
+  if (p->ready() || timed_out) {
+    int64_t r = p->finish();
+    run.Complete(r);
+  }
+}
+
+uint32_t TsVal(const RunState& run) { return static_cast<uint32_t>(run.loop.now() / model::kNsPerMs); }
+
+void EmitControl(RunState& run, uint32_t seq, uint8_t flags, uint32_t ack, uint32_t win,
+                 std::vector<TcpOption> options) {
+  Capture c;
+  c.t = run.loop.now();
+  c.seq = seq;
+  c.flags = flags;
+  c.ack = ack;
+  c.win = win;
+  c.options = std::move(options);
+  run.out.push_back(std::move(c));
+}
+
+}  // namespace
+
+std::string TimeText(model::TimeNs t) {
+  return absl::StrFormat("%.6f", static_cast<double>(t) / model::kNsPerSec);
+}
+
+absl::Status UrgentOrEcn(const PacketEvent& p) {
+  if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || p.urg) {
+    return absl::UnimplementedError("urgent data and ECN are not modelled");
+  }
+  if (!p.ecn.empty() && p.ecn != "noecn") {
+    return absl::UnimplementedError(absl::StrFormat("ECN marking [%s] is not modelled", p.ecn));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RunState::Fail(int line, const std::string& msg) const {
+  return absl::FailedPreconditionError(absl::StrFormat("%s:%d: %s", script.path, line, OneLine(msg)));
+}
+
+absl::Status RunState::Skip(int line, const std::string& msg) const {
+  return absl::UnimplementedError(absl::StrFormat("%s:%d: %s", script.path, line, OneLine(msg)));
+}
+
+absl::Status RunState::At(int line, const absl::Status& st) const {
+  if (st.ok()) return st;
+  if (st.code() == absl::StatusCode::kUnimplemented) return Skip(line, std::string(st.message()));
+  return Fail(line, std::string(st.message()));
+}
+
+// As the issue states it: the option can only widen the window.
+model::TimeNs RunState::Tolerance(model::TimeNs gap) const {
+  const model::TimeNs base = std::max<model::TimeNs>(tolerance_us, kDefaultToleranceUs) * model::kNsPerUs;
+  return std::max<model::TimeNs>(base, std::max<model::TimeNs>(gap, 0) / 8);
+}
+
+// A sentinel event at the deadline makes now() land on it even when the
+// model has nothing to do.
+void RunState::Advance(model::TimeNs deadline, const std::function<bool()>& stop) {
+  bool hit = false;
+  model::EventLoop::EventId id = loop.ScheduleAt(deadline, [&hit] { hit = true; });
+  CheckPending(*this);
+  while (!hit && !failure && !(stop && stop())) {
+    if (!loop.RunOne()) break;
+    CheckPending(*this);
+  }
+  loop.Cancel(id);
+}
+
+void RunState::Complete(int64_t r) {
+  Pending& p = *pending;
+  p.done = true;
+  p.ret = r;
+  p.done_at = loop.now();
+  if (!p.annotated) return;  // checked by the caller, which is waiting for it
+  if (absl::Status st = CheckReturn(p.line, p.name, *p.sc, r); !st.ok()) {
+    if (!failure) failure = st;
+    return;
+  }
+  if (p.done_at < p.end_lo || p.done_at > p.end_hi) {
+    if (!failure) {
+      failure = Fail(p.line, absl::StrFormat("blocking %s() returned at %s, expected at %s", p.name,
+                                             TimeText(p.done_at), p.expected_end));
+    }
+  }
+}
+
+absl::Status RunState::CheckReturn(int line, const std::string& name, const SyscallEvent& sc, int64_t r) const {
+  if (sc.ret_any) return absl::OkStatus();
+  const int64_t got = r >= 0 ? r : -1;
+  const std::string got_errno = r < 0 ? ErrnoName(static_cast<int>(-r)) : "";
+  if (got != sc.ret || (sc.ret < 0 && !sc.errno_name.empty() && sc.errno_name != got_errno)) {
+    std::string want = sc.ret < 0 && !sc.errno_name.empty() ? absl::StrFormat("-1 %s", sc.errno_name)
+                                                            : absl::StrFormat("%d", sc.ret);
+    std::string have = r < 0 ? absl::StrFormat("-1 %s", got_errno) : absl::StrFormat("%d", r);
+    return Fail(line, absl::StrFormat("%s() returned %s, expected %s", name, have, want));
+  }
+  return absl::OkStatus();
+}
+
+void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
+  const Negotiated& n = sock.neg;
+  std::optional<uint8_t> ws;
+  if (n.wscale_ok) ws = n.rcv_wscale;
+  EmitControl(*this, 0, flags, ack, std::min<uint32_t>(n.rcv_wnd, 65535),
+              SynOptions(n.syn_mss, n.sack, n.timestamps, TsVal(*this), ts_ecr, ws));
+}
+
+void RunState::EmitAck() {
+  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), DataOptionsNow());
+}
+
+std::vector<TcpOption> RunState::DataOptionsNow() const {
+  return DataOptions(sock.neg.timestamps, TsVal(*this), sock.last_peer_tsval);
+}
+
+
+}  // namespace sendsim::packetdrill

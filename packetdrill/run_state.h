@@ -1,0 +1,162 @@
+#ifndef SENDSIM_PACKETDRILL_RUN_STATE_H_
+#define SENDSIM_PACKETDRILL_RUN_STATE_H_
+
+// The state of one script run that the runner's parts share: upstream
+// packetdrill's `struct state`. It holds the plan the script sets up (its
+// options, the settings its commands make, the kernel profile), the clock
+// (the model's event loop), the packets the tun device captured and the
+// script has not matched yet, the one outstanding blocking system call, and
+// the local TCP socket as the script's packets and calls have shaped it. The
+// parts are runner.cc (the walk over the events), inject.cc (inbound
+// packets), match.cc (outbound packets), syscalls.cc (system calls) and
+// code.cc (%{ }% blocks); this file also holds the little they all need:
+// advancing time, completing a blocking call, writing our control segments
+// to the tun device, and FAIL/SKIP statuses that name the script line.
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "model/event_loop.h"
+#include "model/profile.h"
+#include "model/types.h"
+#include "packetdrill/ast.h"
+#include "packetdrill/config.h"
+#include "packetdrill/endpoint.h"
+#include "packetdrill/handshake.h"
+#include "packetdrill/socket_config.h"
+
+namespace sendsim::packetdrill {
+
+inline constexpr int64_t kDefaultToleranceUs = 4000;
+
+// A packet as packetdrill's tun device would capture it (script-relative numbers).
+struct Capture {
+  model::TimeNs t = 0;
+  uint32_t seq = 0;
+  uint32_t len = 0;
+  uint8_t flags = 0;
+  uint32_t ack = 0;
+  uint32_t win = 0;
+  std::vector<TcpOption> options;
+};
+
+// An outstanding blocking call.
+struct Pending {
+  int line = 0;
+  std::string name;
+  const SyscallEvent* sc = nullptr;
+  bool annotated = false;   // written with "..."
+  model::TimeNs end_lo = 0, end_hi = 0;
+  std::string expected_end;
+  bool done = false;
+  int64_t ret = 0;
+  model::TimeNs done_at = 0;
+  // For waits the runner resolves itself (accept, connect, poll): polled after
+  // every model event.
+  std::function<bool()> ready;
+  std::function<int64_t()> finish;
+  model::TimeNs timeout_at = -1;   // poll timeout
+};
+
+// How far the script's one TCP socket has come.
+enum class SocketPhase { kNone, kCreated, kListen, kSynRcvd, kSynSent, kEstablished, kClosed };
+
+// The local TCP socket: upstream's `struct socket`. The model socket (`ep`)
+// exists from the end of the handshake on; the rest is what Linux's TCP
+// would know around it that the model does not track: the handshake's
+// choices, the script-relative sequence numbers of both sides, the FINs, and
+// the last ACK seen (for duplicate-ACK detection and tcpi_state).
+struct ScriptSocket {
+  SocketPhase phase = SocketPhase::kNone;
+  SockOpts listen_opts;  // set on the socket() fd before the connection exists, inherited by it
+  SockOpts conn_opts;    // the connection's options (inherited, then its own setsockopt calls)
+  Negotiated neg;
+  bool active_open = false;
+  model::TimeNs syn_at = 0;     // our SYN left (active open)
+  model::TimeNs synack_at = 0;  // our SYN-ACK left (passive open)
+  uint32_t rcv_nxt = 1;
+  uint32_t snd_nxt = 1;                 // script sequence after the highest byte sent
+  std::optional<uint32_t> fin_seq;      // sequence number of our FIN
+  bool peer_fin = false;
+  bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
+  int hz = 250;                 // jiffies of the receive-side timers (the model's hz)
+  model::EventLoop::EventId delack_event = 0;
+  bool have_last_ack = false;   // for duplicate-ACK detection
+  uint32_t last_ack = 0;
+  uint32_t last_win = 0;
+  uint32_t last_peer_tsval = 0;
+  std::unique_ptr<Endpoint> ep;
+
+  // Our advertised window in the units of the window field.
+  uint32_t DataWindow() const { return neg.rcv_wnd >> neg.rcv_wscale; }
+  // The peer's window field in bytes.
+  uint32_t PeerWindow(uint32_t field) const { return neg.wscale_ok ? (field << neg.snd_wscale) : field; }
+  void RecordAck(uint32_t ack, uint32_t win) {
+    have_last_ack = true;
+    last_ack = ack;
+    last_win = win;
+  }
+};
+
+// One script run. Its parts keep no copies of this state: they are handed
+// the run and read and change it directly.
+struct RunState {
+  RunState(const Script& s, const model::Profile& p, const EndpointFactory& f)
+      : script(s), profile(p), factory(f) {}
+
+  // The plan.
+  const Script& script;
+  const model::Profile profile;
+  const EndpointFactory& factory;
+  Settings settings;
+  int64_t tolerance_us = kDefaultToleranceUs;
+  bool strict_segments = false;
+
+  model::EventLoop loop;
+  std::deque<Capture> out;                // captured on the tun device, not matched yet
+  std::optional<absl::Status> failure;    // found while time ran (a blocking call's result)
+  std::optional<Pending> pending;
+  ScriptSocket sock;
+
+  // "path:line: msg" as a FAIL (FailedPrecondition) or a SKIP (Unimplemented).
+  absl::Status Fail(int line, const std::string& msg) const;
+  absl::Status Skip(int line, const std::string& msg) const;
+  // Re-labels a status from a helper with the script location.
+  absl::Status At(int line, const absl::Status& st) const;
+
+  // max(--tolerance_usecs, the 4000 us default, 12.5% of `gap`).
+  model::TimeNs Tolerance(model::TimeNs gap) const;
+
+  // Runs model events up to `deadline` (inclusive), or until `stop` holds,
+  // completing the pending call when its wait is over.
+  void Advance(model::TimeNs deadline, const std::function<bool()>& stop);
+  void AdvanceTo(model::TimeNs t) { Advance(t, nullptr); }
+  // The pending blocking call returned `r` now.
+  void Complete(int64_t r);
+  // A FAIL when `r` is not the result the script expects of the call.
+  absl::Status CheckReturn(int line, const std::string& name, const SyscallEvent& sc, int64_t r) const;
+
+  // Our segments that the model socket does not send, captured now: our SYN
+  // (flags kFlagSyn, ack 0, ecr 0) or SYN-ACK with the negotiated options in
+  // tcp_options_write's order (SYN windows are never scaled), and ACKs
+  // (tcp_send_ack: a bare ACK at snd_nxt) of the handshake and the peer's FIN.
+  void EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr);
+  void EmitAck();
+  // Options of an established segment sent now.
+  std::vector<TcpOption> DataOptionsNow() const;
+};
+
+std::string TimeText(model::TimeNs t);
+
+// Urgent data and ECN on a script packet, either direction: a skip reason.
+absl::Status UrgentOrEcn(const PacketEvent& p);
+
+}  // namespace sendsim::packetdrill
+
+#endif  // SENDSIM_PACKETDRILL_RUN_STATE_H_

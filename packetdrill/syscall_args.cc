@@ -1,0 +1,76 @@
+#include "packetdrill/syscall_args.h"
+
+#include <map>
+
+#include "absl/strings/str_format.h"
+#include "model/constants.h"
+
+namespace sendsim::packetdrill {
+
+std::optional<int64_t> Constant(const std::string& w) {
+  static const std::map<std::string, int64_t> kConstants = {
+      {"O_RDONLY", kORdonly}, {"O_WRONLY", kOWronly}, {"O_RDWR", kORdwr}, {"O_NONBLOCK", kONonblock},
+      {"F_GETFL", kFGetfl}, {"F_SETFL", kFSetfl},
+      {"POLLIN", kPollIn}, {"POLLPRI", kPollPri}, {"POLLOUT", kPollOut}, {"POLLERR", kPollErr},
+      {"POLLHUP", kPollHup}, {"POLLNVAL", kPollNval}, {"POLLRDNORM", kPollRdnorm}, {"POLLRDBAND", kPollRdband},
+      {"POLLWRNORM", kPollWrnorm}, {"POLLWRBAND", kPollWrband}, {"POLLRDHUP", kPollRdhup},
+      {"SHUT_RD", 0}, {"SHUT_WR", 1}, {"SHUT_RDWR", 2},
+      {"SIOCINQ", kSiocinq}, {"FIONREAD", kSiocinq}, {"SIOCOUTQ", kSiocoutq}, {"TIOCOUTQ", kSiocoutq},
+      {"SIOCOUTQNSD", kSiocoutqnsd},
+      {"MSG_DONTWAIT", model::kMsgDontwait}, {"MSG_EOR", model::kMsgEor}, {"MSG_NOSIGNAL", model::kMsgNosignal},
+      {"MSG_MORE", model::kMsgMore}, {"MSG_ZEROCOPY", model::kMsgZerocopy},
+      {"MSG_ERRQUEUE", kMsgErrqueue}, {"MSG_OOB", 0x1}, {"MSG_PEEK", 0x2}, {"MSG_WAITALL", 0x100}, {"MSG_TRUNC", 0x20}, {"MSG_FASTOPEN", 0x20000000},
+  };
+  auto it = kConstants.find(w);
+  if (it == kConstants.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<int64_t> IntValue(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kInt: return e.num;
+    case Expr::Kind::kWord: return Constant(e.text);
+    case Expr::Kind::kOr: {
+      int64_t v = 0;
+      for (const Expr& c : e.children) {
+        std::optional<int64_t> x = IntValue(c);
+        if (!x) return std::nullopt;
+        v |= *x;
+      }
+      return v;
+    }
+    case Expr::Kind::kArray:
+      if (e.children.size() == 1) return IntValue(e.children[0]);
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+const Expr* StructField(const Expr& s, const std::string& name) {
+  for (const Expr& c : s.children) {
+    if (c.kind == Expr::Kind::kField && c.text == name) return &c.children.back();
+  }
+  return nullptr;
+}
+
+std::string ErrnoName(int e) {
+  switch (e) {
+    case 1: return "EPERM";
+    case 2: return "ENOENT";
+    case 9: return "EBADF";
+    case 11: return "EAGAIN";
+    case 14: return "EFAULT";
+    case 22: return "EINVAL";
+    case 32: return "EPIPE";
+    case 90: return "EMSGSIZE";
+    case 92: return "ENOPROTOOPT";
+    case 95: return "EOPNOTSUPP";
+    case 104: return "ECONNRESET";
+    case 107: return "ENOTCONN";
+    case 110: return "ETIMEDOUT";
+    case 115: return "EINPROGRESS";
+    default: return absl::StrFormat("errno %d", e);
+  }
+}
+
+}  // namespace sendsim::packetdrill

@@ -1,0 +1,644 @@
+#include "packetdrill/syscalls.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/types/span.h"
+#include "model/constants.h"
+#include "packetdrill/handshake.h"
+#include "packetdrill/sendfile.h"
+#include "packetdrill/syscall_args.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+using model::TimeNs;
+
+// What a send call (write, send, sendto, writev, sendmsg) passes: the
+// lengths of its buffers (their contents do not matter) and its flags.
+struct SendArgs {
+  std::vector<uint64_t> lens;
+  const Expr* flags = nullptr;
+};
+
+// A skip reason when the arguments are not understood.
+absl::StatusOr<SendArgs> ParseSendArgs(const SyscallEvent& sc) {
+  SendArgs a;
+  auto len_of = [&](const Expr& x) -> bool {
+    std::optional<int64_t> v = IntValue(x);
+    if (!v || *v < 0) return false;
+    a.lens.push_back(static_cast<uint64_t>(*v));
+    return true;
+  };
+  auto iovecs = [&](const Expr& arr) -> bool {
+    if (arr.kind != Expr::Kind::kArray) return false;
+    for (const Expr& iov : arr.children) {
+      if (iov.kind != Expr::Kind::kStruct || iov.children.size() != 2 || !len_of(iov.children[1])) return false;
+    }
+    return true;
+  };
+  const std::string& n = sc.name;
+  bool ok = true;
+  if (n == "write") {
+    ok = sc.args.size() == 3 && len_of(sc.args[2]);
+  } else if (n == "send") {
+    ok = sc.args.size() == 4 && len_of(sc.args[2]);
+    if (ok) a.flags = &sc.args[3];
+  } else if (n == "sendto") {
+    ok = sc.args.size() == 6 && len_of(sc.args[2]);
+    if (ok) a.flags = &sc.args[3];
+  } else if (n == "writev") {
+    ok = sc.args.size() == 3 && iovecs(sc.args[1]);
+  } else {  // sendmsg
+    ok = sc.args.size() == 3 && sc.args[1].kind == Expr::Kind::kStruct;
+    if (ok) {
+      const Expr* iov = StructField(sc.args[1], "msg_iov");
+      const Expr* ctl = StructField(sc.args[1], "msg_control");
+      if (ctl != nullptr && ctl->kind != Expr::Kind::kEllipsis && !(ctl->kind == Expr::Kind::kInt && ctl->num == 0)) {
+        return absl::UnimplementedError("sendmsg() control messages are not modelled");
+      }
+      ok = iov != nullptr && iovecs(*iov);
+      a.flags = &sc.args[2];
+    }
+  }
+  if (!ok) return absl::UnimplementedError(absl::StrFormat("%s() arguments not understood", n));
+  return a;
+}
+
+// One struct pollfd of a poll() call; `revents` unset when not checked.
+struct PollItem {
+  int fd;
+  int64_t events;
+  std::optional<int64_t> revents;
+};
+
+// The pollfd array; a skip reason when it is not understood.
+absl::StatusOr<std::vector<PollItem>> ParsePollFds(const Expr& arr) {
+  std::vector<PollItem> items;
+  for (const Expr& pf : arr.children) {
+    if (pf.kind != Expr::Kind::kStruct) return absl::UnimplementedError("poll() entry not understood");
+    const Expr* fdx = StructField(pf, "fd");
+    const Expr* ev = StructField(pf, "events");
+    const Expr* rev = StructField(pf, "revents");
+    std::optional<int64_t> fd = fdx ? IntValue(*fdx) : std::nullopt;
+    std::optional<int64_t> events = ev ? IntValue(*ev) : std::nullopt;
+    if (!fd || !events) return absl::UnimplementedError("poll() entry without literal fd/events");
+    PollItem it{static_cast<int>(*fd), *events, std::nullopt};
+    if (rev && rev->kind != Expr::Kind::kEllipsis) {
+      it.revents = IntValue(*rev);
+      if (!it.revents) return absl::UnimplementedError("poll() revents not understood");
+    }
+    items.push_back(it);
+  }
+  return items;
+}
+
+// The model's socket option for a name the model implements, besides
+// SO_RCVBUF (which only shapes the handshake).
+std::optional<model::SockOpt> ModelSockOpt(const std::string& opt) {
+  if (opt == "SO_SNDBUF") return model::SockOpt::kSoSndbuf;
+  if (opt == "TCP_NODELAY") return model::SockOpt::kTcpNodelay;
+  if (opt == "TCP_CORK") return model::SockOpt::kTcpCork;
+  if (opt == "TCP_MAXSEG") return model::SockOpt::kTcpMaxseg;
+  if (opt == "TCP_NOTSENT_LOWAT") return model::SockOpt::kTcpNotsentLowat;
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::Status SyscallDriver::Syscall(const Event& e, const SyscallEvent& sc, TimeNs tol, TimeNs* completed) {
+  const Call c{e, sc, tol, completed};
+  const std::string& n = sc.name;
+  if (n == "socket") return SysSocket(c);
+  if (n == "bind") return Immediate(c, 0);
+  if (n == "listen") return SysListen(c);
+  if (n == "setsockopt" || n == "getsockopt") return SysSockopt(c);
+  if (n == "accept" || n == "accept4") return SysAccept(c);
+  if (n == "connect") return SysConnect(c);
+  if (n == "fcntl") return SysFcntl(c);
+  if (n == "write" || n == "send" || n == "sendto" || n == "sendmsg" || n == "writev") return SysSend(c);
+  if (n == "sendfile") return SysSendfile(c);
+  if (n == "open") return SysOpen(c);
+  if (n == "close") return SysClose(c);
+  if (n == "shutdown") return SysShutdown(c);
+  if (n == "ioctl") return SysIoctl(c);
+  if (n == "poll") return SysPoll(c);
+  if (n == "recvmsg" && sc.args.size() == 3) {
+    std::optional<int64_t> fl = IntValue(sc.args[2]);
+    if (fl && (*fl & kMsgErrqueue)) {
+      // MSG_ZEROCOPY completion notifications (MSG_ERRQUEUE) are not
+      // generated; the issue allows skipping them, so the read is not checked.
+      return absl::OkStatus();
+    }
+  }
+  if (n == "read" || n == "readv" || n == "recv" || n == "recvfrom" || n == "recvmsg") {
+    return run_.Skip(e.line, absl::StrFormat("%s(): receiving data is not modelled", n));
+  }
+  return run_.Skip(e.line, absl::StrFormat("system call %s() is not supported", n));
+}
+
+// ---------------------------------------------------------------- issuing calls
+
+void SyscallDriver::StartPending(const Call& c, TimeNs t0) {
+  run_.pending.emplace();
+  Pending& p = *run_.pending;
+  p.line = c.line();
+  p.name = c.sc.name;
+  p.sc = &c.sc;
+  p.annotated = c.e.timing.block_end.has_value();
+  if (!p.annotated) return;
+  const TimeSpec& end = *c.e.timing.block_end;
+  const bool rel = end.kind == TimeKind::kRelative || c.e.timing.start.kind == TimeKind::kRelative;
+  TimeNs te = rel ? t0 + end.usecs * model::kNsPerUs : end.usecs * model::kNsPerUs;
+  TimeNs etol = run_.Tolerance(te - t0);
+  p.end_lo = te - etol;
+  p.end_hi = te + etol;
+  p.expected_end = TimeText(te);
+}
+
+absl::Status SyscallDriver::Issue(const Call& c, const std::function<int64_t(model::Socket::DoneFn)>& start) {
+  if (run_.pending && !run_.pending->done) {
+    return run_.Skip(c.line(), "a second call while a blocking call is outstanding");
+  }
+  const TimeNs t0 = run_.loop.now();
+  StartPending(c, t0);
+  Pending& p = *run_.pending;
+  int64_t r = start([this](int64_t ret) {
+    if (run_.pending && !run_.pending->done) run_.Complete(ret);
+  });
+  if (r != model::Socket::kInProgress && !p.done) run_.Complete(r);
+  if (run_.failure) return *run_.failure;
+  if (p.annotated) {
+    *c.completed = t0;  // later events count from the start of a blocking call
+    return absl::OkStatus();
+  }
+  if (!p.done) run_.Advance(t0 + c.tol, [this] { return run_.pending->done; });
+  if (run_.failure) return *run_.failure;
+  if (!p.done) {
+    return run_.Fail(c.line(), absl::StrFormat("%s() blocked; mark blocking calls with '...' (e.g. +0...0.1 %s(...))",
+                                               c.sc.name, c.sc.name));
+  }
+  if (absl::Status st = run_.CheckReturn(c.line(), c.sc.name, c.sc, p.ret); !st.ok()) return st;
+  *c.completed = p.done_at;
+  return absl::OkStatus();
+}
+
+absl::Status SyscallDriver::Immediate(const Call& c, int64_t r) {
+  return Issue(c, [r](model::Socket::DoneFn) { return r; });
+}
+
+absl::Status SyscallDriver::Wait(const Call& c, std::function<bool()> ready, std::function<int64_t()> finish,
+                                 TimeNs timeout_at) {
+  return Issue(c, [&](model::Socket::DoneFn) -> int64_t {
+    if (ready()) return finish();
+    run_.pending->ready = ready;
+    run_.pending->finish = finish;
+    run_.pending->timeout_at = timeout_at;
+    return model::Socket::kInProgress;
+  });
+}
+
+// An out-parameter such as getsockopt's [value] or ioctl's [count]: `...`
+// or `[...]` is not checked; an integer must equal what the model gives.
+absl::Status SyscallDriver::CheckOutValue(int line, const std::string& call, const Expr& x, int64_t val) const {
+  const bool unchecked = x.kind == Expr::Kind::kEllipsis ||
+                         (x.kind == Expr::Kind::kArray && x.children.size() == 1 &&
+                          x.children[0].kind == Expr::Kind::kEllipsis);
+  if (unchecked) return absl::OkStatus();
+  std::optional<int64_t> want = IntValue(x);
+  if (!want) return run_.Skip(line, absl::StrFormat("%s with a non-integer value", call));
+  if (*want != val) return run_.Fail(line, absl::StrFormat("%s gave %d, expected %d", call, val, *want));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int> SyscallDriver::FdArg(const Call& c, size_t i) const {
+  if (i >= c.sc.args.size()) {
+    return run_.Fail(c.line(), absl::StrFormat("%s(): missing argument %d", c.sc.name, i + 1));
+  }
+  std::optional<int64_t> v = IntValue(c.sc.args[i]);
+  if (!v) return run_.Skip(c.line(), absl::StrFormat("%s(): non-literal file descriptor", c.sc.name));
+  return static_cast<int>(*v);
+}
+
+bool SyscallDriver::IsConnFd(int fd) const {
+  auto it = fds_.find(fd);
+  return it != fds_.end() && it->second.connection;
+}
+
+// ---------------------------------------------------------------- the socket and its connection
+
+absl::Status SyscallDriver::SysSocket(const Call& c) {
+  const SyscallEvent& sc = c.sc;
+  if (sc.args.size() != 3) return run_.Fail(c.line(), "socket() takes 3 arguments");
+  // SOCK_STREAM, optionally |SOCK_NONBLOCK (|SOCK_CLOEXEC).
+  bool stream = sc.args[1].kind == Expr::Kind::kEllipsis, nonblock = false;
+  std::vector<const Expr*> parts;
+  if (sc.args[1].kind == Expr::Kind::kOr) {
+    for (const Expr& x : sc.args[1].children) parts.push_back(&x);
+  } else {
+    parts.push_back(&sc.args[1]);
+  }
+  for (const Expr* x : parts) {
+    if (x->kind != Expr::Kind::kWord) continue;
+    if (x->text == "SOCK_STREAM") stream = true;
+    else if (x->text == "SOCK_NONBLOCK") nonblock = true;
+    else if (x->text != "SOCK_CLOEXEC") stream = false;
+  }
+  if (!stream) return run_.Skip(c.line(), "only SOCK_STREAM sockets are modelled");
+  if (sc.ret_any || sc.ret < 0) return run_.Skip(c.line(), "socket() without an expected descriptor");
+  if (run_.sock.phase != SocketPhase::kNone) return run_.Skip(c.line(), "more than one TCP socket per script");
+  int fd = static_cast<int>(sc.ret);
+  if (fds_.count(fd)) return run_.Fail(c.line(), absl::StrFormat("descriptor %d is already in use", fd));
+  Fd f;
+  f.listener = true;
+  f.nonblock = nonblock;
+  fds_[fd] = f;
+  run_.sock.phase = SocketPhase::kCreated;
+  return Immediate(c, fd);
+}
+
+absl::Status SyscallDriver::SysListen(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
+  if (run_.sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "listen() in this state");
+  run_.sock.phase = SocketPhase::kListen;
+  return Immediate(c, 0);
+}
+
+absl::Status SyscallDriver::SysAccept(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
+  const SocketPhase phase = run_.sock.phase;
+  if (phase != SocketPhase::kListen && phase != SocketPhase::kSynRcvd && phase != SocketPhase::kEstablished) {
+    return run_.Skip(c.line(), "accept() on a socket that is not listening");
+  }
+  if (accepted_) return run_.Skip(c.line(), "a second accept() (one connection per script)");
+  if (c.sc.ret_any) return run_.Skip(c.line(), "accept() without an expected descriptor");
+  const int newfd = static_cast<int>(c.sc.ret);
+  auto ready = [this] { return run_.sock.phase == SocketPhase::kEstablished; };
+  auto finish = [this, newfd]() -> int64_t {
+    if (newfd < 0 || fds_.count(newfd)) return -kErrEinval;
+    Fd f;
+    f.connection = true;
+    fds_[newfd] = f;
+    accepted_ = true;
+    return newfd;
+  };
+  if (!ready() && fds_[*fd].nonblock) return Immediate(c, -kErrEagain);
+  return Wait(c, ready, finish, -1);
+}
+
+absl::Status SyscallDriver::SysConnect(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
+  ScriptSocket& sock = run_.sock;
+  if (sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "connect() in this state");
+  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr);
+  run_.EmitSyn(kFlagSyn, 0, 0);
+  sock.syn_at = run_.loop.now();
+  sock.active_open = true;
+  sock.phase = SocketPhase::kSynSent;
+  fds_[*fd].connection = true;
+  accepted_ = true;
+  if (fds_[*fd].nonblock) return Immediate(c, -kErrEinprogress);
+  return Wait(c, [this] { return run_.sock.phase == SocketPhase::kEstablished; }, [] { return int64_t{0}; }, -1);
+}
+
+absl::Status SyscallDriver::SysFcntl(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  const std::vector<Expr>& args = c.sc.args;
+  std::optional<int64_t> cmd = args.size() >= 2 ? IntValue(args[1]) : std::nullopt;
+  if (cmd == kFSetfl && args.size() == 3) {
+    std::optional<int64_t> fl = IntValue(args[2]);
+    if (!fl) return run_.Skip(c.line(), "fcntl(F_SETFL) with a non-literal value");
+    if (*fl & ~(kONonblock | kORdwr | kOWronly)) return run_.Skip(c.line(), "fcntl flags other than O_NONBLOCK");
+    fds_[*fd].nonblock = *fl & kONonblock;
+    return Immediate(c, 0);
+  }
+  if (cmd == kFGetfl) return Immediate(c, kORdwr | (fds_[*fd].nonblock ? kONonblock : 0));
+  return run_.Skip(c.line(), "fcntl() command other than F_GETFL/F_SETFL");
+}
+
+// ---------------------------------------------------------------- socket options
+
+absl::Status SyscallDriver::SysSockopt(const Call& c) {
+  const SyscallEvent& sc = c.sc;
+  if (sc.args.size() != 5) return run_.Fail(c.line(), absl::StrFormat("%s() takes 5 arguments", sc.name));
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd) || fds_[*fd].kind != Fd::Kind::kTcp) return Immediate(c, -kErrEbadf);
+  if (sc.args[2].kind != Expr::Kind::kWord) return run_.Skip(c.line(), "non-symbolic socket option");
+  const std::string& opt = sc.args[2].text;
+  const bool on_conn = IsConnFd(*fd) && Connected();
+  if (sc.name == "setsockopt") return SetSockopt(c, opt, on_conn, *fd);
+  return GetSockopt(c, opt, on_conn);
+}
+
+absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bool on_conn, int fd) {
+  const Expr& valx = c.sc.args[3];
+  SockOpts& listen = run_.sock.listen_opts;
+  if (opt == "SO_REUSEADDR" || opt == "SO_REUSEPORT" || opt == "SO_ZEROCOPY") {
+    if (opt == "SO_ZEROCOPY") listen.zerocopy = true;
+    return Immediate(c, 0);
+  }
+  if (opt == "TCP_CONGESTION") {
+    if (valx.kind != Expr::Kind::kString || (valx.text != "reno" && valx.text != "cubic")) {
+      return run_.Skip(c.line(), "TCP_CONGESTION other than reno/cubic is not modelled");
+    }
+    if (on_conn) return run_.Skip(c.line(), "changing congestion control on an established socket is not modelled");
+    listen.cc = valx.text;
+    return Immediate(c, 0);
+  }
+  std::optional<int64_t> v = IntValue(valx);
+  if (!v) return run_.Skip(c.line(), absl::StrFormat("setsockopt(%s) with a non-integer value", opt));
+  if (opt == "SO_RCVBUF") {
+    if (!on_conn) listen.rcvbuf = *v;
+    return Immediate(c, 0);
+  }
+  std::optional<model::SockOpt> mo = ModelSockOpt(opt);
+  if (!mo) return run_.Skip(c.line(), absl::StrFormat("socket option %s is not modelled", opt));
+  if (on_conn) {
+    int r = run_.sock.ep->socket().setsockopt(*mo, *v);
+    if (r == 0) {
+      SockOpts& conn = run_.sock.conn_opts;
+      if (*mo == model::SockOpt::kTcpNodelay) conn.nodelay = *v != 0;
+      if (*mo == model::SockOpt::kTcpCork) conn.cork = *v != 0;
+      if (*mo == model::SockOpt::kTcpNotsentLowat) conn.notsent_lowat = static_cast<uint32_t>(*v);
+    }
+    return Immediate(c, r);
+  }
+  if (IsConnFd(fd) && run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
+  return SetBeforeConnection(c, *mo, *v);
+}
+
+// Before the connection exists: remembered and inherited by it.
+absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo, int64_t v) {
+  SockOpts& listen = run_.sock.listen_opts;
+  switch (mo) {
+    case model::SockOpt::kSoSndbuf:
+      // sock_setsockopt reads net.core.wmem_max now: min(val, wmem_max).
+      listen.sndbuf = std::min<int64_t>(v, run_.settings.wmem_max);
+      listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, 4608);
+      break;
+    case model::SockOpt::kTcpNodelay: listen.nodelay = v != 0; break;
+    case model::SockOpt::kTcpCork: listen.cork = v != 0; break;
+    case model::SockOpt::kTcpMaxseg:
+      // do_tcp_setsockopt: TCP_MIN_MSS..MAX_TCP_WINDOW (0 clears).
+      if (v != 0 && (v < 88 || v > 32767)) return Immediate(c, -kErrEinval);
+      listen.user_mss = static_cast<uint32_t>(v);
+      break;
+    case model::SockOpt::kTcpNotsentLowat: listen.notsent_lowat = static_cast<uint32_t>(v); break;
+  }
+  return Immediate(c, 0);
+}
+
+// getsockopt: computes the value and compares it with the script's [value].
+absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bool on_conn) {
+  const SockOpts& listen = run_.sock.listen_opts;
+  const SockOpts& opts = on_conn ? run_.sock.conn_opts : listen;
+  int64_t val = 0;
+  if (opt == "SO_SNDBUF") {
+    if (on_conn) val = run_.sock.ep->socket().info().sndbuf;
+    else val = listen.sndbuf > 0 ? listen_sndbuf_ : run_.settings.tcp_wmem[1];
+  } else if (opt == "TCP_MAXSEG") {
+    val = on_conn ? run_.sock.ep->socket().info().snd_mss : (listen.user_mss != 0 ? listen.user_mss : 536);
+  } else if (opt == "TCP_NODELAY") {
+    // do_tcp_getsockopt: !!(nonagle & TCP_NAGLE_OFF), !!(nonagle & TCP_NAGLE_CORK),
+    // tp->notsent_lowat (0 while the sysctl applies).
+    val = opts.nodelay;
+  } else if (opt == "TCP_CORK") {
+    val = opts.cork;
+  } else if (opt == "TCP_NOTSENT_LOWAT") {
+    val = opts.notsent_lowat;
+  } else if (opt == "SO_ERROR") {
+    // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
+    // no connect timeout, the only sources of one in these scripts.
+    val = 0;
+  } else {
+    return run_.Skip(c.line(), absl::StrFormat("getsockopt(%s) is not modelled", opt));
+  }
+  if (absl::Status st = CheckOutValue(c.line(), absl::StrFormat("getsockopt(%s)", opt), c.sc.args[3], val);
+      !st.ok()) {
+    return st;
+  }
+  return Immediate(c, 0);
+}
+
+// ---------------------------------------------------------------- sending
+
+// Model flags for a send call; unsupported flags -> Skip.
+absl::StatusOr<int> SyscallDriver::SendFlags(const Call& c, const Expr* flags_expr, int fd) {
+  int64_t f = 0;
+  if (flags_expr != nullptr && flags_expr->kind != Expr::Kind::kEllipsis) {
+    std::optional<int64_t> v = IntValue(*flags_expr);
+    if (!v) return run_.Skip(c.line(), "unknown send flags");
+    f = *v;
+  }
+  const int64_t known = model::kMsgMore | model::kMsgEor | model::kMsgDontwait | model::kMsgNosignal | model::kMsgZerocopy;
+  if (f & ~known) return run_.Skip(c.line(), absl::StrFormat("send flags 0x%x are not modelled", f & ~known));
+  if (f & model::kMsgZerocopy) {
+    // Accepted; the data is handled as a copy and no completion
+    // notifications are generated (deliberate simplification).
+    f &= ~model::kMsgZerocopy;
+  }
+  f &= ~model::kMsgNosignal;
+  if (fds_[fd].nonblock) f |= model::kMsgDontwait;
+  return static_cast<int>(f);
+}
+
+absl::Status SyscallDriver::SysSend(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  if (fds_[*fd].kind == Fd::Kind::kFile) return run_.Skip(c.line(), "writing to a file is not modelled");
+  if (!IsConnFd(*fd) || !Connected()) {
+    return run_.Skip(c.line(), absl::StrFormat("%s() on a socket that is not connected", c.sc.name));
+  }
+  if (run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
+  absl::StatusOr<SendArgs> args = ParseSendArgs(c.sc);
+  if (!args.ok()) return run_.At(c.line(), args.status());
+  absl::StatusOr<int> f = SendFlags(c, args->flags, *fd);
+  if (!f.ok()) return f.status();
+  auto iov = std::make_shared<std::vector<model::Iovec>>();
+  for (uint64_t l : args->lens) iov->push_back(model::Iovec{nullptr, l});
+  const int mflags = *f;
+  return Issue(c, [this, iov, mflags](model::Socket::DoneFn done) {
+    return run_.sock.ep->socket().sendmsg(absl::MakeConstSpan(*iov), mflags, std::move(done));
+  });
+}
+
+absl::Status SyscallDriver::SysSendfile(const Call& c) {
+  const std::vector<Expr>& args = c.sc.args;
+  if (args.size() != 4) return run_.Fail(c.line(), "sendfile() takes 4 arguments");
+  absl::StatusOr<int> out = FdArg(c, 0);
+  if (!out.ok()) return out.status();
+  absl::StatusOr<int> in = FdArg(c, 1);
+  if (!in.ok()) return in.status();
+  if (!fds_.count(*out) || !fds_.count(*in)) return Immediate(c, -kErrEbadf);
+  if (fds_[*in].kind != Fd::Kind::kFile) return run_.Skip(c.line(), "sendfile() from a socket");
+  if (!IsConnFd(*out) || !Connected()) return run_.Skip(c.line(), "sendfile() to a socket that is not connected");
+  uint64_t off = 0;
+  if (args[2].kind != Expr::Kind::kEllipsis && !(args[2].kind == Expr::Kind::kWord && args[2].text == "NULL")) {
+    std::optional<int64_t> o = IntValue(args[2]);
+    if (!o || *o < 0) return run_.Skip(c.line(), "sendfile() offset not understood");
+    off = static_cast<uint64_t>(*o);
+  }
+  std::optional<int64_t> cnt = IntValue(args[3]);
+  if (!cnt || *cnt < 0) return run_.Skip(c.line(), "sendfile() count not understood");
+  const uint64_t size = fds_[*in].size;
+  const uint64_t total = off >= size ? 0 : std::min<uint64_t>(static_cast<uint64_t>(*cnt), size - off);
+  const int flags = fds_[*out].nonblock ? model::kMsgDontwait : 0;
+  const uint64_t file_id = static_cast<uint64_t>(*in) << 40;
+  model::Socket& sock = run_.sock.ep->socket();
+  const bool sendpage = run_.profile.has_sendpage;
+  return Issue(c, [&sock, sendpage, file_id, off, total, flags](model::Socket::DoneFn done) {
+    return SendFile(sock, sendpage, file_id, off, off + total, flags, std::move(done));
+  });
+}
+
+absl::Status SyscallDriver::SysOpen(const Call& c) {
+  const SyscallEvent& sc = c.sc;
+  if (sc.args.empty() || sc.args[0].kind != Expr::Kind::kString) return run_.Skip(c.line(), "open() of a non-literal path");
+  auto it = run_.settings.files.find(sc.args[0].text);
+  if (it == run_.settings.files.end()) {
+    return run_.Skip(c.line(), absl::StrFormat("open(\"%s\"): only files created by dd in a command are modelled",
+                                               sc.args[0].text));
+  }
+  if (sc.ret_any || sc.ret < 0) return run_.Skip(c.line(), "open() without an expected descriptor");
+  int fd = static_cast<int>(sc.ret);
+  if (fds_.count(fd)) return run_.Fail(c.line(), absl::StrFormat("descriptor %d is already in use", fd));
+  Fd f;
+  f.kind = Fd::Kind::kFile;
+  f.path = it->first;
+  f.size = it->second;
+  fds_[fd] = f;
+  return Immediate(c, fd);
+}
+
+// ---------------------------------------------------------------- closing
+
+absl::Status SyscallDriver::SysClose(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  auto it = fds_.find(*fd);
+  if (it == fds_.end()) return Immediate(c, -kErrEbadf);
+  if (it->second.connection && run_.sock.phase == SocketPhase::kEstablished && Connected()) {
+    // tcp_close -> tcp_send_fin (in the model): the FIN rides on unsent
+    // data or goes alone, pushed with TCP_NAGLE_OFF.
+    if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
+    run_.sock.phase = SocketPhase::kClosed;
+  } else if (it->second.connection) {
+    run_.sock.phase = SocketPhase::kClosed;
+  }
+  fds_.erase(it);
+  return Immediate(c, 0);
+}
+
+absl::Status SyscallDriver::SendFin(int line) {
+  ScriptSocket& sock = run_.sock;
+  if (sock.fin_seq) return absl::OkStatus();
+  const model::TcpInfo i = sock.ep->socket().info();
+  const uint32_t fin = static_cast<uint32_t>(1 + i.bytes_sent + i.notsent_bytes);  // 1 + write_seq
+  if (int r = sock.ep->Shutdown(); r != 0) return run_.Fail(line, absl::StrFormat("model refused the FIN (%d)", r));
+  sock.fin_seq = fin;
+  return absl::OkStatus();
+}
+
+// shutdown(fd, SHUT_WR / SHUT_RDWR): tcp_shutdown sends the FIN; the fd
+// stays open, later writes fail with EPIPE. SHUT_RD has no effect on
+// the send side.
+absl::Status SyscallDriver::SysShutdown(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  std::optional<int64_t> how = c.sc.args.size() == 2 ? IntValue(c.sc.args[1]) : std::nullopt;
+  if (!how || *how < 0 || *how > 2) return run_.Skip(c.line(), "shutdown() how not understood");
+  if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
+  if (*how != 0) {
+    if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
+  }
+  return Immediate(c, 0);
+}
+
+// ---------------------------------------------------------------- queue sizes and readiness
+
+// tcp_ioctl: SIOCOUTQ = write_seq - snd_una, SIOCOUTQNSD = write_seq -
+// snd_nxt (a queued FIN counts, as in Linux), SIOCINQ = 0 (the model never
+// receives data; a received FIN is not counted).
+absl::Status SyscallDriver::SysIoctl(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  std::optional<int64_t> req = c.sc.args.size() == 3 ? IntValue(c.sc.args[1]) : std::nullopt;
+  if (!req || (*req != kSiocinq && *req != kSiocoutq && *req != kSiocoutqnsd)) {
+    return run_.Skip(c.line(), "ioctl() other than SIOCINQ/SIOCOUTQ/SIOCOUTQNSD");
+  }
+  if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEinval);  // LISTEN
+  const model::TcpInfo i = run_.sock.ep->socket().info();
+  const uint64_t write_seq = i.bytes_sent + i.notsent_bytes;
+  int64_t val = 0;
+  if (*req == kSiocoutq) val = static_cast<int64_t>(write_seq - i.bytes_acked);
+  if (*req == kSiocoutqnsd) val = i.notsent_bytes;
+  if (absl::Status st = CheckOutValue(c.line(), "ioctl()", c.sc.args[2], val); !st.ok()) return st;
+  return Immediate(c, 0);
+}
+
+// tcp_poll: POLLOUT from the model (sk_stream_is_writeable with
+// TCP_NOTSENT_LOWAT, or SEND_SHUTDOWN).
+int64_t SyscallDriver::Revents(int fd) const {
+  auto it = fds_.find(fd);
+  if (it == fds_.end()) return kPollNval;
+  if (it->second.kind == Fd::Kind::kFile) return kPollIn | kPollOut | kPollRdnorm | kPollWrnorm;
+  if (!it->second.connection) {
+    // Listener: readable when a connection is ready to accept.
+    return run_.sock.phase == SocketPhase::kEstablished && !accepted_ ? (kPollIn | kPollRdnorm) : 0;
+  }
+  if (!Connected() || run_.sock.phase == SocketPhase::kSynSent) return 0;
+  return run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0;
+}
+
+absl::Status SyscallDriver::SysPoll(const Call& c) {
+  const SyscallEvent& sc = c.sc;
+  if (sc.args.size() != 3 || sc.args[0].kind != Expr::Kind::kArray) {
+    return run_.Skip(c.line(), "poll() arguments not understood");
+  }
+  absl::StatusOr<std::vector<PollItem>> parsed = ParsePollFds(sc.args[0]);
+  if (!parsed.ok()) return run_.At(c.line(), parsed.status());
+  auto items = std::make_shared<std::vector<PollItem>>(*std::move(parsed));
+  std::optional<int64_t> timeout = IntValue(sc.args[2]);
+  if (!timeout) return run_.Skip(c.line(), "poll() timeout not understood");
+  auto compute = [this, items](std::vector<int64_t>* out) {
+    int64_t n = 0;
+    for (const PollItem& it : *items) {
+      int64_t r = Revents(it.fd) & (it.events | kPollErr | kPollHup | kPollNval);
+      if (out) out->push_back(r);
+      if (r != 0) ++n;
+    }
+    return n;
+  };
+  auto ready = [compute] { return compute(nullptr) > 0; };
+  auto finish = [compute] { return compute(nullptr); };
+  const TimeNs timeout_at = *timeout < 0 ? -1 : run_.loop.now() + *timeout * model::kNsPerMs;
+  absl::Status st = *timeout == 0 ? Immediate(c, compute(nullptr)) : Wait(c, ready, finish, timeout_at);
+  if (!st.ok() || c.e.timing.block_end) return st;  // revents of a blocking poll are checked at return: not supported
+  std::vector<int64_t> rev;
+  compute(&rev);
+  for (size_t i = 0; i < items->size(); ++i) {
+    if ((*items)[i].revents && *(*items)[i].revents != rev[i]) {
+      return run_.Fail(c.line(), absl::StrFormat("poll(): fd %d revents 0x%x, expected 0x%x", (*items)[i].fd, rev[i],
+                                                 *(*items)[i].revents));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sendsim::packetdrill

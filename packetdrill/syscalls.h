@@ -1,0 +1,99 @@
+#ifndef SENDSIM_PACKETDRILL_SYSCALLS_H_
+#define SENDSIM_PACKETDRILL_SYSCALLS_H_
+
+// The system-call driver: packetdrill's run_system_call.c. Each of the
+// script's system calls is answered as Linux's socket layer would answer it
+// for the script's one TCP socket: socket/bind/listen/accept/connect and the
+// socket options before the connection exists are the runner's own (the
+// model starts from an established socket), the send calls, sendfile,
+// poll, ioctl, shutdown and close reach the model socket. A call that blocks
+// stays pending while time runs; one written "a...b" is checked when it
+// returns, one without "..." must return within the tolerance. Calls and
+// arguments outside the send path make the script SKIP.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "model/socket.h"
+#include "model/types.h"
+#include "packetdrill/ast.h"
+#include "packetdrill/run_state.h"
+
+namespace sendsim::packetdrill {
+
+class SyscallDriver {
+ public:
+  explicit SyscallDriver(RunState& run) : run_(run) {}
+
+  // Runs the system call `sc` of event `e` now; `tol` is the tolerance of its
+  // start time. `*completed` is when later relative times count from.
+  absl::Status Syscall(const Event& e, const SyscallEvent& sc, model::TimeNs tol, model::TimeNs* completed);
+
+ private:
+  // Fd table entry.
+  struct Fd {
+    enum class Kind { kTcp, kFile } kind = Kind::kTcp;
+    bool nonblock = false;
+    bool listener = false;    // the socket() fd (listening, or the connecting socket)
+    bool connection = false;  // the established connection (accepted fd, or the connected socket)
+    std::string path;
+    uint64_t size = 0;
+  };
+
+  // One system call being run.
+  struct Call {
+    const Event& e;
+    const SyscallEvent& sc;
+    model::TimeNs tol;
+    model::TimeNs* completed;
+    int line() const { return e.line; }
+  };
+
+  // Blocking: `start` issues the call, returning its result or kInProgress
+  // with `done` to be called later.
+  absl::Status Issue(const Call& c, const std::function<int64_t(model::Socket::DoneFn)>& start);
+  // A call whose result is known now.
+  absl::Status Immediate(const Call& c, int64_t r);
+  // A call that waits for a condition the runner evaluates (accept, connect, poll).
+  absl::Status Wait(const Call& c, std::function<bool()> ready, std::function<int64_t()> finish,
+                    model::TimeNs timeout_at);
+  absl::Status CheckOutValue(int line, const std::string& call, const Expr& x, int64_t val) const;
+  void StartPending(const Call& c, model::TimeNs t0);
+
+  absl::StatusOr<int> FdArg(const Call& c, size_t i) const;
+  bool IsConnFd(int fd) const;
+  bool Connected() const { return run_.sock.ep != nullptr; }
+
+  absl::Status SysSocket(const Call& c);
+  absl::Status SysListen(const Call& c);
+  absl::Status SysSockopt(const Call& c);
+  absl::Status SetSockopt(const Call& c, const std::string& opt, bool on_conn, int fd);
+  absl::Status SetBeforeConnection(const Call& c, model::SockOpt mo, int64_t v);
+  absl::Status GetSockopt(const Call& c, const std::string& opt, bool on_conn);
+  absl::Status SysAccept(const Call& c);
+  absl::Status SysConnect(const Call& c);
+  absl::Status SysFcntl(const Call& c);
+  absl::StatusOr<int> SendFlags(const Call& c, const Expr* flags_expr, int fd);
+  absl::Status SysSend(const Call& c);
+  absl::Status SysSendfile(const Call& c);
+  absl::Status SysOpen(const Call& c);
+  absl::Status SysClose(const Call& c);
+  absl::Status SendFin(int line);
+  absl::Status SysShutdown(const Call& c);
+  absl::Status SysIoctl(const Call& c);
+  int64_t Revents(int fd) const;
+  absl::Status SysPoll(const Call& c);
+
+  RunState& run_;
+  std::map<int, Fd> fds_;
+  bool accepted_ = false;
+  int64_t listen_sndbuf_ = 0;  // sk_sndbuf after SO_SNDBUF on the socket before the connection
+};
+
+}  // namespace sendsim::packetdrill
+
+#endif  // SENDSIM_PACKETDRILL_SYSCALLS_H_
