@@ -194,6 +194,19 @@ int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn d
   return SendmsgCall(c, std::move(done));
 }
 
+// A full-size skb in the middle of a call (do_tcp_sendpages and
+// tcp_sendmsg_locked alike): forced_push (more than half the largest window
+// written since the last push) pushes everything with PSH, else a skb at the
+// head of the queue goes out alone (tcp_push_one).
+void TcpSock::PushFullSkb(Skb& skb, uint32_t mss_now) {
+  if (ForcedPush()) {
+    MarkPush(skb);
+    PushPendingFrames(mss_now, kTcpNaglePush, PushReason::kForcedPush);
+  } else if (&skb == &write_queue_.front()) {
+    TcpPushOne(mss_now);
+  }
+}
+
 // tcp_sendmsg: lock_sock, tcp_sendmsg_locked, release_sock. A call that
 // waits for memory is parked with its own copy of the caller's vectors.
 int64_t TcpSock::SendmsgCall(SendCursor c, DoneFn done) {
@@ -250,12 +263,7 @@ int64_t TcpSock::DoTcpSendpages(SendCursor& c) {
     c.size -= n;
     if (c.size == 0) break;  // checked before the size_goal test
     if (skb->len() < mg.size_goal) continue;
-    if (ForcedPush()) {
-      MarkPush(*skb);
-      PushPendingFrames(mg.mss_now, kTcpNaglePush, PushReason::kForcedPush);
-    } else if (skb == &write_queue_.front()) {
-      TcpPushOne(mg.mss_now);
-    }
+    PushFullSkb(*skb, mg.mss_now);
   }
   // out:
   if (c.copied > 0 && !(c.flags & kMsgSendpageNotlast))
@@ -439,12 +447,7 @@ restart:
       break;
     }
     if (skb->len() < mg.size_goal) continue;
-    if (ForcedPush()) {
-      MarkPush(*skb);
-      PushPendingFrames(mg.mss_now, kTcpNaglePush, PushReason::kForcedPush);
-    } else if (skb == &write_queue_.front()) {
-      TcpPushOne(mg.mss_now);
-    }
+    PushFullSkb(*skb, mg.mss_now);
   }
   if (c.copied > 0) TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
   return c.copied;

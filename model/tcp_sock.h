@@ -197,6 +197,7 @@ class TcpSock final : public Socket {
   Skb& SkbEntail(uint32_t truesize, uint32_t linear_room);
   int64_t DoTcpSendpages(SendCursor& c);
   int64_t SendmsgCall(SendCursor c, DoneFn done);
+  void PushFullSkb(Skb& skb, uint32_t mss_now);
   int64_t TcpSendmsgLocked(SendCursor& c);
   uint32_t SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy);
   uint32_t CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy);
