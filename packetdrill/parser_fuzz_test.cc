@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "packetdrill/parser.h"
+#include "packetdrill/testing/passive_open.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
 
@@ -44,17 +45,12 @@ std::vector<std::filesystem::path> FilesUnder(const std::string& dir) {
   return out;
 }
 
-constexpr char kSeed[] = R"(--tolerance_usecs=10000
+// A script with every kind of line: options, a command, the passive open,
+// calls, packets, ranges, code, comments.
+std::string Seed() {
+  return std::string(R"(--tolerance_usecs=10000
 `../common/defaults.sh`
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
-  +.1 < . 1:1(0) ack 1 win 257
-   +0 accept(3, ..., ...) = 4
-   +0 sendmsg(4, {msg_name(...)=..., msg_iov(1)=[{..., 1000}], msg_flags=0}, MSG_MORE) = 1000
+)") + testing::kPassiveOpen + R"(   +0 sendmsg(4, {msg_name(...)=..., msg_iov(1)=[{..., 1000}], msg_flags=0}, MSG_MORE) = 1000
 +.2~+.21 > P. 1:1001(1000) ack 1 <nop,nop,TS val 1 ecr 2>
 +0...0.5 write(4, ..., 100) = -1 EAGAIN (Resource temporarily unavailable)
    +0 %{ assert tcpi_snd_cwnd == 10 }%
@@ -63,6 +59,7 @@ constexpr char kSeed[] = R"(--tolerance_usecs=10000
 /* block */
 `echo cleanup`
 )";
+}
 
 RC_GTEST_PROP(ParserFuzz, ArbitraryBytesNeverCrash, (const std::string& bytes)) {
   std::string why = CheckResult(ParseScript("fuzz.pkt", bytes));
@@ -78,7 +75,7 @@ RC_GTEST_PROP(ParserFuzz, ScriptAlphabetNeverCrashes, ()) {
 }
 
 RC_GTEST_PROP(ParserFuzz, MutatedValidScriptsNeverCrash, ()) {
-  std::string text = kSeed;
+  std::string text = Seed();
   int n = *rc::gen::inRange(1, 6);
   for (int i = 0; i < n; ++i) {
     size_t at = *rc::gen::inRange<size_t>(0, text.size());
@@ -108,7 +105,7 @@ RC_GTEST_PROP(ParserFuzz, MutatedValidScriptsNeverCrash, ()) {
   RC_ASSERT(why.empty());
 }
 
-TEST(ParserFuzz, SeedParses) { EXPECT_TRUE(ParseScript("fuzz.pkt", kSeed).ok()); }
+TEST(ParserFuzz, SeedParses) { EXPECT_TRUE(ParseScript("fuzz.pkt", Seed()).ok()); }
 
 TEST(ParserFuzz, CorpusReplay) {
   std::vector<std::filesystem::path> files = FilesUnder("testdata/fuzz/packetdrill");

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "packetdrill/fake_endpoint.h"
 #include "packetdrill/parser.h"
+#include "packetdrill/testing/passive_open.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -20,16 +21,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-constexpr char kPassive[] = R"(
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
-  +.1 < . 1:1(0) ack 1 win 257
-   +0 accept(3, ..., ...) = 4
-)";
+constexpr const char* kPassive = testing::kPassiveOpen;
 
 // A non-blocking connect up to our SYN; the script supplies the SYN-ACK.
 constexpr char kActiveOpen[] = R"(

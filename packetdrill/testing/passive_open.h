@@ -1,0 +1,21 @@
+#ifndef SENDSIM_PACKETDRILL_TESTING_PASSIVE_OPEN_H_
+#define SENDSIM_PACKETDRILL_TESTING_PASSIVE_OPEN_H_
+
+namespace sendsim::packetdrill::testing {
+
+// The passive open most test scripts start with: listen, the peer's SYN
+// (MSS 1000, wscale 7), our SYN-ACK, the peer's ACK, accept -> fd 4.
+inline constexpr char kPassiveOpen[] = R"(
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+)";
+
+}  // namespace sendsim::packetdrill::testing
+
+#endif  // SENDSIM_PACKETDRILL_TESTING_PASSIVE_OPEN_H_
