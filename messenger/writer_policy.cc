@@ -77,6 +77,10 @@ int PolicyFlags(const WriterPolicy& policy, const CallContext& c) {
           return c.last_of_payload ? kMsgMore : (kMsgMore | kMsgSendpageNotlast);
         case WriterKind::kV1Splice:
           return kMsgMore;  // v6.5+: MORE on every piece, the last included
+        case WriterKind::kV1More:
+          // v6.5+'s flags on a sendpage kernel: do_tcp_sendpages then runs
+          // tcp_push(MSG_MORE) after every piece, which NOTLAST skips.
+          return kMsgMore;
         default:
           return 0;
       }

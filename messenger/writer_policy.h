@@ -21,12 +21,16 @@ enum class WriterKind : uint8_t {
   kV1Cork,     // v4.19 flags + TCP_CORK from before the header to after the footer (never shipped)
   kV1Splice,   // v6.5+ messenger_v1.c: sendmsg(bvec, MORE|SPLICE_PAGES) per piece
   kV2,         // messenger_v2.c crc mode: socket corked around the write loop, no MORE
+  // Not shipped; for comparisons (props' map):
+  kV1More,     // v5.0 skeleton, MORE on every data piece: the v5.0 rule without NOTLAST
+  kV1Sendmsg,  // the whole message (prefix, data, footer) in one sendmsg, as a userspace messenger does
   kHook,       // v1 skeleton with caller-chosen flags on every call (property tests)
 };
 
 // The one table of writer names (command lines, scenario files, fixtures,
 // props and kernelcmp all use it): "v1-legacy", "v1-notlast", "v1-cork",
-// "v1-splice", "v2". The hook writer is not selectable by name (it needs code).
+// "v1-splice", "v2", "v1-more", "v1-sendmsg". The hook writer is not
+// selectable by name (it needs code).
 struct WriterEntry {
   WriterKind kind;
   std::string_view name;
@@ -35,7 +39,8 @@ struct WriterEntry {
 inline constexpr WriterEntry kWriterTable[] = {
     {WriterKind::kV1Legacy, "v1-legacy", true}, {WriterKind::kV1Notlast, "v1-notlast", true},
     {WriterKind::kV1Cork, "v1-cork", true},     {WriterKind::kV1Splice, "v1-splice", true},
-    {WriterKind::kV2, "v2", true},              {WriterKind::kHook, "hook", false},
+    {WriterKind::kV2, "v2", true},              {WriterKind::kV1More, "v1-more", true},
+    {WriterKind::kV1Sendmsg, "v1-sendmsg", true}, {WriterKind::kHook, "hook", false},
 };
 
 constexpr std::string_view WriterKindName(WriterKind kind) {
@@ -82,6 +87,9 @@ struct WriterPolicy {
   bool cork_per_message() const { return kind == WriterKind::kV1Cork; }
   // Data pages go through sendmsg + MSG_SPLICE_PAGES (v6.5+ ceph_tcp_sendpage).
   bool splice_pages() const { return kind == WriterKind::kV1Splice; }
+  // prepare_write_message queues data pages and footer behind the prefix in
+  // out_kvec: one sendmsg (copy path) per message.
+  bool sendmsg_per_message() const { return kind == WriterKind::kV1Sendmsg; }
 };
 
 WriterPolicy MakeWriterPolicy(WriterKind kind);

@@ -12,7 +12,8 @@ TEST(WriterPolicyTest, NamesRoundTrip) {
     ASSERT_TRUE(k.ok()) << n;
     EXPECT_EQ(WriterKindName(*k), n);
   }
-  EXPECT_THAT(WriterNames(), ::testing::ElementsAre("v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2"));
+  EXPECT_THAT(WriterNames(), ::testing::ElementsAre("v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2", "v1-more",
+                                                 "v1-sendmsg"));
 }
 
 TEST(WriterPolicyTest, UnknownNameIsAClearError) {

@@ -36,6 +36,8 @@ constexpr WriterEntry kWriters[] = {
     {Writer::kV1Cork, Libceph(messenger::WriterKind::kV1Cork)},
     {Writer::kV1Splice, Libceph(messenger::WriterKind::kV1Splice)},
     {Writer::kV2, Libceph(messenger::WriterKind::kV2)},
+    {Writer::kV1More, Libceph(messenger::WriterKind::kV1More)},
+    {Writer::kV1Sendmsg, Libceph(messenger::WriterKind::kV1Sendmsg)},
     {Writer::kAssigned, "assigned"},
     {Writer::kMutantNotlastStuck, "mutant-notlast-stuck"},
     {Writer::kMutantPushEveryPage, "mutant-push-every-page"},
@@ -186,7 +188,8 @@ absl::StatusOr<Writer> WriterByName(absl::string_view name) {
 }
 
 std::vector<Writer> AllWriters() {
-  return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice, Writer::kV2};
+  return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice,
+          Writer::kV2,       Writer::kV1More,    Writer::kV1Sendmsg};
 }
 
 bool WriterRunsOn(Writer w, absl::string_view profile) {
@@ -195,6 +198,7 @@ bool WriterRunsOn(Writer w, absl::string_view profile) {
     case Writer::kV1Splice:
       return !has_sendpage;
     case Writer::kV2:
+    case Writer::kV1Sendmsg:
       return true;
     default:
       return has_sendpage;

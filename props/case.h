@@ -100,6 +100,8 @@ enum class Writer : uint8_t {
   kV1Cork,
   kV1Splice,
   kV2,
+  kV1More,     // v5.0 without NOTLAST: MORE on every data piece
+  kV1Sendmsg,  // one sendmsg per message
   kAssigned,  // v1 with Case::assignment giving each data piece's flags
   // Deliberately wrong writers (negative controls).
   kMutantNotlastStuck,    // never clears NOTLAST on the last piece (pre-35f9c09fe9c7 stall)
@@ -129,10 +131,11 @@ struct Case {
 
 absl::string_view WriterName(Writer w);
 absl::StatusOr<Writer> WriterByName(absl::string_view name);
-std::vector<Writer> AllWriters();  // the five real writers
+std::vector<Writer> AllWriters();  // the libceph-style writers of messenger::kWriterTable
 absl::string_view ItemKindName(ItemKind k);
 // True when `w` can run on the named profile: the sendpage writers need
-// do_tcp_sendpages (<= v6.4), v1-splice needs MSG_SPLICE_PAGES (v6.5+).
+// do_tcp_sendpages (<= v6.4), v1-splice needs MSG_SPLICE_PAGES (v6.5+);
+// v2 and v1-sendmsg run anywhere.
 bool WriterRunsOn(Writer w, absl::string_view profile);
 
 // Pieces the cursor yields (ceph_msg_data_next never crosses a page).

@@ -14,8 +14,8 @@ PropertyResult Skipped(std::string why) { return PropertyResult{Verdict::kSkippe
 
 // Runs `c`; a case the runner refuses as not applicable (writer missing on
 // the profile) makes the property skip, any other error is a failure.
-bool RunOrReport(const Case& c, const Runner& run, Outcome* out, PropertyResult* res) {
-  absl::StatusOr<Outcome> o = run(c);
+bool RunOrReport(const Case& c, const Runner& run, RunDepth depth, Outcome* out, PropertyResult* res) {
+  absl::StatusOr<Outcome> o = run(c, depth);
   if (o.ok()) {
     *out = *std::move(o);
     return true;
@@ -69,7 +69,7 @@ absl::string_view VerdictName(Verdict v) {
 PropertyResult IntegrityBody(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   res.runts = RuntSizes(o);
   if (!o.decoder_ok) return Fails(absl::StrCat("decoder rejected the stream: ", Summarize(o)));
   if (o.completed && o.messages_decoded != o.messages_expected) {
@@ -92,7 +92,7 @@ PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run
 PropertyResult LivenessBody(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   res.runts = RuntSizes(o);
   if (!o.completed || o.completion_ns > kLivenessHorizonNs) {
     return Fails(absl::StrCat("not complete within ", kLivenessHorizonNs, " ns: ", Summarize(o)));
@@ -111,7 +111,7 @@ PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner&
   PropertyResult res = Liveness_RealWriter_BoundedTime(c, run);
   if (res.verdict != Verdict::kHolds) return res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.probe0_packets > 0) return Fails(absl::StrCat("data released only by the probe0 timer: ", Summarize(o)));
   return res;
 }
@@ -120,7 +120,7 @@ PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner&
 PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   res.runts = RuntSizes(o);
   // ceil(L/MSS) segments alone would let one mid-run runt hide behind a
   // short tail (1448+1200+1375 is still 3 segments); the statement we test
@@ -144,10 +144,10 @@ PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
   if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
   // Run again through the body with a runner that hands back this outcome.
-  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+  return FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
 }
 
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
@@ -158,9 +158,9 @@ PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
   if (!(q == c.net)) return Skipped("configuration has costs or small buffers");
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
-  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+  return FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
 }
 
 // ---------------------------------------------------------------- 4
@@ -214,7 +214,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
                                      OptimalityOptions opt) {
   PropertyResult res;
   Outcome oc;
-  if (!RunOrReport(WithAssignment(c, candidate), run, &oc, &res)) return res;
+  if (!RunOrReport(WithAssignment(c, candidate), run, RunDepth::kWire, &oc, &res)) return res;
   res.runts = RuntSizes(oc);
   if (opt.require_no_async && oc.async_during_write) {
     return Skipped("an asynchronous event ran while the candidate wrote a message");
@@ -231,7 +231,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
     if (a == candidate) continue;
     Outcome oa;
     PropertyResult err;
-    if (!RunOrReport(WithAssignment(c, a), run, &oa, &err)) return err;
+    if (!RunOrReport(WithAssignment(c, a), run, RunDepth::kWire, &oa, &err)) return err;
     if (opt.require_no_async && oa.async_during_write) continue;
     int64_t sub = static_cast<int64_t>(SubMss(oa)), pk = static_cast<int64_t>(DataPackets(oa));
     if (sub < best_sub) { best_sub = sub; best_sub_a = FormatAssignment(a); }
@@ -270,8 +270,8 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
   }
   PropertyResult res;
   Outcome ob, oo;
-  if (!RunOrReport(cb, run, &ob, &res)) return res;
-  if (!RunOrReport(co, run, &oo, &res)) return res;
+  if (!RunOrReport(cb, run, RunDepth::kWire, &ob, &res)) return res;
+  if (!RunOrReport(co, run, RunDepth::kWire, &oo, &res)) return res;
   if (require_no_async && (ob.async_during_write || oo.async_during_write)) {
     return Skipped("an asynchronous event ran while a message was written");
   }
@@ -306,8 +306,8 @@ PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run)
 PropertyResult Determinism_AndInvariants_Any(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome a, b;
-  if (!RunOrReport(c, run, &a, &res)) return res;
-  if (!RunOrReport(c, run, &b, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &a, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &b, &res)) return res;
   res.runts = RuntSizes(a);
   if (a.trace_hash != b.trace_hash || Summarize(a) != Summarize(b)) {
     return Fails(absl::StrCat("two runs differ:\n  ", Summarize(a), "\n  ", Summarize(b)));

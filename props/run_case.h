@@ -13,7 +13,7 @@ namespace sendsim::props {
 // or the simulated horizon (kLivenessHorizonNs) passes. Errors: the case is
 // malformed or the writer does not exist on the profile
 // (FailedPrecondition).
-absl::StatusOr<Outcome> RunCase(const Case& c);
+absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth = RunDepth::kFull);
 
 }  // namespace sendsim::props
 

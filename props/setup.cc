@@ -1,0 +1,116 @@
+#include "props/setup.h"
+
+#include <vector>
+
+#include "model/constants.h"
+
+namespace sendsim::props {
+
+namespace msgr = ::sendsim::messenger;
+
+model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
+  model::ConnectionConfig c;
+  c.mss = n.mss;
+  c.mtu = n.mss + 40 + 12;  // IPv4 + TCP headers + timestamp option
+  c.timestamps = true;
+  c.tso = n.tso;
+  c.nodelay = n.nodelay;
+  c.autocorking = n.autocorking;
+  c.sndbuf = n.sndbuf;
+  c.initcwnd = n.initcwnd;
+  c.cwnd_clamp = n.cwnd_clamp;
+  c.link_bps = n.link_bps;
+  c.one_way_delay_ns = n.one_way_delay_ns;
+  c.tx_completion_ns = n.tx_completion_ns;
+  c.call_cost_ns = n.call_cost_ns;
+  c.hz = n.hz;
+  c.track_payload = track_payload;
+  c.full_trace = true;
+  c.peer.rcvbuf = n.rcvbuf;
+  c.peer.init_rcv_wnd_segs = n.init_rcv_wnd_segs;
+  c.peer.delayed_ack = n.delayed_ack;
+  c.peer.ack_every_segs = n.ack_every_segs;
+  c.peer.gro = n.gro == GroModeP::kOff ? model::GroMode::kOff : model::GroMode::kBatch;
+  c.peer.gro_flush_ns = n.gro_flush_ns;
+  return c;
+}
+
+namespace {
+
+absl::StatusOr<msgr::WriterPolicy> MakePolicy(const Case& c) {
+  using msgr::CallContext;
+  using msgr::CallPart;
+  const msgr::WriterPolicy notlast = msgr::MakeWriterPolicy(msgr::WriterKind::kV1Notlast);
+  switch (c.writer) {
+    case Writer::kV1Legacy:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV1Legacy);
+    case Writer::kV1Notlast:
+      return notlast;
+    case Writer::kV1Cork:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV1Cork);
+    case Writer::kV1Splice:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV1Splice);
+    case Writer::kV2:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV2);
+    case Writer::kV1More:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV1More);
+    case Writer::kV1Sendmsg:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV1Sendmsg);
+    case Writer::kAssigned: {
+      // Global piece index = pieces of earlier messages + piece within the message.
+      std::vector<uint32_t> first_piece;
+      uint32_t acc = 0;
+      for (const MessageLayout& m : c.layout.messages) {
+        first_piece.push_back(acc);
+        acc += PieceCount(m);
+      }
+      std::vector<PieceFlags> a = c.assignment;
+      return msgr::MakeHookPolicy([notlast, first_piece, a](const CallContext& ctx) {
+        if (ctx.part != CallPart::kData || ctx.msg_index >= first_piece.size()) return PolicyFlags(notlast, ctx);
+        const size_t i = first_piece[ctx.msg_index] + ctx.piece_index;
+        if (i >= a.size()) return PolicyFlags(notlast, ctx);
+        switch (a[i]) {
+          case PieceFlags::kNone: return 0;
+          case PieceFlags::kMore: return model::kMsgMore;
+          case PieceFlags::kMoreNotlast: return model::kMsgMore | model::kMsgSendpageNotlast;
+        }
+        return 0;
+      });
+    }
+    case Writer::kMutantNotlastStuck:
+      // v5.0 flags, except that NOTLAST is never cleared: the payload's last
+      // piece and the zero fill's last chunk keep MORE|NOTLAST, so
+      // do_tcp_sendpages never pushes them (the pre-35f9c09fe9c7 stall).
+      return msgr::MakeHookPolicy([notlast](const CallContext& ctx) {
+        if (ctx.part == CallPart::kData || ctx.part == CallPart::kSkip) {
+          return model::kMsgMore | model::kMsgSendpageNotlast;
+        }
+        return PolicyFlags(notlast, ctx);
+      });
+    case Writer::kMutantPushEveryPage:
+      // Every data piece without MORE: tcp_push with Nagle off after each page.
+      return msgr::MakeHookPolicy([notlast](const CallContext& ctx) {
+        if (ctx.part == CallPart::kData) return 0;
+        return PolicyFlags(notlast, ctx);
+      });
+  }
+  return absl::InvalidArgumentError("unknown writer");
+}
+
+}  // namespace
+
+absl::StatusOr<msgr::ConnectionOptions> MessengerOptions(const Case& c, bool has_sendpage) {
+  absl::StatusOr<msgr::WriterPolicy> policy = MakePolicy(c);
+  if (!policy.ok()) return policy.status();
+  msgr::ConnectionOptions opts;
+  opts.policy = *std::move(policy);
+  opts.has_sendpage = has_sendpage;
+  opts.costs.crc_ns_per_4k = c.net.crc_ns_per_page;
+  opts.costs.per_call_ns = c.net.call_cost_ns;
+  opts.costs.prepare_message_ns = c.net.call_cost_ns;
+  opts.costs.worker_wakeup_ns = 0;
+  opts.costs.call_cost_ns = c.net.call_cost_ns;
+  return opts;
+}
+
+}  // namespace sendsim::props
