@@ -202,8 +202,10 @@ CephConnection::Unit CephConnection::TryWriteOne() {
     }
   }
   // do_next:
-  if (corked_) {
-    // v1-cork: clear TCP_CORK once the footer (or the revoke's zero fill) is out.
+  if (corked_ && (options_.policy.cork != CorkMode::kBatch || !out_more_ || out_queue_.empty())) {
+    // v1-cork: clear TCP_CORK once the footer (or the revoke's zero fill) is
+    // out; v1-cork-batch only once the footer went without MORE or nothing
+    // else is queued (tcp_sock_set_cork(sk, false) pushes what it held).
     corked_ = false;
     DoSetCork(false);
     return Unit::kContinue;
@@ -483,7 +485,7 @@ void CephConnection::prepare_write_message() {
     prepare_write_message_footer();
   }
   write_pending_ = true;
-  if (options_.policy.cork_per_message()) need_cork_ = true;
+  if (options_.policy.corks() && !corked_) need_cork_ = true;
 }
 
 // v1-sendmsg: every data piece behind the prefix in out_kvec, the data crc

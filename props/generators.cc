@@ -187,6 +187,7 @@ NetConfig DrawNetConfig(D& d, const ConfigLimits& limits, uint64_t wire) {
                                         : static_cast<int64_t>(d.InRange(0, 20'000));
   n.crc_ns_per_page = Choice<D, int64_t>(d, {0, 300, 1'000, 3'000});
   n.hz = Choice<D, int>(d, {250, 1000});
+  if (limits.nodelay) n.nodelay = true;
   if (limits.quiescent) MakeQuiescent(&n, wire);
   return n;
 }

@@ -34,6 +34,8 @@ struct ConfigLimits {
   // Also keep the whole layout inside the peer's first window (cases that
   // do not fit are re-drawn): see IsQuiescentConfig.
   bool fits_initial_window = false;
+  // TCP_NODELAY always on (libceph's default).
+  bool nodelay = false;
 };
 
 struct CaseLimits {

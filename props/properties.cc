@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "props/generators.h"
 
 namespace sendsim::props {
@@ -163,6 +164,58 @@ PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
   return FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
 }
 
+LayoutBound LayoutLowerBound(const Layout& l, uint32_t mss) {
+  LayoutBound b;
+  uint64_t unit = 0;
+  for (size_t i = 0; i < l.messages.size(); ++i) {
+    unit += V1WireBytes(l.messages[i]);
+    const bool footer_with_more = l.more_to_follow && i + 1 < l.messages.size();
+    if (footer_with_more) continue;
+    b.unit_bytes.push_back(unit);
+    b.packets += (unit + mss - 1) / mss;
+    b.runts += unit % mss != 0 ? 1 : 0;
+    unit = 0;
+  }
+  return b;
+}
+
+std::string LayoutBoundPreconditionFailure(const Case& c) {
+  if (!WriterRunsOn(c.writer, c.profile)) return "writer does not exist on the profile";
+  if (c.writer == Writer::kV2) return "v2 frames are not v1 wire bytes";
+  if (c.layout.revoke.has_value()) return "the layout has a revoke";
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return "configuration is not quiescent";
+  if (!c.net.nodelay) return "Nagle is on (TCP_NODELAY off)";
+  return "";
+}
+
+PropertyResult LayoutBoundBody(const Case& c, const Runner& run) {
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, RunDepth::kWire, &o, &res)) return res;
+  res.runts = RuntSizes(o);
+  const LayoutBound b = LayoutLowerBound(c.layout, o.mss);
+  const uint64_t packets = DataPackets(o), runts = SubMss(o);
+  if (packets < b.packets || runts < b.runts) {
+    return Fails(absl::StrFormat("below the layout bound (%u packets, %u runts): %s; the bound or the model is wrong",
+                                 b.packets, b.runts, Summarize(o)));
+  }
+  if (packets != b.packets || runts != b.runts) {
+    return Fails(absl::StrFormat("%s: %u packets, %u sub-MSS; the layout's flush units %s allow %u packets, %u sub-MSS: %s",
+                                 WriterName(c.writer), packets, runts, absl::StrJoin(b.unit_bytes, "+"), b.packets,
+                                 b.runts, Summarize(o)));
+  }
+  return res;
+}
+
+PropertyResult LowerBound_LayoutQuiescent(const Case& c, const Runner& run) {
+  if (std::string why = LayoutBoundPreconditionFailure(c); !why.empty()) return Skipped(why);
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, RunDepth::kWire, &o, &res)) return res;
+  if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
+  return LayoutBoundBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
+}
+
 // ---------------------------------------------------------------- 4
 std::vector<std::vector<PieceFlags>> AlternativeAssignments(const Layout& l, int samples, uint64_t seed) {
   std::vector<PieceFlags> base = NotlastAssignment(l);
@@ -259,6 +312,11 @@ PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& r
   return AssignmentOptimalBody(c, NotlastAssignment(c.layout), run, opt);
 }
 
+PropertyResult Optimality_NotlastQuiescent(const Case& c, const Runner& run) {
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
+  return Optimality_NotlastAmongAssignments(c, run);
+}
+
 // ---------------------------------------------------------------- 5
 PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
                              int64_t slack_sub, int64_t slack_packets, bool require_no_async) {
@@ -300,6 +358,15 @@ PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner
 
 PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run) {
   return DominatesBody(c, {Writer::kV1Splice, "linux-6.8"}, {Writer::kV1Notlast, "linux-5.0"}, run);
+}
+
+PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
+                                  bool no_more_to_follow) {
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
+  if (no_more_to_follow && c.layout.more_to_follow && c.layout.messages.size() > 1) {
+    return Skipped("messages set more_to_follow");
+  }
+  return DominatesBody(c, better, other, run);
 }
 
 // ---------------------------------------------------------------- 6

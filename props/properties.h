@@ -68,6 +68,34 @@ PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
 // segment mid-run and the rest for the ACK (fixture lower_bound_zero_cost-*).
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run);
 
+// The layout's own bound, independent of where a writer pushes. Messages
+// joined by more_to_follow form one flush unit (libceph sends their footers
+// with MSG_MORE, so nothing obliges a push between them); a unit ends at a
+// footer sent without MORE, which every writer must push (the peer waits
+// for the message). A unit of B v1 wire bytes cannot leave in fewer than
+// ceil(B/MSS) segments, and holds a sub-MSS segment whenever B mod MSS != 0.
+struct LayoutBound {
+  std::vector<uint64_t> unit_bytes;
+  uint64_t packets = 0;  // sum of ceil(B/MSS)
+  uint64_t runts = 0;    // units with B mod MSS != 0
+};
+LayoutBound LayoutLowerBound(const Layout& l, uint32_t mss);
+
+// Precondition: a v1 writer that exists on the profile, no revoke, a
+// quiescent configuration (IsQuiescentConfig) with TCP_NODELAY (libceph's
+// default; with Nagle a unit's held tail merges into the next unit, which
+// beats the bound for every writer), and a run in which nothing
+// asynchronous interleaved a message's writes. Claim: the case's writer
+// attains the bound, packets == LayoutBound::packets and sub-MSS ==
+// LayoutBound::runts. The registry draws v1-notlast; negative controls run
+// the same function on v1-legacy and a push-every-page writer.
+PropertyResult LowerBound_LayoutQuiescent(const Case& c, const Runner& run);
+// The claim without the precondition (negative controls, explanations).
+PropertyResult LayoutBoundBody(const Case& c, const Runner& run);
+// Why `c` is outside LowerBound_LayoutQuiescent's configuration
+// precondition; empty when it qualifies.
+std::string LayoutBoundPreconditionFailure(const Case& c);
+
 // --- 4. Optimality (precondition: sendpage profile): among all per-piece
 // flag assignments over {MORE|NOTLAST, MORE, none} for the non-final pieces
 // (the final data piece of each message fixed to MORE, as v1-notlast has
@@ -107,6 +135,15 @@ PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runn
 PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run);
 // v1-splice on linux-6.8 vs v1-notlast on linux-5.0 (the case's profile is ignored).
 PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run);
+// Dominance checked only on cases in a quiescent configuration (and, with
+// `no_more_to_follow`, without more_to_follow): the precondition is the
+// property's own, so a replayed case outside it is skipped, whatever
+// generator made it.
+PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
+                                  bool no_more_to_follow);
+// Optimality (exhaustive over <= kExhaustiveFreePieces free pieces) on
+// quiescent cases only.
+PropertyResult Optimality_NotlastQuiescent(const Case& c, const Runner& run);
 
 // --- 6. Determinism and invariants (precondition: none): two runs give the
 // same trace hash and outcome; the model's invariants hold; wire-level

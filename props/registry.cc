@@ -49,6 +49,15 @@ std::vector<PropertySpec> AllProperties() {
                      /*expected_to_hold=*/false, {"integrity", "liveness"}));
     l.config.fits_initial_window = true;
     l.layout.max_pieces = 15;
+    {
+      CaseLimits lb = l;
+      lb.layout.allow_revoke = false;
+      lb.config.nodelay = true;
+      v.push_back(Spec("lower_bound_layout",
+                       "v1-notlast, quiescent network, TCP_NODELAY, no revoke: packets = sum of ceil(B/MSS) and "
+                       "sub-MSS = units with B mod MSS != 0, B = v1 bytes between footers sent without MORE",
+                       lb, [](const Case& c, const Runner& r) { return LowerBound_LayoutQuiescent(c, r); }));
+    }
     v.push_back(Spec("lower_bound_quiescent",
                      "v1-notlast, quiescent network (zero costs, layout inside the first window): each flush run of L "
                      "bytes in ceil(L/MSS) segments, only the last sub-MSS",
@@ -101,7 +110,7 @@ std::vector<PropertySpec> AllProperties() {
     small.layout.max_messages = 1;
     small.layout.allow_revoke = false;
     v.push_back(Spec("optimality_quiescent", "optimality (<= 7 pieces, exhaustive) in a quiescent network", small,
-                     [](const Case& c, const Runner& r) { return Optimality_NotlastAmongAssignments(c, r); }));
+                     [](const Case& c, const Runner& r) { return Optimality_NotlastQuiescent(c, r); }));
     CaseLimits na = SendpageOnly(any);
     na.writers = {Writer::kV1Notlast};
     na.layout = small.layout;
@@ -115,20 +124,26 @@ std::vector<PropertySpec> AllProperties() {
     auto dom = [](Side b, Side o, bool no_async) {
       return [b, o, no_async](const Case& c, const Runner& r) { return DominatesBody(c, b, o, r, 0, 0, no_async); };
     };
+    // The quiescent comparisons check their precondition themselves.
+    auto domq = [](Side b, Side o, bool no_more_to_follow) {
+      return [b, o, no_more_to_follow](const Case& c, const Runner& r) {
+        return DominatesQuiescent(c, b, o, r, no_more_to_follow);
+      };
+    };
     const Side notlast{Writer::kV1Notlast, ""}, legacy{Writer::kV1Legacy, ""}, cork{Writer::kV1Cork, ""};
     const Side splice68{Writer::kV1Splice, "linux-6.8"}, notlast50{Writer::kV1Notlast, "linux-5.0"};
     v.push_back(Spec("dominance_notlast_legacy_quiescent", "v1-notlast <= v1-legacy in a quiescent network", q,
-                     dom(notlast, legacy, false)));
+                     domq(notlast, legacy, false)));
     v.push_back(Spec("dominance_cork_notlast_quiescent", "v1-cork <= v1-notlast in a quiescent network", q,
-                     dom(cork, notlast, false), /*expected_to_hold=*/false,
+                     domq(cork, notlast, false), /*expected_to_hold=*/false,
                      {"dominance_notlast_legacy_quiescent", "dominance_splice68_notlast50_quiescent"}));
     CaseLimits q1 = q;
     q1.layout.allow_more_to_follow = false;
     v.push_back(Spec("dominance_cork_notlast_quiescent_no_more_to_follow",
                      "v1-cork <= v1-notlast in a quiescent network when no message sets more_to_follow", q1,
-                     dom(cork, notlast, false)));
+                     domq(cork, notlast, true)));
     v.push_back(Spec("dominance_splice68_notlast50_quiescent", "v1-splice@6.8 <= v1-notlast@5.0, quiescent network",
-                     q, dom(splice68, notlast50, false)));
+                     q, domq(splice68, notlast50, false)));
     CaseLimits anyl = SendpageOnly(any);
     anyl.writers = {Writer::kV1Notlast};
     v.push_back(Spec("dominance_notlast_legacy_no_async",

@@ -56,6 +56,24 @@ absl::StatusOr<msgr::WriterPolicy> MakePolicy(const Case& c) {
       return msgr::MakeWriterPolicy(msgr::WriterKind::kV1More);
     case Writer::kV1Sendmsg:
       return msgr::MakeWriterPolicy(msgr::WriterKind::kV1Sendmsg);
+    case Writer::kV1CorkBatch:
+      return msgr::MakeWriterPolicy(msgr::WriterKind::kV1CorkBatch);
+    case Writer::kRule: {
+      // The rule's flags on data pieces; libceph's elsewhere. The zero fill
+      // of a revoke keeps v5.0's flags (a NOTLAST last chunk would stall).
+      const FlagRule r = c.rule;
+      auto bits = [](PieceFlags f) {
+        return f == PieceFlags::kNone   ? 0
+               : f == PieceFlags::kMore ? model::kMsgMore
+                                        : model::kMsgMore | model::kMsgSendpageNotlast;
+      };
+      return msgr::MakeHookPolicy(
+          [notlast, r, bits](const CallContext& ctx) {
+            if (ctx.part != CallPart::kData) return PolicyFlags(notlast, ctx);
+            return bits(ctx.last_of_payload ? r.last : r.nonlast);
+          },
+          r.cork);
+    }
     case Writer::kAssigned: {
       // Global piece index = pieces of earlier messages + piece within the message.
       std::vector<uint32_t> first_piece;
