@@ -166,6 +166,15 @@ CephConnection::Unit CephConnection::RunUnit() {
         DoSetCork(false);  // ... and uncork after it, whatever ended the loop
         return Unit::kContinue;
       }
+      if (corked_ && options_.policy.cork == CorkMode::kBatch && error_.ok()) {
+        // v1-cork-batch, as messenger_v2: a run that ends (socket full, or
+        // nothing left) uncorks. Held across a blocked write, the cork keeps
+        // a sub-MSS tail with nothing in flight to clock it out, until the
+        // probe0 timer (what v1-cork does: liveness_no_probe0 fixtures).
+        corked_ = false;
+        DoSetCork(false);
+        return Unit::kContinue;
+      }
       return Unit::kEnd;
     case Phase::kDone:
       return Unit::kEnd;

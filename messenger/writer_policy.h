@@ -89,8 +89,8 @@ using FlagHook = std::function<int(const CallContext&)>;
 // When a v1 writer holds TCP_CORK (tcp_sock_set_cork): never; from before a
 // message's first byte to after its footer (v1-cork); or from before a
 // message's first byte until a footer goes out without MORE (out_more
-// false) or nothing is queued (v1-cork-batch), so that messages joined by
-// more_to_follow share one corked run.
+// false), nothing is queued or the worker run ends (v1-cork-batch), so that
+// messages joined by more_to_follow share one corked run.
 enum class CorkMode : uint8_t { kNone, kPerMessage, kBatch };
 
 struct WriterPolicy {

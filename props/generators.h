@@ -45,7 +45,7 @@ struct CaseLimits {
   // Writers to draw from; pairs (writer, profile) that cannot run are
   // re-drawn (v1-splice needs linux-6.8, the sendpage writers need <= 5.0).
   std::vector<Writer> writers = {Writer::kV1Notlast, Writer::kV1Legacy, Writer::kV1Cork,  Writer::kV1Splice,
-                                 Writer::kV2,       Writer::kV1More,   Writer::kV1Sendmsg};
+                                 Writer::kV2,       Writer::kV1More,   Writer::kV1Sendmsg, Writer::kV1CorkBatch};
 };
 
 // One generator, two draw sources: RapidCheck's (shrinking as RapidCheck

@@ -42,7 +42,7 @@ PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run
 PropertyResult IntegrityBody(const Case& c, const Runner& run);
 
 // --- 2. Liveness (precondition: one of the five real writers): every
-// message is written and acknowledged before kLivenessHorizonNs.
+// message is written and acknowledged before LivenessHorizonNs(c).
 PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run);
 PropertyResult LivenessBody(const Case& c, const Runner& run);
 
@@ -95,6 +95,18 @@ PropertyResult LayoutBoundBody(const Case& c, const Runner& run);
 // Why `c` is outside LowerBound_LayoutQuiescent's configuration
 // precondition; empty when it qualifies.
 std::string LayoutBoundPreconditionFailure(const Case& c);
+
+// An upper bound on the skb frags one flush unit can need: a frag per data
+// piece (distinct pages never coalesce), and for the kvec calls copied into
+// sk_page_frag (tcp_sendmsg_locked) two per prefix and per 32 KiB of it, two
+// per footer. At most MAX_SKB_FRAGS (17) means no skb of the unit is cut by
+// the frag limit (`i >= sysctl_max_skb_frags` -> tcp_mark_push + new
+// segment in tcp_sendmsg_locked and do_tcp_sendpages), which cuts the unit
+// at a non-MSS point: lower_bound_layout's counterexamples.
+uint32_t MaxUnitFrags(const Layout& l);
+inline constexpr uint32_t kMaxSkbFrags = 17;
+// LowerBound_LayoutQuiescent, on layouts with MaxUnitFrags <= kMaxSkbFrags.
+PropertyResult LowerBound_LayoutQuiescentFewFrags(const Case& c, const Runner& run);
 
 // --- 4. Optimality (precondition: sendpage profile): among all per-piece
 // flag assignments over {MORE|NOTLAST, MORE, none} for the non-final pieces

@@ -157,8 +157,9 @@ absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
   };
   TimeNs t = 0;
   TimeNs finished_at = -1;
-  while (t < kLivenessHorizonNs && !loop.empty()) {
-    t = std::min(t + kSliceNs, kLivenessHorizonNs);
+  const TimeNs horizon = LivenessHorizonNs(c);
+  while (t < horizon && !loop.empty()) {
+    t = std::min(t + kSliceNs, horizon);
     loop.RunUntil(t);
     if (done()) {
       finished_at = loop.now();
@@ -171,7 +172,7 @@ absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
   o.mss = c.net.mss;
   o.bytes_written = ceph.bytes_written();
   o.bytes_delivered = rec.delivered();
-  o.horizon_ns = kLivenessHorizonNs;
+  o.horizon_ns = horizon;
   o.messages_decoded = static_cast<uint32_t>(rec.decoded().size());
   for (const auto& span : rec.spans()) o.messages_expected += span.first >= 0 ? 1 : 0;
   o.stream_checked = full;

@@ -24,8 +24,16 @@ enum class RunDepth : uint8_t { kFull, kWire };
 // in the logic tests), so that only binaries link the model.
 using Runner = std::function<absl::StatusOr<Outcome>(const Case&, RunDepth)>;
 
-// Liveness horizon: a run that has not completed by then has stalled.
-inline constexpr int64_t kLivenessHorizonNs = 30'000'000'000;  // 30 s simulated
+// Liveness horizon: a run that has not completed by then has stalled. 30 s
+// simulated, plus one round trip for every segment the layout can take
+// (twice its v1 bytes in 536-byte segments): with the cwnd clamped to 1 and
+// a long RTT a case legitimately sends one segment per round trip (found by
+// exploration: cwnd_clamp=1, 82 ms RTT, 400 segments = 33 s).
+inline constexpr int64_t kLivenessHorizonNs = 30'000'000'000;  // the fixed part
+inline int64_t LivenessHorizonNs(const Case& c) {
+  const uint64_t segments = 2 * V1WireBytes(c.layout) / 536 + 2;
+  return kLivenessHorizonNs + static_cast<int64_t>(segments) * 2 * c.net.one_way_delay_ns;
+}
 
 }  // namespace sendsim::props
 
