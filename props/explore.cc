@@ -14,6 +14,7 @@
 // Wall-clock time is read only for the throughput figure and the progress
 // line; no result depends on it.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -255,7 +256,7 @@ int Merge(const std::string& list) {
   return expected_failed && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
 }
 
-// Every case's full run, one block per case in index order: the text two
+// Every case's full run, one line per case in index order: the text two
 // processes (or the union of two shards) must reproduce byte for byte.
 int Trace(int shards, int shard) {
   const std::vector<PropertySpec> specs = SelectedSpecs();
@@ -277,7 +278,10 @@ int Trace(int shards, int shard) {
                                        p.retransmit ? "R" : ""));
         }
       }
-      out << absl::StrFormat("%s %08d\n%s%s\n%s\n", spec.name, i, FormatCase(*c),
+      // One line per case, "property index | case | outcome | packets".
+      std::string text = FormatCase(*c);
+      std::replace(text.begin(), text.end(), '\n', ';');
+      out << absl::StrFormat("%s %08d | %s | %s | %s\n", spec.name, i, text,
                              o.ok() ? Summarize(*o) : o.status().ToString(), absl::StrJoin(pk, " "));
     }
   }

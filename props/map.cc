@@ -19,7 +19,7 @@
 ABSL_DECLARE_FLAG(uint64_t, seed);  // explore.cc
 
 ABSL_FLAG(bool, map, false, "instead of checking properties: sweep the map's cells (props/map.h)");
-ABSL_FLAG(int64_t, map_cases, 300, "--map: cases per cell");
+ABSL_FLAG(int64_t, map_cases, 2000, "--map: cases per cell");
 ABSL_FLAG(std::string, map_axes, "", "--map: comma-separated axes to sweep (default: all)");
 ABSL_FLAG(std::string, map_out, "", "--map: also write PREFIX.txt, PREFIX.json and PREFIX.svg");
 ABSL_FLAG(bool, rule_search, false,
@@ -339,7 +339,8 @@ std::string MapSvg(const std::vector<MapCellResult>& cells) {
   std::string out = absl::StrFormat(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"monospace\" "
       "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-      "<text x=\"4\" y=\"14\">optimal in sub-MSS segments, %% of cases (no compared writer sends fewer)</text>\n",
+      "<text x=\"4\" y=\"14\">optimal in sub-MSS segments, %% of cases (no compared writer sends fewer; "
+      "v2's frames differ in size)</text>\n",
       width, height);
   for (size_t w = 0; w < writers.size(); ++w) {
     absl::StrAppendFormat(&out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
@@ -351,15 +352,15 @@ std::string MapSvg(const std::vector<MapCellResult>& cells) {
     for (size_t w = 0; w < writers.size(); ++w) {
       const MapWriterStats& s = cells[r].writers[w];
       const double p = s.cases == 0 ? -1 : 1.0 * s.optimal_runts / s.cases;
-      // White (0 %) to dark green (100 %); grey when the writer never ran.
-      const int g = p < 0 ? 200 : static_cast<int>(255 - 155 * p);
-      const int rb = p < 0 ? 200 : static_cast<int>(255 - 235 * p);
+      // Red (0 %) through yellow to green (100 %); grey when the writer never ran.
+      const std::string fill = p < 0 ? std::string("rgb(200,200,200)")
+                                     : absl::StrFormat("hsl(%d,60%%,%d%%)", static_cast<int>(120 * p),
+                                                       static_cast<int>(80 - 30 * p));
       const int x = kLabel + kCol * static_cast<int>(w);
       absl::StrAppendFormat(&out,
-                            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
-                            "stroke=\"white\"/>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-                            x, y, kCol, kRow, rb, g, rb, x + kCol / 2, y + 13, p > 0.6 ? "white" : "black",
-                            Pct(s.optimal_runts, s.cases));
+                            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"white\"/>\n"
+                            "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                            x, y, kCol, kRow, fill, x + kCol / 2, y + 13, Pct(s.optimal_runts, s.cases));
     }
   }
   absl::StrAppend(&out, "</svg>\n");

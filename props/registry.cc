@@ -1,5 +1,7 @@
 #include "props/registry.h"
 
+#include <algorithm>
+
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -43,8 +45,12 @@ std::vector<PropertySpec> AllProperties() {
   v.push_back(Spec("liveness_no_probe0", "real writers, no revoke: complete without data waiting for probe0", any,
                    [](const Case& c, const Runner& r) { return Liveness_RealWriterNoRevoke_NoProbe0(c, r); },
                    /*expected_to_hold=*/false, {"integrity", "liveness"}));
+  CaseLimits uncorked = any;
+  uncorked.layout.allow_revoke = false;
+  uncorked.writers.erase(std::remove(uncorked.writers.begin(), uncorked.writers.end(), Writer::kV1Cork),
+                         uncorked.writers.end());
   v.push_back(Spec("liveness_no_probe0_uncorked",
-                   "real writers but v1-cork, no revoke: complete without data waiting for probe0", any,
+                   "real writers but v1-cork, no revoke: complete without data waiting for probe0", uncorked,
                    [](const Case& c, const Runner& r) {
                      if (c.writer == Writer::kV1Cork) return PropertyResult{Verdict::kSkipped, "v1-cork", {}, {}};
                      return Liveness_RealWriterNoRevoke_NoProbe0(c, r);
