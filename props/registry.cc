@@ -28,10 +28,11 @@ PropertySpec Spec(std::string name, std::string summary, CaseLimits limits, Chec
   return s;
 }
 
-}  // namespace
-
-std::vector<PropertySpec> AllProperties() {
-  std::vector<PropertySpec> v;
+// The registry in groups: integrity and liveness; lower bounds; optimality;
+// comparisons as the issue stated them; comparisons under narrower
+// preconditions.
+void AddIntegrityAndLiveness(std::vector<PropertySpec>* out) {
+  std::vector<PropertySpec>& v = *out;
   const CaseLimits any;
   v.push_back(Spec("integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
                    any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }));
@@ -55,7 +56,11 @@ std::vector<PropertySpec> AllProperties() {
                      if (c.writer == Writer::kV1Cork) return PropertyResult{Verdict::kSkipped, "v1-cork", {}, {}};
                      return Liveness_RealWriterNoRevoke_NoProbe0(c, r);
                    }));
-  {
+}
+
+void AddLowerBounds(std::vector<PropertySpec>* out) {
+  std::vector<PropertySpec>& v = *out;
+  const CaseLimits any;
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};
     l.config.quiescent = true;
@@ -86,8 +91,11 @@ std::vector<PropertySpec> AllProperties() {
                      "v1-notlast, quiescent network (zero costs, layout inside the first window): each flush run of L "
                      "bytes in ceil(L/MSS) segments, only the last sub-MSS",
                      l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }));
-  }
-  {
+}
+
+void AddOptimality(std::vector<PropertySpec>* out) {
+  std::vector<PropertySpec>& v = *out;
+  const CaseLimits any;
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};
     l.layout.max_pieces = 7;
@@ -106,8 +114,11 @@ std::vector<PropertySpec> AllProperties() {
                        return Optimality_NotlastAmongAssignments(c, r, {16, 0, 0});
                      },
                      /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
-  }
-  {
+}
+
+void AddComparisons(std::vector<PropertySpec>* out) {
+  std::vector<PropertySpec>& v = *out;
+  const CaseLimits any;
     CaseLimits l = SendpageOnly(any);
     l.writers = {Writer::kV1Notlast};
     v.push_back(Spec("dominance_notlast_legacy", "sub-MSS and packets: v1-notlast <= v1-legacy, same profile", l,
@@ -119,10 +130,13 @@ std::vector<PropertySpec> AllProperties() {
     v.push_back(Spec("dominance_splice68_notlast50", "sub-MSS and packets: v1-splice@6.8 <= v1-notlast@5.0", l,
                      [](const Case& c, const Runner& r) { return Dominance_Splice68OverNotlast50(c, r); },
                      /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
-  }
+}
+
+void AddNarrowComparisons(std::vector<PropertySpec>* out) {
+  std::vector<PropertySpec>& v = *out;
+  const CaseLimits any;
   // Narrower preconditions for the comparisons (exploration decides which
   // hold; see the fixtures and props/README.md).
-  {
     CaseLimits q = SendpageOnly(any);
     q.writers = {Writer::kV1Notlast};
     q.config.quiescent = true;
@@ -178,7 +192,18 @@ std::vector<PropertySpec> AllProperties() {
     v.push_back(Spec("dominance_splice68_notlast50_no_async",
                      "v1-splice@6.8 <= v1-notlast@5.0, no asynchronous event during writes", anyl,
                      dom(splice68, notlast50, true), /*expected_to_hold=*/false));
-  }
+}
+
+}  // namespace
+
+std::vector<PropertySpec> AllProperties() {
+  std::vector<PropertySpec> v;
+  AddIntegrityAndLiveness(&v);
+  AddLowerBounds(&v);
+  AddOptimality(&v);
+  AddComparisons(&v);
+  AddNarrowComparisons(&v);
+  const CaseLimits any;
   v.push_back(Spec("determinism_invariants", "same case twice: identical trace; model and wire invariants hold", any,
                    [](const Case& c, const Runner& r) { return Determinism_AndInvariants_Any(c, r); }));
   return v;
