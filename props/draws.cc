@@ -60,17 +60,26 @@ std::vector<uint64_t> ShrinkChoices(std::vector<uint64_t> best,
         }
       }
     }
-    // Lower each choice: to 0, else to half, else by one.
+    // Lower each choice: to 0, else to half, else by one; with each, also
+    // try dropping the choices right after it (a lowered count, e.g. of
+    // extents, leaves its former elements' choices to misread the rest).
     for (size_t i = 0; i < best.size() && tries < max_tries; ++i) {
+      bool lowered = false;
       for (uint64_t v : {uint64_t{0}, best[i] / 2, best[i] > 0 ? best[i] - 1 : 0}) {
         if (v >= best[i]) continue;
-        std::vector<uint64_t> x = best;
-        x[i] = v;
-        if (attempt(x)) {
-          progressed = true;
-          break;
+        for (size_t drop : {0u, 2u, 4u, 8u, 16u}) {
+          if (i + 1 + drop > best.size()) break;
+          std::vector<uint64_t> x = best;
+          x[i] = v;
+          x.erase(x.begin() + static_cast<std::ptrdiff_t>(i + 1), x.begin() + static_cast<std::ptrdiff_t>(i + 1 + drop));
+          if (attempt(x)) {
+            lowered = true;
+            break;
+          }
         }
+        if (lowered) break;
       }
+      progressed |= lowered;
     }
   }
   if (tries_used != nullptr) *tries_used = tries;
