@@ -105,7 +105,7 @@ TEST(SeedCriteriaTest, NotHeldInAnySeed) {
   std::vector<SeedRun> runs = TwoSeeds();
   runs[1].results[1] = Writer("v1-notlast", {{1448, 900}, {21, 30}, {1019, 30}});  // 960 again: -4 %
   runs[0].results[1] = runs[1].results[1];
-  const CriterionReport& c = JudgeSeedCriteria(runs).back();
+  const CriterionReport c = JudgeSeedCriteria(runs).back();
   EXPECT_EQ(CriterionStatus(c), "not held");
   EXPECT_DOUBLE_EQ(c.margin.max, -1);
 }
