@@ -9,6 +9,7 @@
 #include "cli/pcap_writer.h"
 #include "cli/report.h"
 #include "cli/scenario_json.h"
+#include "cli/seed_runs.h"
 #include "cli/subcommands.h"
 #include "cli/svg_plot.h"
 #include "cli/text_util.h"
@@ -65,54 +66,63 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
     if (!plot) return Fail(env, kExitBadInput, absl::StrFormat("--plot: cannot write %s", EscapeForMessage(s.plot)));
   }
 
-  ProgressLine progress(env.err, env.err_is_tty, env.clock);
-  std::vector<RunResult> results;
-  for (size_t i = 0; i < s.writers.size(); ++i) {
-    const WriterSpec& w = s.writers[i];
+  // --trace and --pcap observe each writer's run under the first seed.
+  const size_t writers = s.writers.size();
+  std::vector<std::ofstream> trace_files(writers), pcap_files(writers);
+  std::vector<std::unique_ptr<TraceWriter>> traces(writers);
+  std::vector<std::unique_ptr<PcapWriter>> pcaps(writers);
+  std::vector<std::unique_ptr<TeeObserver>> tees(writers);
+  std::vector<model::Observer*> extra(writers, nullptr);
+  for (size_t i = 0; i < writers; ++i) {
     RunResult id;
-    id.writer = w.writer;
-    id.kernel = EffectiveKernel(w, s.kernel);
-
-    // Optional per-run outputs.
-    std::vector<model::Observer*> extra;
-    std::ofstream trace_file, pcap_file;
-    std::unique_ptr<TraceWriter> trace;
-    std::unique_ptr<PcapWriter> pcap;
+    id.writer = s.writers[i].writer;
+    id.kernel = EffectiveKernel(s.writers[i], s.kernel);
+    std::vector<model::Observer*> observers;
     if (!s.trace.empty()) {
-      const std::string path = PerWriterPath(s.trace, id, s.writers.size());
-      trace_file.open(path, std::ios::binary | std::ios::trunc);
-      if (!trace_file) return Fail(env, kExitBadInput, absl::StrFormat("--trace: cannot write %s", EscapeForMessage(path)));
-      trace = std::make_unique<TraceWriter>(&trace_file);
-      extra.push_back(trace.get());
+      const std::string path = PerWriterPath(s.trace, id, writers);
+      trace_files[i].open(path, std::ios::binary | std::ios::trunc);
+      if (!trace_files[i]) {
+        return Fail(env, kExitBadInput, absl::StrFormat("--trace: cannot write %s", EscapeForMessage(path)));
+      }
+      traces[i] = std::make_unique<TraceWriter>(&trace_files[i]);
+      observers.push_back(traces[i].get());
     }
     if (!s.pcap.empty()) {
-      const std::string path = PerWriterPath(s.pcap, id, s.writers.size());
-      pcap_file.open(path, std::ios::binary | std::ios::trunc);
-      if (!pcap_file) return Fail(env, kExitBadInput, absl::StrFormat("--pcap: cannot write %s", EscapeForMessage(path)));
+      const std::string path = PerWriterPath(s.pcap, id, writers);
+      pcap_files[i].open(path, std::ios::binary | std::ios::trunc);
+      if (!pcap_files[i]) {
+        return Fail(env, kExitBadInput, absl::StrFormat("--pcap: cannot write %s", EscapeForMessage(path)));
+      }
       PcapOptions po;
       po.mss = s.mss;
       po.timestamps = s.timestamps;
-      pcap = std::make_unique<PcapWriter>(&pcap_file, po);
-      extra.push_back(pcap.get());
+      pcaps[i] = std::make_unique<PcapWriter>(&pcap_files[i], po);
+      observers.push_back(pcaps[i].get());
     }
-    TeeObserver tee(extra);
-    const std::string label = absl::StrFormat("%s (%s) %d/%d", id.writer, id.kernel, i + 1, s.writers.size());
-    absl::StatusOr<RunResult> r =
-        run(s, w, extra.empty() ? nullptr : &tee,
-            [&](uint64_t done, uint64_t total) { progress.Update(label, done, total); });
-    if (!r.ok()) {
-      progress.Clear();
-      const int code = absl::IsInvalidArgument(r.status()) ? kExitBadInput : kExitRunFailed;
-      return Fail(env, code, absl::StrFormat("%s on %s: %s", id.writer, id.kernel, r.status().message()));
+    if (!observers.empty()) {
+      tees[i] = std::make_unique<TeeObserver>(observers);
+      extra[i] = tees[i].get();
     }
-    if (pcap) pcap->Finish();
-    if (trace_file) trace_file.flush();
-    if ((trace && !trace_file) || (pcap && !pcap_file)) {
+  }
+
+  ProgressLine progress(env.err, env.err_is_tty, env.clock);
+  absl::StatusOr<std::vector<SeedRun>> runs = RunSeeds(
+      s, extra, opts.threads, run, [&](size_t runs_done, size_t jobs, uint64_t done, uint64_t total) {
+        progress.Update(absl::StrFormat("%d/%d runs", runs_done, jobs), done, total);
+      });
+  progress.Clear();
+  if (!runs.ok()) {
+    const int code = absl::IsInvalidArgument(runs.status()) ? kExitBadInput : kExitRunFailed;
+    return Fail(env, code, runs.status().message());
+  }
+  for (size_t i = 0; i < writers; ++i) {
+    if (pcaps[i]) pcaps[i]->Finish();
+    if (traces[i]) trace_files[i].flush();
+    if ((traces[i] && !trace_files[i]) || (pcaps[i] && !pcap_files[i])) {
       return Fail(env, kExitRunFailed, "write error on a --trace/--pcap file");
     }
-    results.push_back(*std::move(r));
   }
-  progress.Clear();
+  const std::vector<RunResult>& results = runs->front().results;
 
   if (!s.plot.empty()) {
     plot << RenderSizeHistogramSvg(
@@ -121,8 +131,8 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
     if (!plot) return Fail(env, kExitRunFailed, absl::StrFormat("--plot: write error on %s", EscapeForMessage(s.plot)));
   }
   switch (opts.format) {
-    case OutputFormat::kTable: *env.out << FormatTable(s, results); break;
-    case OutputFormat::kJson: *env.out << FormatJson(s, results); break;
+    case OutputFormat::kTable: *env.out << FormatTable(s, *runs); break;
+    case OutputFormat::kJson: *env.out << FormatJson(s, *runs); break;
     case OutputFormat::kCsv: *env.out << FormatCsv(s, results); break;
   }
   return kExitOk;

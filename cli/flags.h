@@ -18,10 +18,13 @@ namespace sendsim::cli {
 
 enum class OutputFormat { kTable, kJson, kCsv };
 
+inline constexpr uint32_t kMaxThreads = 256;
+
 struct CliOptions {
   Scenario scenario;  // file (if any), then flags; not yet validated
   OutputFormat format = OutputFormat::kTable;
   bool dump_scenario = false;
+  uint32_t threads = 0;  // runs at once; 0: one per CPU
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
   std::set<std::string> given;          // flags present on the command line ('_' form)

@@ -181,6 +181,11 @@ absl::Status ValidateScenario(const Scenario& s) {
           absl::StrFormat("writers: \"%s\" is listed twice on the same kernel", WriterSpecString(w)));
     }
   }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("seeds", s.seeds, 1, kMaxSeeds, "runs"));
+  if (s.seed > UINT64_MAX - (s.seeds - 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("seeds: seed %d + %d runs passes the largest 64-bit seed", s.seed, s.seeds));
+  }
 #undef SENDSIM_RETURN_IF_ERROR
   return absl::OkStatus();
 }

@@ -59,7 +59,9 @@ struct Scenario {
   uint32_t page_offset = 0;
   uint32_t queue_depth = 4;           // requests outstanding (0: all submitted at t = 0)
   uint64_t osd_reply_ns = 500000;     // OSD: message decoded -> reply (acks it, frees a slot)
-  uint64_t osd_reply_jitter_ns = 0;   // + uniform [0, jitter] per reply (seeded)
+  // + a seeded uniform draw from [0, jitter] per reply: without spread the
+  // queue-depth workload repeats one cycle (cli/README.md, "Lockstep").
+  uint64_t osd_reply_jitter_ns = 200000;
   // --- TCP connection ---
   uint32_t mss = 1448;
   uint32_t mtu = 1500;
@@ -89,6 +91,10 @@ struct Scenario {
                                      {"v1-splice", "linux-6.8"},
                                      {"v2", "linux-6.8"}};
   uint64_t seed = 1;
+  // Runs of the whole comparison, under seed, seed + 1, ..., seed + seeds - 1:
+  // the table is the first run's, the spread and the seed's criteria are
+  // reported over all of them.
+  uint32_t seeds = 5;
   // --- outputs (empty: not written) ---
   std::string trace;
   std::string pcap;
@@ -112,6 +118,7 @@ inline constexpr uint32_t kMinMtu = 576;      // IPv4 minimum datagram every hos
 inline constexpr uint32_t kMaxMtu = 65535;
 inline constexpr uint32_t kMinSndbuf = 4608;  // SOCK_MIN_SNDBUF on x86-64
 inline constexpr uint64_t kMaxTimeNs = 10'000'000'000;  // 10 s for any delay/cost knob
+inline constexpr uint32_t kMaxSeeds = 1000;
 
 // TCP + IPv4 header bytes beside the MSS (20 + 20, +12 for timestamps).
 uint32_t HeaderOverhead(const Scenario& s);

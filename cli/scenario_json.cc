@@ -174,6 +174,7 @@ const std::vector<Field>& Fields() {
          return absl::OkStatus();
        }},
       {"seed", U64(&Scenario::seed)},
+      {"seeds", U32(&Scenario::seeds)},
       {"trace", Str(&Scenario::trace)},
       {"pcap", Str(&Scenario::pcap)},
       {"plot", Str(&Scenario::plot)},
@@ -348,6 +349,7 @@ nlohmann::ordered_json ScenarioToJsonValue(const Scenario& s) {
   for (const WriterSpec& w : s.writers) writers.push_back(WriterSpecString(w));
   j["writers"] = writers;
   j["seed"] = s.seed;
+  j["seeds"] = s.seeds;
   j["trace"] = s.trace;
   j["pcap"] = s.pcap;
   j["plot"] = s.plot;

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tools/kernelcmp/repeatability.h"
 
 namespace sendsim::kernelcmp {
 
@@ -269,14 +270,14 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
       "mean [min-max] over valid runs\n",
       w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes, tso ? "on (split)" : "off");
   absl::StrAppendFormat(
-      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s %s\n",
+      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s %-13s %s\n",
       "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg", "top sizes", "rtx",
-      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio", "goal");
+      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio", "verdict", "goal");
   for (const Cell& c : cells) {
     CellSummary s = SummarizeCell(c, w);
     std::string runs = absl::StrFormat("%u/%u", s.valid_runs, s.valid_runs + s.invalid_runs);
     absl::StrAppendFormat(
-        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s %s\n",
+        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s %-13s %s\n",
         VariantName(c.variant), IoModeName(c.io), PlacementName(c.placement), runs,
         Range(s.packets, "%.0f"), Range(s.sub_mss_per_msg, "%.2f"), Top(s.top_sizes),
         s.retransmitted, s.mbytes_per_sec.n ? absl::StrFormat("%.0f", s.mbytes_per_sec.mean) : "-",
@@ -288,8 +289,12 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
                 : "n/a",
         c.model ? absl::StrFormat("%.0f", c.model->bytes_per_sec / 1e6) : "n/a",
         s.tvd ? absl::StrFormat("%.3f", *s.tvd) : "n/a",
-        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a", GoalCell(ModelGoal(c, w)));
+        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a",
+        RepeatabilityCell(ModelRepeatability(c, w)), GoalCell(ModelGoal(c, w)));
   }
+  // The headline: within the kernel's own spread between two recordings;
+  // the per-recording goal after it.
+  out += FormatRepeatabilitySummary(cells, w);
   out += FormatGoalSummary(cells, w);
   for (const Cell& c : cells) {
     for (size_t i = 0; i < c.runs.size(); ++i) {
@@ -316,6 +321,17 @@ nlohmann::json SizesJson(const SizeHistogram& h) {
   nlohmann::json o = nlohmann::json::object();
   for (const auto& [size, n] : h) o[absl::StrFormat("%u", size)] = n;
   return o;
+}
+
+nlohmann::json RepeatabilityJson(const std::optional<RepeatabilityVerdict>& v) {
+  if (!v.has_value()) return nullptr;
+  return {{"met", v->met()},
+          {"sub_mss_per_msg_band", {{"min", v->band_min}, {"max", v->band_max}}},
+          {"inside_band", v->inside_band},
+          {"top3_seen", v->top3_seen},
+          {"tvd", v->tvd},
+          {"tvd_tolerance", v->tvd_tolerance},
+          {"tvd_within", v->tvd_within}};
 }
 
 nlohmann::json GoalJson(const std::optional<GoalVerdict>& v) {
@@ -428,6 +444,7 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
     if (c.reference.has_value()) {
       e["reference_sub_mss_per_msg"] = range(c.reference->sub_mss_per_msg);
       e["reference_goal"] = GoalJson(ReferenceGoal(c, w));
+      e["model_repeatability"] = RepeatabilityJson(ModelRepeatability(c, w));
     }
     entries.push_back(e);
   }
