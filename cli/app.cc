@@ -8,14 +8,21 @@
 #include "cli/histogram_observer.h"
 #include "cli/pcap_writer.h"
 #include "cli/report.h"
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 #include "cli/seed_runs.h"
 #include "cli/subcommands.h"
 #include "cli/svg_plot.h"
-#include "cli/text_util.h"
+#include "scenario/text_util.h"
 #include "cli/trace_writer.h"
 
 namespace sendsim::cli {
+
+using scenario::EffectiveKernel;
+using scenario::EscapeForMessage;
+using scenario::OneLine;
+using scenario::Scenario;
+using scenario::ScenarioToJson;
+using scenario::ValidateScenario;
 namespace {
 
 int Fail(const AppEnv& env, int code, absl::string_view msg) {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/histogram_observer.h"
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 #include "cli/trace_writer.h"
 #include "messenger/call_tag.h"
 #include "gmock/gmock.h"
@@ -13,6 +13,12 @@
 #include "nlohmann/json.hpp"
 
 namespace sendsim::cli {
+
+using scenario::EffectiveKernel;
+using scenario::KnownWriters;
+using scenario::Scenario;
+using scenario::ScenarioFromJson;
+using scenario::WriterSpec;
 namespace {
 
 using ::testing::HasSubstr;

@@ -11,12 +11,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "cli/scenario_json.h"
-#include "cli/text_util.h"
+#include "scenario/scenario_json.h"
+#include "scenario/text_util.h"
 
 namespace {
-const sendsim::cli::Scenario& D() {
-  static const auto* const kDefault = new sendsim::cli::Scenario();
+const sendsim::scenario::Scenario& D() {
+  static const auto* const kDefault = new sendsim::scenario::Scenario();
   return *kDefault;
 }
 }  // namespace
@@ -104,6 +104,19 @@ ABSL_FLAG(std::string, pcap, "", "Write a pcap of the run to FILE (per writer su
 ABSL_FLAG(std::string, plot, "", "Write an SVG of the writers' size histograms to FILE.");
 
 namespace sendsim::cli {
+
+using scenario::DataLayout;
+using scenario::DataLayoutByName;
+using scenario::EscapeForMessage;
+using scenario::GroMode;
+using scenario::GroModeByName;
+using scenario::LoadScenarioFile;
+using scenario::OneLine;
+using scenario::ParseWriterSpec;
+using scenario::Scenario;
+using scenario::SizeMixEntry;
+using scenario::WriterSpec;
+using scenario::WriterSpecString;
 namespace {
 
 absl::Status Err(std::string msg) { return absl::InvalidArgumentError(OneLine(std::move(msg))); }

@@ -6,12 +6,16 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/flags.h"
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 #include "cli/seed_criteria.h"
 #include "cli/spread.h"
 #include "nlohmann/json.hpp"
 
 namespace sendsim::cli {
+
+using scenario::DataLayoutName;
+using scenario::Scenario;
+using scenario::ScenarioToJsonValue;
 namespace {
 
 using OJson = nlohmann::ordered_json;

@@ -14,6 +14,9 @@
 #include "gtest/gtest.h"
 
 namespace sendsim::cli {
+
+using scenario::Scenario;
+using scenario::WriterSpec;
 namespace {
 
 Scenario Small(uint64_t messages) {

@@ -10,6 +10,10 @@
 
 namespace sendsim::cli {
 
+using scenario::EffectiveKernel;
+using scenario::Scenario;
+using scenario::WriterSpec;
+
 absl::StatusOr<std::vector<SeedRun>> RunSeeds(const Scenario& s, const std::vector<model::Observer*>& first_seed_extra,
                                               uint32_t threads, const SeedRunFn& run,
                                               const SeedProgressFn& progress) {

@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "cli/progress.h"
 #include "cli/run_result.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "model/observer.h"
 
 namespace sendsim::cli {
@@ -25,7 +25,7 @@ struct SeedRun {
 
 // One writer's run (the app passes RunOne or a test's stand-in).
 // (The same type as app.h's RunFn.)
-using SeedRunFn = std::function<absl::StatusOr<RunResult>(const Scenario&, const WriterSpec&, model::Observer* extra,
+using SeedRunFn = std::function<absl::StatusOr<RunResult>(const scenario::Scenario&, const scenario::WriterSpec&, model::Observer* extra,
                                                           const ProgressFn& progress)>;
 
 // Progress over all jobs, called with a lock held (so from one thread at a time).
@@ -39,7 +39,7 @@ using SeedProgressFn =
 // with its code, prefixed "WRITER on KERNEL: " (and "(seed N)" with several
 // seeds). Jobs after a failed one are skipped; the ones before it all run,
 // so which error is reported does not depend on timing either.
-absl::StatusOr<std::vector<SeedRun>> RunSeeds(const Scenario& s, const std::vector<model::Observer*>& first_seed_extra,
+absl::StatusOr<std::vector<SeedRun>> RunSeeds(const scenario::Scenario& s, const std::vector<model::Observer*>& first_seed_extra,
                                               uint32_t threads, const SeedRunFn& run,
                                               const SeedProgressFn& progress);
 

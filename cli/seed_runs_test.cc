@@ -6,6 +6,10 @@
 #include "gtest/gtest.h"
 
 namespace sendsim::cli {
+
+using scenario::EffectiveKernel;
+using scenario::Scenario;
+using scenario::WriterSpec;
 namespace {
 
 Scenario ThreeWritersFourSeeds() {

@@ -1,8 +1,8 @@
-#include "cli/runner_config.h"
+#include "scenario/build.h"
 
 #include "messenger/page_pool.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
 model::ConnectionConfig BuildConnectionConfig(const Scenario& s) {
   model::ConnectionConfig c;
@@ -86,4 +86,4 @@ messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, const mod
   return o;
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -1,11 +1,11 @@
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 using ::testing::HasSubstr;
@@ -164,4 +164,4 @@ TEST(ScenarioTest, LayoutAndGroNames) {
 }
 
 }  // namespace
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

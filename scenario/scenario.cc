@@ -1,4 +1,4 @@
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 #include <algorithm>
 #include <set>
@@ -7,7 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 struct LayoutName {
@@ -190,4 +190,4 @@ absl::Status ValidateScenario(const Scenario& s) {
   return absl::OkStatus();
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -1,5 +1,5 @@
-#ifndef SENDSIM_CLI_SCENARIO_H_
-#define SENDSIM_CLI_SCENARIO_H_
+#ifndef SENDSIM_SCENARIO_SCENARIO_H_
+#define SENDSIM_SCENARIO_SCENARIO_H_
 
 // What one sendsim invocation simulates: the workload, the connection, the
 // host and network around it, the writers to compare and where to put the
@@ -14,7 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
 // Data item kinds of a ceph_msg (libceph-write-path.md §7.1).
 enum class DataLayout { kPages, kPagelist, kBio, kBvecs };
@@ -126,6 +126,6 @@ uint32_t HeaderOverhead(const Scenario& s);
 // Checks every knob; the message names the knob and the problem in one line.
 absl::Status ValidateScenario(const Scenario& s);
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario
 
-#endif  // SENDSIM_CLI_SCENARIO_H_
+#endif  // SENDSIM_SCENARIO_SCENARIO_H_

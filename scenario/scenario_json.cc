@@ -1,4 +1,4 @@
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 
 #include <cstdint>
 #include <fstream>
@@ -10,9 +10,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
-#include "cli/text_util.h"
+#include "scenario/text_util.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 using Json = nlohmann::json;
@@ -361,4 +361,4 @@ std::string ScenarioToJson(const Scenario& s) {
   return ScenarioToJsonValue(s).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

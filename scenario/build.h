@@ -1,19 +1,19 @@
-#ifndef SENDSIM_CLI_RUNNER_CONFIG_H_
-#define SENDSIM_CLI_RUNNER_CONFIG_H_
+#ifndef SENDSIM_SCENARIO_BUILD_H_
+#define SENDSIM_SCENARIO_BUILD_H_
 
 // Scenario -> model and messenger configuration (pure functions, tested
 // without running anything).
 
 #include <vector>
 
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "messenger/connection.h"
 #include "messenger/workload.h"
 #include "messenger/workload_driver.h"
 #include "model/config.h"
 #include "model/profile.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
 model::ConnectionConfig BuildConnectionConfig(const Scenario& s);
 
@@ -26,6 +26,6 @@ messenger::DriverOptions BuildDriverOptions(const Scenario& s, const model::Conn
 messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, const model::ConnectionConfig& cfg,
                                                     messenger::WriterKind kind, const model::Profile& profile);
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario
 
-#endif  // SENDSIM_CLI_RUNNER_CONFIG_H_
+#endif  // SENDSIM_SCENARIO_BUILD_H_

@@ -1,11 +1,11 @@
-#include "cli/runner_config.h"
+#include "scenario/build.h"
 
 #include <map>
 
 #include "gtest/gtest.h"
 #include "messenger/writer_policy.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 TEST(RunnerConfigTest, ConnectionConfigFromScenario) {
@@ -73,4 +73,4 @@ TEST(RunnerConfigTest, CliWriterNamesAreTheMessengers) {
 }
 
 }  // namespace
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario
