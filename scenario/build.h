@@ -2,7 +2,10 @@
 #define SENDSIM_SCENARIO_BUILD_H_
 
 // Scenario -> model and messenger configuration (pure functions, tested
-// without running anything).
+// without running anything). BuildConnectionConfig is the one place where a
+// model::ConnectionConfig is filled in: every front end (the CLI, props,
+// packetdrill, kernelcmp, the benchmarks, the writer survey) describes its
+// run as a Scenario and builds the model through it.
 
 #include <vector>
 
@@ -15,7 +18,17 @@
 
 namespace sendsim::scenario {
 
-model::ConnectionConfig BuildConnectionConfig(const Scenario& s);
+// What the model reports besides the histogram: the bytes delivered (a
+// decoder needs them), every wire packet (ACK times, traces), each data
+// segment's timing (diagnostics; memory grows with the run).
+struct ModelOutputs {
+  bool track_payload = true;
+  bool full_trace = true;
+  bool record_data_timing = false;
+};
+
+// The RTT splits evenly into the two one-way delays.
+model::ConnectionConfig BuildConnectionConfig(const Scenario& s, const ModelOutputs& outputs = {});
 
 // The messages, sizes drawn from the weighted mix with the scenario's seed
 // (SplitMix64: the same on every platform).

@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "model/config.h"
 
 namespace sendsim::scenario {
 
@@ -99,6 +100,34 @@ struct Scenario {
   std::string trace;
   std::string pcap;
   std::string plot;
+
+  // --- set by front ends, not by flags or scenario files: the CLI leaves
+  // them at Linux's defaults and the plain host (packetdrill scripts,
+  // property cases and the kernel comparison's testbed set them) ---
+  // TCP beyond the knobs above: route, socket options, sysctls.
+  struct Tcp {
+    uint32_t mss_clamp = 0;  // the peer's MSS option; 0: mss + options
+    bool sack = true;
+    uint32_t initcwnd = 10;   // route initcwnd
+    uint32_t cwnd_clamp = 0;  // 0: none
+    model::CongestionControl cc = model::CongestionControl::kCubic;
+    bool slow_start_after_idle = true;
+    model::TcpSysctls sysctl;
+    friend bool operator==(const Tcp&, const Tcp&) = default;
+  } tcp;
+  // The receiver beyond its ACK policy: buffer, autotuning, window scale,
+  // and the application's read rate (0: instant).
+  struct Receiver {
+    uint32_t rcvbuf = model::PeerConfig().rcvbuf;
+    uint32_t rcvbuf_autotune_initial = 0;
+    bool rcv_rtt_from_window = false;
+    uint32_t init_rcv_wnd_segs = model::PeerConfig().init_rcv_wnd_segs;
+    uint8_t wscale = model::PeerConfig().wscale;
+    uint64_t app_read_bytes_per_sec = 0;
+    friend bool operator==(const Receiver&, const Receiver&) = default;
+  } receiver;
+  // Where the hosts run the work (model/host/host.h); default: the plain host.
+  model::HostConfig host;
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
