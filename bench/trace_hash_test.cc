@@ -15,13 +15,15 @@
 #include "model/profile.h"
 #include "model/testing/stream_writer.h"
 #include "model/testing/trace_hash.h"
+#include "scenario/build.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::model {
 namespace {
 
 using HashObserver = testing::TraceHashObserver;
 
-struct Scenario {
+struct HashRun {
   const char* profile;
   bool tso;
   GroMode gro;
@@ -29,16 +31,17 @@ struct Scenario {
   bool notlast;
 };
 
-HashObserver RunScenario(const Scenario& s) {
-  ConnectionConfig cfg;  // the benchmark's configuration, with the full trace on
-  cfg.track_payload = false;
-  cfg.full_trace = true;
-  cfg.call_cost_ns = 1 * kNsPerUs;
-  cfg.tx_completion_ns = 5 * kNsPerUs;
-  cfg.tso = s.tso;
-  cfg.peer.gro = s.gro;
-  cfg.peer.gro_flush_ns = s.gro == GroMode::kBatch ? 2 * kNsPerUs : 0;
-  cfg.peer.app_read_bytes_per_sec = s.app_read_bps;
+HashObserver RunScenario(const HashRun& s) {
+  // The benchmark's configuration, with the full trace on.
+  scenario::Scenario sc;
+  sc.call_cost_ns = 1 * kNsPerUs;
+  sc.tx_completion_ns = 5 * kNsPerUs;
+  sc.ack_proc_ns = 0;
+  sc.tso = s.tso;
+  sc.gro = s.gro == GroMode::kBatch ? scenario::GroMode::kBatch : scenario::GroMode::kOff;
+  sc.gro_flush_ns = s.gro == GroMode::kBatch ? 2 * kNsPerUs : 0;
+  sc.receiver.app_read_bytes_per_sec = s.app_read_bps;
+  const ConnectionConfig cfg = scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = true});
   testing::MessageShape shape;
   shape.pages = 32;
   shape.notlast = s.notlast;
