@@ -8,7 +8,7 @@
 namespace sendsim::scenario {
 namespace {
 
-TEST(RunnerConfigTest, ConnectionConfigFromScenario) {
+TEST(BuildTest, ConnectionConfigFromScenario) {
   Scenario s;
   s.rtt_ns = 50000;
   s.link_mbps = 10000;
@@ -25,7 +25,59 @@ TEST(RunnerConfigTest, ConnectionConfigFromScenario) {
   EXPECT_TRUE(c.full_trace);
 }
 
-TEST(RunnerConfigTest, CostsReachTheMessenger) {
+// The parts front ends set reach the model unchanged, and the CLI's
+// defaults leave them at the model's own defaults.
+TEST(BuildTest, TcpReceiverAndHostReachTheModel) {
+  const model::ConnectionConfig plain = BuildConnectionConfig(Scenario());
+  const model::ConnectionConfig defaults;
+  EXPECT_EQ(plain.mss_clamp, defaults.mss_clamp);
+  EXPECT_EQ(plain.initcwnd, defaults.initcwnd);
+  EXPECT_EQ(plain.cc, defaults.cc);
+  EXPECT_TRUE(plain.sysctl == defaults.sysctl);
+  EXPECT_TRUE(plain.host == defaults.host);
+  EXPECT_EQ(plain.peer.rcvbuf, defaults.peer.rcvbuf);
+  EXPECT_EQ(plain.peer.init_rcv_wnd_segs, defaults.peer.init_rcv_wnd_segs);
+  EXPECT_EQ(plain.peer.wscale, defaults.peer.wscale);
+
+  Scenario s;
+  s.tcp.mss_clamp = 1000;
+  s.tcp.sack = false;
+  s.tcp.initcwnd = 4;
+  s.tcp.cwnd_clamp = 7;
+  s.tcp.cc = model::CongestionControl::kReno;
+  s.tcp.slow_start_after_idle = false;
+  s.tcp.sysctl.min_tso_segs = 5;
+  s.receiver.rcvbuf = 1 << 20;
+  s.receiver.rcvbuf_autotune_initial = 131072;
+  s.receiver.rcv_rtt_from_window = true;
+  s.receiver.init_rcv_wnd_segs = 45;
+  s.receiver.wscale = 9;
+  s.receiver.app_read_bytes_per_sec = 1'000'000;
+  s.host.rx_cpu_service_ns = 1200;
+  s.host.tx_completion_at_arrival = true;
+  const model::ConnectionConfig c =
+      BuildConnectionConfig(s, {.track_payload = false, .full_trace = false, .record_data_timing = true});
+  EXPECT_EQ(c.mss_clamp, 1000u);
+  EXPECT_FALSE(c.sack);
+  EXPECT_EQ(c.initcwnd, 4u);
+  EXPECT_EQ(c.cwnd_clamp, 7u);
+  EXPECT_EQ(c.cc, model::CongestionControl::kReno);
+  EXPECT_FALSE(c.slow_start_after_idle);
+  EXPECT_EQ(c.sysctl.min_tso_segs, 5u);
+  EXPECT_EQ(c.peer.rcvbuf, 1u << 20);
+  EXPECT_EQ(c.peer.rcvbuf_autotune_initial, 131072u);
+  EXPECT_TRUE(c.peer.rcv_rtt_from_window);
+  EXPECT_EQ(c.peer.init_rcv_wnd_segs, 45u);
+  EXPECT_EQ(c.peer.wscale, 9);
+  EXPECT_EQ(c.peer.app_read_bytes_per_sec, 1'000'000u);
+  EXPECT_EQ(c.host.rx_cpu_service_ns, 1200);
+  EXPECT_TRUE(c.host.tx_completion_at_arrival);
+  EXPECT_FALSE(c.track_payload);
+  EXPECT_FALSE(c.full_trace);
+  EXPECT_TRUE(c.record_data_timing);
+}
+
+TEST(BuildTest, CostsReachTheMessenger) {
   Scenario s;
   s.crc_ns_per_page = 777;
   const model::ConnectionConfig c = BuildConnectionConfig(s);
@@ -36,7 +88,7 @@ TEST(RunnerConfigTest, CostsReachTheMessenger) {
   EXPECT_EQ(o.policy.kind, messenger::WriterKind::kV1Notlast);
 }
 
-TEST(RunnerConfigTest, WorkloadFollowsTheMixAndSeed) {
+TEST(BuildTest, WorkloadFollowsTheMixAndSeed) {
   Scenario s;
   s.messages = 4000;
   s.sizes = {{4096, 1}, {131072, 3}};
@@ -68,7 +120,7 @@ TEST(RunnerConfigTest, WorkloadFollowsTheMixAndSeed) {
   EXPECT_GT(differ, 1000);  // two independent draws differ with p = 2 * 1/4 * 3/4 = 3/8
 }
 
-TEST(RunnerConfigTest, CliWriterNamesAreTheMessengers) {
+TEST(BuildTest, CliWriterNamesAreTheMessengers) {
   EXPECT_EQ(KnownWriters(), messenger::WriterNames());
 }
 
