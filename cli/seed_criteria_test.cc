@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cli/testing/run_results.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -11,17 +12,7 @@ namespace {
 using ::testing::HasSubstr;
 
 RunResult Writer(const std::string& name, std::map<uint32_t, uint64_t> histogram) {
-  RunResult r;
-  r.writer = name;
-  r.kernel = "linux-4.19";
-  r.mss = 1448;
-  r.messages = 10;
-  r.histogram = std::move(histogram);
-  for (const auto& [size, count] : r.histogram) {
-    r.packets += count;
-    if (size < 1448) r.sub_mss_packets += count;
-  }
-  return r;
+  return testing::WriterRun(name, std::move(histogram), /*messages=*/10);
 }
 
 // Two hand-made seeds. v1-legacy sends 1000 packets in both (140 sub-MSS);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cli/testing/run_results.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -11,16 +12,7 @@ namespace {
 using ::testing::HasSubstr;
 
 RunResult Writer(const std::string& name, std::map<uint32_t, uint64_t> histogram) {
-  RunResult r;
-  r.writer = name;
-  r.kernel = "linux-4.19";
-  r.mss = 1448;
-  r.histogram = std::move(histogram);
-  for (const auto& [size, count] : r.histogram) {
-    r.packets += count;
-    if (size < 1448) r.sub_mss_packets += count;
-  }
-  return r;
+  return testing::WriterRun(name, std::move(histogram));
 }
 
 // Seed 1: v1-legacy 100 packets (10 sub-MSS), v1-notlast 95 (5): -5 %.
