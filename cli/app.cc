@@ -42,6 +42,74 @@ std::string PerWriterPath(const std::string& path, const RunResult& id, size_t w
   return absl::StrFormat("%s.%s-%s%s", stem, id.writer, id.kernel, ext);
 }
 
+namespace {
+
+// The --trace and --pcap files of each writer, opened before the runs (an
+// unwritable path fails before a long run) and finished after them.
+class WriterOutputs {
+ public:
+  absl::Status Open(const Scenario& s) {
+    const size_t writers = s.writers.size();
+    trace_files_.resize(writers);
+    pcap_files_.resize(writers);
+    traces_.resize(writers);
+    pcaps_.resize(writers);
+    tees_.resize(writers);
+    extra_.assign(writers, nullptr);
+    for (size_t i = 0; i < writers; ++i) {
+      RunResult id;
+      id.writer = s.writers[i].writer;
+      id.kernel = EffectiveKernel(s.writers[i], s.kernel);
+      std::vector<model::Observer*> observers;
+      if (!s.trace.empty()) {
+        const std::string path = PerWriterPath(s.trace, id, writers);
+        trace_files_[i].open(path, std::ios::binary | std::ios::trunc);
+        if (!trace_files_[i]) return absl::InvalidArgumentError("--trace: cannot write " + EscapeForMessage(path));
+        traces_[i] = std::make_unique<TraceWriter>(&trace_files_[i]);
+        observers.push_back(traces_[i].get());
+      }
+      if (!s.pcap.empty()) {
+        const std::string path = PerWriterPath(s.pcap, id, writers);
+        pcap_files_[i].open(path, std::ios::binary | std::ios::trunc);
+        if (!pcap_files_[i]) return absl::InvalidArgumentError("--pcap: cannot write " + EscapeForMessage(path));
+        PcapOptions po;
+        po.mss = s.mss;
+        po.timestamps = s.timestamps;
+        pcaps_[i] = std::make_unique<PcapWriter>(&pcap_files_[i], po);
+        observers.push_back(pcaps_[i].get());
+      }
+      if (!observers.empty()) {
+        tees_[i] = std::make_unique<TeeObserver>(observers);
+        extra_[i] = tees_[i].get();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Per writer: the observer its first-seed run reports to (may be null).
+  const std::vector<model::Observer*>& observers() const { return extra_; }
+
+  absl::Status Finish() {
+    for (size_t i = 0; i < extra_.size(); ++i) {
+      if (pcaps_[i]) pcaps_[i]->Finish();
+      if (traces_[i]) trace_files_[i].flush();
+      if ((traces_[i] && !trace_files_[i]) || (pcaps_[i] && !pcap_files_[i])) {
+        return absl::InternalError("write error on a --trace/--pcap file");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::vector<std::ofstream> trace_files_, pcap_files_;
+  std::vector<std::unique_ptr<TraceWriter>> traces_;
+  std::vector<std::unique_ptr<PcapWriter>> pcaps_;
+  std::vector<std::unique_ptr<TeeObserver>> tees_;
+  std::vector<model::Observer*> extra_;
+};
+
+}  // namespace
+
 int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn& run) {
   absl::StatusOr<CliOptions> parsed = ParseCommandLine(args);
   if (!parsed.ok()) return Fail(env, kExitBadInput, parsed.status().message());
@@ -74,47 +142,12 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
   }
 
   // --trace and --pcap observe each writer's run under the first seed.
-  const size_t writers = s.writers.size();
-  std::vector<std::ofstream> trace_files(writers), pcap_files(writers);
-  std::vector<std::unique_ptr<TraceWriter>> traces(writers);
-  std::vector<std::unique_ptr<PcapWriter>> pcaps(writers);
-  std::vector<std::unique_ptr<TeeObserver>> tees(writers);
-  std::vector<model::Observer*> extra(writers, nullptr);
-  for (size_t i = 0; i < writers; ++i) {
-    RunResult id;
-    id.writer = s.writers[i].writer;
-    id.kernel = EffectiveKernel(s.writers[i], s.kernel);
-    std::vector<model::Observer*> observers;
-    if (!s.trace.empty()) {
-      const std::string path = PerWriterPath(s.trace, id, writers);
-      trace_files[i].open(path, std::ios::binary | std::ios::trunc);
-      if (!trace_files[i]) {
-        return Fail(env, kExitBadInput, absl::StrFormat("--trace: cannot write %s", EscapeForMessage(path)));
-      }
-      traces[i] = std::make_unique<TraceWriter>(&trace_files[i]);
-      observers.push_back(traces[i].get());
-    }
-    if (!s.pcap.empty()) {
-      const std::string path = PerWriterPath(s.pcap, id, writers);
-      pcap_files[i].open(path, std::ios::binary | std::ios::trunc);
-      if (!pcap_files[i]) {
-        return Fail(env, kExitBadInput, absl::StrFormat("--pcap: cannot write %s", EscapeForMessage(path)));
-      }
-      PcapOptions po;
-      po.mss = s.mss;
-      po.timestamps = s.timestamps;
-      pcaps[i] = std::make_unique<PcapWriter>(&pcap_files[i], po);
-      observers.push_back(pcaps[i].get());
-    }
-    if (!observers.empty()) {
-      tees[i] = std::make_unique<TeeObserver>(observers);
-      extra[i] = tees[i].get();
-    }
-  }
+  WriterOutputs outputs;
+  if (absl::Status st = outputs.Open(s); !st.ok()) return Fail(env, kExitBadInput, st.message());
 
   ProgressLine progress(env.err, env.err_is_tty, env.clock);
   absl::StatusOr<std::vector<SeedRun>> runs = RunSeeds(
-      s, extra, opts.threads, run, [&](size_t runs_done, size_t jobs, uint64_t done, uint64_t total) {
+      s, outputs.observers(), opts.threads, run, [&](size_t runs_done, size_t jobs, uint64_t done, uint64_t total) {
         progress.Update(absl::StrFormat("%d/%d runs", runs_done, jobs), done, total);
       });
   progress.Clear();
@@ -122,13 +155,7 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
     const int code = absl::IsInvalidArgument(runs.status()) ? kExitBadInput : kExitRunFailed;
     return Fail(env, code, runs.status().message());
   }
-  for (size_t i = 0; i < writers; ++i) {
-    if (pcaps[i]) pcaps[i]->Finish();
-    if (traces[i]) trace_files[i].flush();
-    if ((traces[i] && !trace_files[i]) || (pcaps[i] && !pcap_files[i])) {
-      return Fail(env, kExitRunFailed, "write error on a --trace/--pcap file");
-    }
-  }
+  if (absl::Status st = outputs.Finish(); !st.ok()) return Fail(env, kExitRunFailed, st.message());
   const std::vector<RunResult>& results = runs->front().results;
 
   if (!s.plot.empty()) {
