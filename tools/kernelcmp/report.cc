@@ -341,21 +341,28 @@ nlohmann::json GoalJson(const std::optional<GoalVerdict>& v) {
 
 }  // namespace
 
-std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso) {
-  nlohmann::json entries = nlohmann::json::array();
-  for (const Cell& c : cells) {
-    CellSummary s = SummarizeCell(c, w);
-    auto range = [](const Summary& x) -> nlohmann::json {
-      if (x.n == 0) return nullptr;
-      return {{"mean", x.mean}, {"min", x.min}, {"max", x.max}};
-    };
-    nlohmann::json top = nlohmann::json::array();
-    for (const auto& [size, n] : s.top_sizes) top.push_back({{"size", size}, {"packets", n}});
-    nlohmann::json invalid = nlohmann::json::array();
-    for (const RunOutcome& r : c.runs) {
-      if (!r.valid) invalid.push_back(r.invalid_reason);
-    }
-    nlohmann::json e = {
+namespace {
+
+nlohmann::json RangeJson(const Summary& x) {
+  if (x.n == 0) return nullptr;
+  return {{"mean", x.mean}, {"min", x.min}, {"max", x.max}};
+}
+
+nlohmann::json TopSizesJson(const std::vector<std::pair<uint32_t, uint64_t>>& top) {
+  nlohmann::json t = nlohmann::json::array();
+  for (const auto& [size, n] : top) t.push_back({{"size", size}, {"packets", n}});
+  return t;
+}
+
+// The cell's key, workload and the kernel side (what --kernel_json reads back).
+nlohmann::json KernelJson(const Cell& c, const CellSummary& s, const Workload& w, bool tso) {
+  auto range = RangeJson;
+  const nlohmann::json top = TopSizesJson(s.top_sizes);
+  nlohmann::json invalid = nlohmann::json::array();
+  for (const RunOutcome& r : c.runs) {
+    if (!r.valid) invalid.push_back(r.invalid_reason);
+  }
+  return {
         {"variant", std::string(VariantName(c.variant))},
         {"io", std::string(IoModeName(c.io))},
         {"placement", std::string(PlacementName(c.placement))},
@@ -406,6 +413,12 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_recv_cpu_mbytes_per_sec",
          s.recv_cpu_bytes_per_sec > 0 ? nlohmann::json(s.recv_cpu_bytes_per_sec / 1e6) : nlohmann::json()},
         {"kernel_mbytes_per_sec", range(s.mbytes_per_sec)},
+  };
+}
+
+// The model's side and the comparison.
+nlohmann::json ModelJson(const Cell& c, const CellSummary& s, const Workload& w) {
+  return {
         {"model_settings", c.model_settings},
         {"model_packets", c.model ? nlohmann::json(c.model->packets) : nlohmann::json()},
         {"model_sub_mss_per_msg",
@@ -428,21 +441,25 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"model_acks_per_msg",
          c.model ? nlohmann::json(static_cast<double>(c.model->acks) / w.messages)
                  : nlohmann::json()},
-        {"model_top_sizes", c.model ? [&] {
-           nlohmann::json t = nlohmann::json::array();
-           for (const auto& [size, n] : TopSizes(c.model->sizes, 3)) {
-             t.push_back({{"size", size}, {"packets", n}});
-           }
-           return t;
-         }() : nlohmann::json()},
+        {"model_top_sizes", c.model ? TopSizesJson(TopSizes(c.model->sizes, 3)) : nlohmann::json()},
         {"model_sizes", c.model ? SizesJson(c.model->sizes) : nlohmann::json()},
         {"model_sub_mss_by_push", c.model ? nlohmann::json(c.model->sub_mss_by_reason) : nlohmann::json()},
         {"tvd", s.tvd ? nlohmann::json(*s.tvd) : nlohmann::json()},
         {"model_goal", GoalJson(ModelGoal(c, w))},
         {"packet_ratio", s.packet_ratio ? nlohmann::json(*s.packet_ratio) : nlohmann::json()},
-    };
+  };
+}
+
+}  // namespace
+
+std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const Cell& c : cells) {
+    const CellSummary s = SummarizeCell(c, w);
+    nlohmann::json e = KernelJson(c, s, w, tso);
+    e.update(ModelJson(c, s, w));
     if (c.reference.has_value()) {
-      e["reference_sub_mss_per_msg"] = range(c.reference->sub_mss_per_msg);
+      e["reference_sub_mss_per_msg"] = RangeJson(c.reference->sub_mss_per_msg);
       e["reference_goal"] = GoalJson(ReferenceGoal(c, w));
       e["model_repeatability"] = RepeatabilityJson(ModelRepeatability(c, w));
     }
