@@ -36,16 +36,16 @@ ABSL_FLAG(std::string, sizes, "131072",
           "Source: krbd 128 KiB writes as in the seed measurement.");
 ABSL_FLAG(uint32_t, front_len, D().front_len,
           "MOSDOp front length [bytes]. Source: the seed's odd packet sizes imply 192 "
-          "(1019 = 131339 mod 1448); reference 11.2 computes 277 for a luminous MOSDOp v8.");
+          "(1019 = 131339 mod 1448); docs/libceph-write-path.md 11.2 computes 277 for a luminous MOSDOp v8.");
 ABSL_FLAG(std::string, layout, "bio",
-          "Data item kind: pages, pagelist, bio, bvecs. Source: krbd passes block-layer bios (reference 7.1).");
+          "Data item kind: pages, pagelist, bio, bvecs. Source: krbd passes block-layer bios (docs/libceph-write-path.md 7.1).");
 ABSL_FLAG(uint32_t, page_offset, D().page_offset,
           "Offset of the first data byte in its first page [bytes, < 4096]. Source: page-cache and "
           "O_DIRECT 4 KiB I/O is page aligned.");
 ABSL_FLAG(uint32_t, queue_depth, D().queue_depth,
           "OSD requests kept outstanding; a new one is submitted when a reply arrives [requests, 0 = all at "
           "t=0]. Source: a lightly loaded krbd client (fio iodepth=4; krbd allows 128). At >= 8 the 10 GbE link "
-          "saturates and the model shows none of the seed's per-page runts (cli/README.md).");
+          "saturates and the model shows none of the seed's per-page runts (docs/notes/2026-12-02-default-scenario-calibration.md).");
 ABSL_FLAG(uint64_t, osd_reply_ns, D().osd_reply_ns,
           "OSD time from having the whole request to its reply [ns]. Source: SSD-backed BlueStore write "
           "latency of a few hundred us (UNVERIFIED).");
@@ -74,7 +74,7 @@ ABSL_FLAG(uint64_t, call_cost_ns, D().call_cost_ns,
           "CPU time of one socket call holding the socket [ns]. Source: estimate for a 2018 Xeon "
           "do_tcp_sendpages of one page, 1-2 us (UNVERIFIED).");
 ABSL_FLAG(uint64_t, crc_ns_per_page, D().crc_ns_per_page,
-          "crc32c work between page calls [ns per 4 KiB]. Source: libceph reference 10.1 estimate (~1 us).");
+          "crc32c work between page calls [ns per 4 KiB]. Source: docs/libceph-write-path.md 10.1 estimate (~1 us).");
 ABSL_FLAG(bool, delayed_ack, D().delayed_ack, "Peer delays ACKs (false: quickack every segment). Source: Linux default.");
 ABSL_FLAG(uint32_t, ack_every, D().ack_every,
           "Full-sized segments per immediate ACK [segments]. Source: Linux __tcp_ack_snd_check (more than one MSS).");

@@ -17,7 +17,7 @@
 
 namespace sendsim::scenario {
 
-// Data item kinds of a ceph_msg (libceph-write-path.md §7.1).
+// Data item kinds of a ceph_msg (docs/libceph-write-path.md §7.1).
 enum class DataLayout { kPages, kPagelist, kBio, kBvecs };
 
 absl::string_view DataLayoutName(DataLayout l);
@@ -61,7 +61,8 @@ struct Scenario {
   uint32_t queue_depth = 4;           // requests outstanding (0: all submitted at t = 0)
   uint64_t osd_reply_ns = 500000;     // OSD: message decoded -> reply (acks it, frees a slot)
   // + a seeded uniform draw from [0, jitter] per reply: without spread the
-  // queue-depth workload repeats one cycle (cli/README.md, "Lockstep").
+  // queue-depth workload repeats one cycle
+  // (docs/notes/2026-12-02-lockstep-and-osd-reply-spread.md).
   uint64_t osd_reply_jitter_ns = 200000;
   // --- TCP connection ---
   uint32_t mss = 1448;
