@@ -34,7 +34,7 @@ absl::Status UnmodelledInbound(const RunState& run, const PacketEvent& p) {
 // ISN was.
 void NegotiateWithPeer(RunState& run, const PacketEvent& p) {
   const PeerSyn peer = PeerSynFromOptions(p.options, *p.win);
-  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer);
+  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer, run.profile.initial_rwnd_capped);
   run.sock.rcv_nxt = 1;
 }
 

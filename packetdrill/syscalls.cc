@@ -300,7 +300,7 @@ absl::Status SyscallDriver::SysConnect(const Call& c) {
   if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
   ScriptSocket& sock = run_.sock;
   if (sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "connect() in this state");
-  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr);
+  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr, run_.profile.initial_rwnd_capped);
   run_.EmitSyn(kFlagSyn, 0, 0);
   sock.syn_at = run_.loop.now();
   sock.active_open = true;
