@@ -55,7 +55,8 @@ struct Settings {
   // --ip_version=ipv6 (40-byte IPv6 header instead of 20).
   bool ipv6 = false;
 
-  // Files created with dd (path -> size in bytes, zero-filled).
+  // Files the script created: with dd or truncate in a command, or open()
+  // with O_CREAT and writes (path -> size in bytes, zero-filled).
   std::map<std::string, uint64_t> files;
 };
 

@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "model/constants.h"
 #include "packetdrill/handshake.h"
+#include "packetdrill/receive.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
 
@@ -135,8 +136,9 @@ absl::Status SyscallDriver::Syscall(const Event& e, const SyscallEvent& sc, Time
       return absl::OkStatus();
     }
   }
-  if (n == "read" || n == "readv" || n == "recv" || n == "recvfrom" || n == "recvmsg") {
-    return run_.Skip(e.line, absl::StrFormat("%s(): receiving data is not modelled", n));
+  if (n == "read" || n == "recv" || n == "recvfrom") return SysRead(c);
+  if (n == "readv" || n == "recvmsg") {
+    return run_.Skip(e.line, absl::StrFormat("%s(): only read(), recv() and recvfrom() receive data here", n));
   }
   return run_.Skip(e.line, absl::StrFormat("system call %s() is not supported", n));
 }
@@ -152,8 +154,18 @@ void SyscallDriver::StartPending(const Call& c, TimeNs t0) {
   p.annotated = c.e.timing.block_end.has_value();
   if (!p.annotated) return;
   const TimeSpec& end = *c.e.timing.block_end;
-  const bool rel = end.kind == TimeKind::kRelative || c.e.timing.start.kind == TimeKind::kRelative;
-  TimeNs te = rel ? t0 + end.usecs * model::kNsPerUs : end.usecs * model::kNsPerUs;
+  const TimeSpec& start = c.e.timing.start;
+  // Upstream (run.c, adjust_relative_event_times): when the start is
+  // relative, the end gets the same offset as the start, the previous
+  // event's time: in "+.1...0.38" the call starts 0.1 s after the previous
+  // event and must return 0.38 s after it. An end written "+b" (our
+  // extension) counts from the start.
+  TimeNs te = end.usecs * model::kNsPerUs;
+  if (end.kind == TimeKind::kRelative) {
+    te += t0;
+  } else if (start.kind == TimeKind::kRelative) {
+    te += t0 - start.usecs * model::kNsPerUs;
+  }
   TimeNs etol = run_.Tolerance(te - t0);
   p.end_lo = te - etol;
   p.end_hi = te + etol;
@@ -459,7 +471,7 @@ absl::Status SyscallDriver::SysSend(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
   if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
-  if (fds_[*fd].kind == Fd::Kind::kFile) return run_.Skip(c.line(), "writing to a file is not modelled");
+  if (fds_[*fd].kind == Fd::Kind::kFile) return WriteFile(c, *fd);
   if (!IsConnFd(*fd) || !Connected()) {
     return run_.Skip(c.line(), absl::StrFormat("%s() on a socket that is not connected", c.sc.name));
   }
@@ -486,16 +498,21 @@ absl::Status SyscallDriver::SysSendfile(const Call& c) {
   if (!fds_.count(*out) || !fds_.count(*in)) return Immediate(c, -kErrEbadf);
   if (fds_[*in].kind != Fd::Kind::kFile) return run_.Skip(c.line(), "sendfile() from a socket");
   if (!IsConnFd(*out) || !Connected()) return run_.Skip(c.line(), "sendfile() to a socket that is not connected");
-  uint64_t off = 0;
-  if (args[2].kind != Expr::Kind::kEllipsis && !(args[2].kind == Expr::Kind::kWord && args[2].text == "NULL")) {
+  // Without an offset (NULL) sendfile reads from the file position and
+  // advances it (do_sendfile); with one, the position is left alone.
+  Fd& file = fds_[*in];
+  const bool use_pos = args[2].kind == Expr::Kind::kWord && args[2].text == "NULL";
+  uint64_t off = use_pos ? file.offset : 0;
+  if (args[2].kind != Expr::Kind::kEllipsis && !use_pos) {
     std::optional<int64_t> o = IntValue(args[2]);
     if (!o || *o < 0) return run_.Skip(c.line(), "sendfile() offset not understood");
     off = static_cast<uint64_t>(*o);
   }
   std::optional<int64_t> cnt = IntValue(args[3]);
   if (!cnt || *cnt < 0) return run_.Skip(c.line(), "sendfile() count not understood");
-  const uint64_t size = fds_[*in].size;
+  const uint64_t size = file.size;
   const uint64_t total = off >= size ? 0 : std::min<uint64_t>(static_cast<uint64_t>(*cnt), size - off);
+  if (use_pos) file.offset = off + total;  // simplification: advanced by the whole count at once
   const int flags = fds_[*out].nonblock ? model::kMsgDontwait : 0;
   const uint64_t file_id = static_cast<uint64_t>(*in) << 40;
   model::Socket& sock = run_.sock.ep->socket();
@@ -505,14 +522,21 @@ absl::Status SyscallDriver::SysSendfile(const Call& c) {
   });
 }
 
+// open(): the files a script prepares (dd or truncate in a command, or
+// O_CREAT here, then written through the descriptor) are the only ones.
 absl::Status SyscallDriver::SysOpen(const Call& c) {
   const SyscallEvent& sc = c.sc;
   if (sc.args.empty() || sc.args[0].kind != Expr::Kind::kString) return run_.Skip(c.line(), "open() of a non-literal path");
-  auto it = run_.settings.files.find(sc.args[0].text);
-  if (it == run_.settings.files.end()) {
-    return run_.Skip(c.line(), absl::StrFormat("open(\"%s\"): only files created by dd in a command are modelled",
+  std::optional<int64_t> oflags = sc.args.size() >= 2 ? IntValue(sc.args[1]) : std::optional<int64_t>(kORdonly);
+  if (!oflags) return run_.Skip(c.line(), "open() flags not understood");
+  std::map<std::string, uint64_t>& files = run_.settings.files;
+  if (*oflags & kOCreat) files.emplace(sc.args[0].text, 0);
+  auto it = files.find(sc.args[0].text);
+  if (it == files.end()) {
+    return run_.Skip(c.line(), absl::StrFormat("open(\"%s\"): only files the script creates (dd, truncate, O_CREAT) are modelled",
                                                sc.args[0].text));
   }
+  if ((*oflags & kOTrunc) && (*oflags & (kOWronly | kORdwr))) it->second = 0;
   if (sc.ret_any || sc.ret < 0) return run_.Skip(c.line(), "open() without an expected descriptor");
   int fd = static_cast<int>(sc.ret);
   if (fds_.count(fd)) return run_.Fail(c.line(), absl::StrFormat("descriptor %d is already in use", fd));
@@ -522,6 +546,20 @@ absl::Status SyscallDriver::SysOpen(const Call& c) {
   f.size = it->second;
   fds_[fd] = f;
   return Immediate(c, fd);
+}
+
+// write() to a file descriptor: the file grows to cover the bytes written at
+// its position (contents do not matter, only sizes).
+absl::Status SyscallDriver::WriteFile(const Call& c, int fd) {
+  if (c.sc.name != "write" || c.sc.args.size() != 3) return run_.Skip(c.line(), "only write() to a file is modelled");
+  std::optional<int64_t> len = IntValue(c.sc.args[2]);
+  if (!len || *len < 0) return run_.Skip(c.line(), "write() length not understood");
+  Fd& f = fds_[fd];
+  f.offset += static_cast<uint64_t>(*len);
+  uint64_t& size = run_.settings.files[f.path];
+  size = std::max(size, f.offset);
+  f.size = size;
+  return Immediate(c, *len);
 }
 
 // ---------------------------------------------------------------- closing
@@ -569,11 +607,42 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
   return Immediate(c, 0);
 }
 
+// read()/recv()/recvfrom() on the connection: the peer's data that
+// receive.cc queued. Blocks (or EAGAIN) while nothing is queued and the peer
+// has not closed; 0 at end of stream.
+absl::Status SyscallDriver::SysRead(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  if (fds_[*fd].kind == Fd::Kind::kFile) return run_.Skip(c.line(), "reading a file is not modelled");
+  const std::vector<Expr>& args = c.sc.args;
+  std::optional<int64_t> len = args.size() >= 3 ? IntValue(args[2]) : std::nullopt;
+  if (!len || *len < 0) return run_.Skip(c.line(), absl::StrFormat("%s() length not understood", c.sc.name));
+  bool dontwait = fds_[*fd].nonblock;
+  if (c.sc.name != "read") {
+    std::optional<int64_t> fl = args.size() >= 4 ? IntValue(args[3]) : std::nullopt;
+    if (!fl || (*fl & ~model::kMsgDontwait)) {
+      return run_.Skip(c.line(), absl::StrFormat("%s() flags other than MSG_DONTWAIT are not modelled", c.sc.name));
+    }
+    if (*fl & model::kMsgDontwait) dontwait = true;
+  }
+  if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
+  const uint64_t want = static_cast<uint64_t>(*len);
+  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin; };
+  auto finish = [this, want]() -> int64_t {
+    const uint64_t n = std::min(want, run_.sock.rcv.queued);
+    OnRead(run_, n);
+    return static_cast<int64_t>(n);
+  };
+  if (!ready() && dontwait) return Immediate(c, -kErrEagain);
+  return Wait(c, ready, finish, -1);
+}
+
 // ---------------------------------------------------------------- queue sizes and readiness
 
 // tcp_ioctl: SIOCOUTQ = write_seq - snd_una, SIOCOUTQNSD = write_seq -
-// snd_nxt (a queued FIN counts, as in Linux), SIOCINQ = 0 (the model never
-// receives data; a received FIN is not counted).
+// snd_nxt (a queued FIN counts, as in Linux), SIOCINQ = the peer's unread
+// data (a received FIN is not counted).
 absl::Status SyscallDriver::SysIoctl(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
@@ -588,6 +657,7 @@ absl::Status SyscallDriver::SysIoctl(const Call& c) {
   int64_t val = 0;
   if (*req == kSiocoutq) val = static_cast<int64_t>(write_seq - i.bytes_acked);
   if (*req == kSiocoutqnsd) val = i.notsent_bytes;
+  if (*req == kSiocinq) val = static_cast<int64_t>(run_.sock.rcv.queued);
   if (absl::Status st = CheckOutValue(c.line(), "ioctl()", c.sc.args[2], val); !st.ok()) return st;
   return Immediate(c, 0);
 }
@@ -603,7 +673,8 @@ int64_t SyscallDriver::Revents(int fd) const {
     return run_.sock.phase == SocketPhase::kEstablished && !accepted_ ? (kPollIn | kPollRdnorm) : 0;
   }
   if (!Connected() || run_.sock.phase == SocketPhase::kSynSent) return 0;
-  return run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0;
+  const int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
+  return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 
 absl::Status SyscallDriver::SysPoll(const Call& c) {
