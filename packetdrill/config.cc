@@ -452,6 +452,10 @@ absl::Status ApplySimple(const std::string& cmd, Settings* s) {
 
 }  // namespace
 
+std::vector<std::string> SplitCommands(std::string_view text) { return SimpleCommands(text); }
+
+bool SplitShellWords(std::string_view cmd, std::vector<std::string>* out) { return ShellWords(cmd, out); }
+
 void ApplyDefaultsSh(Settings* s) {
   // Upstream's common/defaults.sh baseline, as listed in the issue.
   s->tcp_wmem[0] = 4096;

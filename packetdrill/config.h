@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 
@@ -64,6 +65,12 @@ struct Settings {
 // commands). Unsupported commands -> UnimplementedError whose message is the
 // skip reason; malformed recognised commands -> InvalidArgumentError.
 absl::Status ApplyCommand(std::string_view command, Settings* s);
+
+// A command text as simple commands (split at newlines, ';' and '&&'
+// outside quotes, comments dropped), and one simple command as shell words
+// (false on an unterminated quote).
+std::vector<std::string> SplitCommands(std::string_view text);
+bool SplitShellWords(std::string_view cmd, std::vector<std::string>* out);
 
 // The baseline that upstream's ../common/defaults.sh establishes.
 void ApplyDefaultsSh(Settings* s);
