@@ -310,8 +310,10 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
                                                             : (a.size() > 3 ? IntValue(a[3]) : std::nullopt);
     if (!len || *len < 0 || !fl) return Skip(line, n + "() arguments not understood");
     const bool out = n == "write" || n == "send";
-    *body = [f, out, len = static_cast<size_t>(*len), fl = static_cast<int>(*fl)] {
+    const bool plain = n == "write" || n == "read";  // also on files
+    *body = [f, out, plain, len = static_cast<size_t>(*len), fl = static_cast<int>(*fl)] {
       std::vector<char> buf(len, 0);
+      if (plain) return CallResult(out ? write(f, buf.data(), len) : read(f, buf.data(), len));
       return CallResult(out ? send(f, buf.data(), len, fl | MSG_NOSIGNAL) : recv(f, buf.data(), len, fl));
     };
     return absl::OkStatus();

@@ -38,9 +38,15 @@ TEST(KernelRun, MarkedScriptsPassOnThisKernel) {
   KernelOptions opts;
   opts.min_tolerance_us = 10000;  // a shared, loaded test machine
   for (const std::string& s : scripts) {
-    Result r = RunScriptOnKernel(s, opts);
-    const char* v = r.verdict == Verdict::kPass ? "PASS" : r.verdict == Verdict::kFail ? "FAIL" : "SKIP";
-    std::printf("kernel %s %s%s%s\n", v, s.c_str(), r.reason.empty() ? "" : ": ", r.reason.c_str());
+    // Real time on a shared machine: a FAIL gets one more try (a timing
+    // miss is rarely repeated; a wrong expectation always is).
+    Result r;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      r = RunScriptOnKernel(s, opts);
+      const char* v = r.verdict == Verdict::kPass ? "PASS" : r.verdict == Verdict::kFail ? "FAIL" : "SKIP";
+      std::printf("kernel %s %s%s%s\n", v, s.c_str(), r.reason.empty() ? "" : ": ", r.reason.c_str());
+      if (r.verdict != Verdict::kFail) break;
+    }
     EXPECT_EQ(r.verdict, Verdict::kPass) << s << ": " << r.reason;
   }
 }

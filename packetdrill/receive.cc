@@ -64,7 +64,7 @@ void EventDataRecv(RunState& run, uint32_t len) {
     if (m <= ato_min / 2) {
       sock.rcv.ato = (sock.rcv.ato >> 1) + ato_min / 2;
     } else if (m < sock.rcv.ato) {
-      sock.rcv.ato = std::min((sock.rcv.ato >> 1) + m, rto);
+      sock.rcv.ato = std::min({(sock.rcv.ato >> 1) + m, rto, static_cast<int64_t>(sock.hz / 5)});  // TCP_DELACK_MAX
     } else if (m > rto) {
       IncrQuickAck(sock);  // a long gap: ACK quickly again
     }
