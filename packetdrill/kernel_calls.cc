@@ -28,6 +28,7 @@ namespace sendsim::packetdrill {
 namespace {
 
 constexpr int64_t kNsPerUs = 1000;
+constexpr int64_t kMaxBuffer = 64 << 20;  // a call's buffer is allocated for real
 
 sockaddr_in Sockaddr(const char* addr, uint16_t port) {
   sockaddr_in a;
@@ -309,6 +310,7 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
     std::optional<int64_t> fl = n == "write" || n == "read" ? std::optional<int64_t>(0)
                                                             : (a.size() > 3 ? IntValue(a[3]) : std::nullopt);
     if (!len || *len < 0 || !fl) return Skip(line, n + "() arguments not understood");
+    if (*len > kMaxBuffer) return Skip(line, n + "() of more than 64 MiB on the kernel target");
     const bool out = n == "write" || n == "send";
     const bool plain = n == "write" || n == "read";  // also on files
     *body = [f, out, plain, len = static_cast<size_t>(*len), fl = static_cast<int>(*fl)] {
@@ -332,7 +334,7 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
     for (const Expr& x : iov->children) {
       std::optional<int64_t> l = x.kind == Expr::Kind::kStruct && x.children.size() == 2 ? IntValue(x.children[1])
                                                                                           : std::nullopt;
-      if (!l || *l < 0) return Skip(line, n + "() iovec not understood");
+      if (!l || *l < 0 || *l > kMaxBuffer) return Skip(line, n + "() iovec not understood (or over 64 MiB)");
       lens.push_back(static_cast<size_t>(*l));
     }
     *body = [f, lens, fl = static_cast<int>(*fl)] {

@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "packetdrill/kernel_run.h"
+#include "packetdrill/kernel_tun.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -68,6 +69,34 @@ TEST(KernelRun, AWrongExpectationFails) {
   Result r = RunScriptOnKernel(path, KernelOptions());
   EXPECT_EQ(r.verdict, Verdict::kFail) << r.reason;
   EXPECT_NE(r.reason.find("window differs"), std::string::npos) << r.reason;
+}
+
+// The wire form of SYN options (RFC 793/7323 layouts, padded to 4 bytes)
+// and back: no root needed.
+TEST(KernelTun, OptionsRoundTrip) {
+  std::vector<TcpOption> in(5);
+  in[0].kind = TcpOption::Kind::kMss;
+  in[0].value = 1460;
+  in[1].kind = TcpOption::Kind::kSackOk;
+  in[2].kind = TcpOption::Kind::kTimestamp;
+  in[2].ts_val = 0x01020304;
+  in[2].ts_ecr = 7;
+  in[3].kind = TcpOption::Kind::kNop;
+  in[4].kind = TcpOption::Kind::kWscale;
+  in[4].value = 8;
+  const std::vector<uint8_t> wire = EncodeTcpOptions(in);
+  EXPECT_EQ(wire, (std::vector<uint8_t>{2, 4, 0x05, 0xb4, 4, 2, 8, 10, 1, 2, 3, 4, 0, 0, 0, 7, 1, 3, 3, 8}));
+  const std::vector<TcpOption> out = DecodeTcpOptions(wire.data(), wire.size());
+  ASSERT_EQ(out.size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(out[i].kind, in[i].kind) << i;
+    EXPECT_EQ(out[i].value, in[i].value) << i;
+  }
+  EXPECT_EQ(out[2].ts_val, 0x01020304u);
+  EXPECT_EQ(out[2].ts_ecr, 7u);
+  // A truncated option ends the list instead of reading past it.
+  const uint8_t bad[] = {2, 4, 0x05};
+  EXPECT_TRUE(DecodeTcpOptions(bad, sizeof(bad)).empty());
 }
 
 }  // namespace

@@ -193,6 +193,7 @@ absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
     return Skip(e.line, "urgent data and ECN on the kernel target");
   }
   const bool syn = p.flags & kFlagSyn;
+  if (p.len > 65000) return Skip(e.line, "an inbound packet larger than an IPv4 datagram");
   if ((p.flags & kFlagAck) && !k_isn_) return Fail(e.line, "inbound ACK before the kernel sent its SYN or SYN-ACK");
   WireTcp w;
   w.sport = active_ ? kKernelPort : kRemotePassivePort;
