@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <variant>
 
@@ -102,6 +103,11 @@ KernelScript::~KernelScript() {
     if (c->th.joinable()) c->th.join();
   }
   if (pending_ && pending_->th.joinable()) pending_->th.detach();
+  // The commands' working directory (mkdtemp's, so ours alone).
+  if (!tmpdir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmpdir_, ec);
+  }
 }
 
 absl::Status KernelScript::Fail(int line, const std::string& msg) const {
