@@ -127,6 +127,9 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
                 absl::StrFormat("unexpected argument \"%s\" (the only subcommand is packetdrill; see --help)",
                                 EscapeForMessage(opts.positional[0])));
   }
+  if (opts.Given("target")) {
+    return Fail(env, kExitBadInput, "--target applies to sendsim packetdrill only (see --help)");
+  }
   const Scenario& s = opts.scenario;
   if (absl::Status st = ValidateScenario(s); !st.ok()) return Fail(env, kExitBadInput, st.message());
   if (opts.dump_scenario) {

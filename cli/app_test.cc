@@ -172,6 +172,19 @@ TEST(AppTest, PacketdrillSubcommandRejectsUnknownKernel) {
   EXPECT_EQ(r.code, 2);
 }
 
+// --target chooses where packetdrill scripts run; it means nothing to the
+// comparison, and a target other than model or kernel is bad input.
+TEST(AppTest, TargetIsForPacketdrillOnly) {
+  Outcome r = RunWith({"--messages=2", "--target=kernel"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "sendsim: --target applies to sendsim packetdrill only (see --help)\n");
+  r = RunWith({"packetdrill", "--target=moon", "a.pkt"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--target: unknown target \"moon\""));
+  r = RunWith({"packetdrill", "--target=kernel", "--kernel=linux-6.8", "a.pkt"});
+  EXPECT_EQ(r.code, 2);
+}
+
 TEST(AppTest, TraceFilesPerWriter) {
   const std::string base = TempPath("trace.csv");
   const Outcome r = RunWith({"--messages=2", "--writers=v1-legacy,v1-notlast", "--trace=" + base});

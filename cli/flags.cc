@@ -96,6 +96,9 @@ ABSL_FLAG(uint32_t, seeds, D().seeds,
           "Runs of the comparison, under seeds seed .. seed+N-1 [runs, 1-1000]. The table, csv, --trace, "
           "--pcap and --plot are the first run's; the spread across runs and the seed measurement's criteria "
           "follow the table, and JSON carries every run.");
+ABSL_FLAG(std::string, target, "model",
+          "sendsim packetdrill only: run the scripts on the model, or on this machine's kernel over a tun "
+          "device in a network namespace (kernel; root only).");
 ABSL_FLAG(uint32_t, threads, 0,
           "Runs at once [threads, 0 = one per CPU]. The output does not depend on it.");
 ABSL_FLAG(std::string, trace, "",
@@ -195,7 +198,7 @@ const std::vector<Knob>& Knobs() {
 #undef SENDSIM_KNOB
 
 // Flags that are not scenario knobs.
-constexpr const char* kControlFlags[] = {"scenario", "format", "dump_scenario", "threads"};
+constexpr const char* kControlFlags[] = {"scenario", "format", "dump_scenario", "threads", "target"};
 
 std::vector<std::string> AllFlagNames() {
   std::vector<std::string> names(std::begin(kControlFlags), std::end(kControlFlags));
@@ -361,6 +364,10 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     return Err(absl::StrFormat("--format: unknown format \"%s\" (known: table, json, csv)", EscapeForMessage(format)));
   }
   opts.dump_scenario = absl::GetFlag(FLAGS_dump_scenario);
+  opts.target = absl::GetFlag(FLAGS_target);
+  if (opts.target != "model" && opts.target != "kernel") {
+    return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel)", EscapeForMessage(opts.target)));
+  }
   opts.threads = absl::GetFlag(FLAGS_threads);
   if (opts.threads > kMaxThreads) {
     return Err(absl::StrFormat("--threads: %d is out of range [0, %d]", opts.threads, kMaxThreads));
@@ -371,7 +378,8 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
 std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
-      "       sendsim packetdrill [FLAGS] FILE...  run packetdrill scripts on the model\n"
+      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel] FILE...\n"
+      "                                        run packetdrill scripts on the model (or the kernel)\n"
       "\n"
       "Simulates libceph's messenger writing OSD requests into a model of the Linux TCP send path and\n"
       "prints the packet sizes each writer produces. Flags use --name=value; '-' and '_' are the same\n"

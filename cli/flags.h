@@ -25,6 +25,7 @@ struct CliOptions {
   OutputFormat format = OutputFormat::kTable;
   bool dump_scenario = false;
   uint32_t threads = 0;  // runs at once; 0: one per CPU
+  std::string target = "model";  // sendsim packetdrill: model or kernel
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
   std::set<std::string> given;          // flags present on the command line ('_' form)
