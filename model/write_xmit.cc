@@ -246,7 +246,10 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   // flushes at its end. Only the clone is marked: the queued skb keeps its
   // flags for splits and retransmissions (checked on 6.18 over tun,
   // docs/notes/2026-12-03-packetdrill-psh-window-connect.md).
-  if (skb.pcount > 1) x.tcp_flags |= kTcpPsh;
+  if (skb.pcount > 1 && (skb.tcp_flags & kTcpPsh) == 0) {
+    x.tcp_flags |= kTcpPsh;
+    x.psh_forced = true;
+  }
   x.truesize = skb.truesize;
   x.ack = 0;
   x.win = 65535;

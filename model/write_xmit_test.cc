@@ -102,6 +102,9 @@ TEST(ForcedPsh, EveryMultiSegmentCloneEndsWithPsh) {
     const std::vector<WireSeg> w = ctx.TakeWire();
     ASSERT_EQ(w.size(), 8u) << name;
     for (size_t i = 0; i < w.size(); ++i) EXPECT_EQ(w[i].psh(), i == 4 || i == 7) << name << " segment " << i;
+    // Segment 4's PSH is the forced one; 7's is the call's own push.
+    EXPECT_TRUE(w[4].psh_forced) << name;
+    EXPECT_FALSE(w[7].psh_forced) << name;
   }
 }
 

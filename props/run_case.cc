@@ -135,7 +135,10 @@ class Recorder : public model::Observer, public msgr::ConnectionListener {
       base_ = p.seq;
     }
     uint32_t off = p.seq - base_;
-    PacketRecord r{p.time, off, p.len, p.flags, static_cast<uint8_t>(p.reason), off < snd_max_};
+    // A flush point is a push of the sender (pushed_seq), not the PSH that
+    // __tcp_transmit_skb forces on every multi-segment TSO packet.
+    const uint8_t flags = p.psh_forced ? static_cast<uint8_t>(p.flags & ~model::kTcpPsh) : p.flags;
+    PacketRecord r{p.time, off, p.len, flags, static_cast<uint8_t>(p.reason), off < snd_max_};
     snd_max_ = std::max<uint64_t>(snd_max_, uint64_t{off} + p.len);
     packets_.push_back(r);
   }
