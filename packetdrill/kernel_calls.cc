@@ -306,14 +306,15 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
     return absl::OkStatus();
   }
   if (n == "write" || n == "send" || n == "read" || n == "recv") {
-    std::optional<int64_t> len = a.size() > 2 ? IntValue(a[2]) : std::nullopt;
-    std::optional<int64_t> fl = n == "write" || n == "read" ? std::optional<int64_t>(0)
-                                                            : (a.size() > 3 ? IntValue(a[3]) : std::nullopt);
-    if (!len || *len < 0 || !fl) return Skip(line, n + "() arguments not understood");
-    if (*len > kMaxBuffer) return Skip(line, n + "() of more than 64 MiB on the kernel target");
+    // Plain values (-1: absent): g++ 12 -O2 misreads the optionals here as
+    // maybe uninitialized.
+    const int64_t length = a.size() > 2 ? IntValue(a[2]).value_or(-1) : -1;
+    const int64_t flags = n == "write" || n == "read" ? 0 : (a.size() > 3 ? IntValue(a[3]).value_or(-1) : -1);
+    if (length < 0 || flags < 0) return Skip(line, n + "() arguments not understood");
+    if (length > kMaxBuffer) return Skip(line, n + "() of more than 64 MiB on the kernel target");
     const bool out = n == "write" || n == "send";
     const bool plain = n == "write" || n == "read";  // also on files
-    *body = [f, out, plain, len = static_cast<size_t>(*len), fl = static_cast<int>(*fl)] {
+    *body = [f, out, plain, len = static_cast<size_t>(length), fl = static_cast<int>(flags)] {
       std::vector<char> buf(len, 0);
       if (plain) return CallResult(out ? write(f, buf.data(), len) : read(f, buf.data(), len));
       return CallResult(out ? send(f, buf.data(), len, fl | MSG_NOSIGNAL) : recv(f, buf.data(), len, fl));
