@@ -54,7 +54,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     for (const std::string& name : order_) {
       if (name == base_name) continue;
       const double r = rates_.at(name).per_second;
-      std::printf("%s\n", absl::StrFormat("RATIO %s = %.4f x %s (%.4g/s vs %.4g/s)", name, r / base, base_name, r,
+      std::printf("%s\n", absl::StrFormat("RATIO %s = %.4g x %s (%.4g/s vs %.4g/s)", name, r / base, base_name, r,
                                           base)
                               .c_str());
     }

@@ -166,6 +166,15 @@ CephConnection::Unit CephConnection::RunUnit() {
         DoSetCork(false);  // ... and uncork after it, whatever ended the loop
         return Unit::kContinue;
       }
+      if (corked_ && options_.policy.cork == CorkMode::kBatch && error_.ok()) {
+        // v1-cork-batch, as messenger_v2: a run that ends (socket full, or
+        // nothing left) uncorks. Held across a blocked write, the cork keeps
+        // a sub-MSS tail with nothing in flight to clock it out, until the
+        // probe0 timer (what v1-cork does: liveness_no_probe0 fixtures).
+        corked_ = false;
+        DoSetCork(false);
+        return Unit::kContinue;
+      }
       return Unit::kEnd;
     case Phase::kDone:
       return Unit::kEnd;
@@ -202,8 +211,10 @@ CephConnection::Unit CephConnection::TryWriteOne() {
     }
   }
   // do_next:
-  if (corked_) {
-    // v1-cork: clear TCP_CORK once the footer (or the revoke's zero fill) is out.
+  if (corked_ && (options_.policy.cork != CorkMode::kBatch || !out_more_ || out_queue_.empty())) {
+    // v1-cork: clear TCP_CORK once the footer (or the revoke's zero fill) is
+    // out; v1-cork-batch only once the footer went without MORE or nothing
+    // else is queued (tcp_sock_set_cork(sk, false) pushes what it held).
     corked_ = false;
     DoSetCork(false);
     return Unit::kContinue;
@@ -246,14 +257,13 @@ int64_t CephConnection::Finish(CallPart part, uint64_t tag, int flags, int64_t r
 int64_t CephConnection::DoSendmsg(CallPart part, uint64_t tag, const model::Iovec* iov, size_t n, int flags) {
   // Zero-length kvecs (an empty front) carry no bytes; leave them out of the
   // iterator the model sees.
-  std::array<model::Iovec, kMaxKvec> v{};
-  size_t m = 0;
+  sendmsg_iov_.clear();
   for (size_t i = 0; i < n; ++i) {
-    if (iov[i].len > 0) v[m++] = iov[i];
+    if (iov[i].len > 0) sendmsg_iov_.push_back(iov[i]);
   }
   flags |= kBaseFlags;
   sock_->set_call_tag(tag);
-  return Finish(part, tag, flags, sock_->sendmsg(absl::MakeConstSpan(v.data(), m), flags));
+  return Finish(part, tag, flags, sock_->sendmsg(absl::MakeConstSpan(sendmsg_iov_), flags));
 }
 
 int64_t CephConnection::DoSendPage(CallPart part, uint64_t tag, const MsgPage& page, uint32_t off, uint32_t len,
@@ -294,7 +304,8 @@ void CephConnection::con_out_kvec_reset() {
 
 void CephConnection::con_out_kvec_add(const uint8_t* base, size_t len) {
   const int index = out_kvec_left_;
-  if (index >= kMaxKvec) std::abort();  // BUG_ON in the kernel
+  if (index >= kMaxKvec && !options_.policy.sendmsg_per_message()) std::abort();  // BUG_ON in the kernel
+  if (static_cast<size_t>(index) >= out_kvec_.size()) out_kvec_.resize(index + 1);
   out_kvec_[index] = model::Iovec{base, len};
   ++out_kvec_left_;
   out_kvec_bytes_ += len;
@@ -478,11 +489,47 @@ void CephConnection::prepare_write_message() {
   if (m->data_length > 0) {
     ceph_msg_data_cursor_init(&m->cursor, &m->data, m->data_length);
     out_more_ = true;  // data and footer will follow
+    if (options_.policy.sendmsg_per_message()) queue_data_kvecs();
   } else {
     prepare_write_message_footer();
   }
   write_pending_ = true;
-  if (options_.policy.cork_per_message()) need_cork_ = true;
+  if (options_.policy.corks() && !corked_) need_cork_ = true;
+}
+
+// v1-sendmsg: every data piece behind the prefix in out_kvec, the data crc
+// over all of them now, then the footer, so that write_partial_kvec offers
+// the whole message to one sendmsg (the copy path; a short send resumes
+// inside the kvec array as for any prefix).
+void CephConnection::queue_data_kvecs() {
+  CephMsg& m = *out_msg_;
+  CephMsgDataCursor& c = m.cursor;
+  uint32_t crc = 0;
+  while (c.total_resid > 0) {
+    if (c.resid == 0) {  // empty item
+      ceph_msg_data_advance(&c, 0);
+      continue;
+    }
+    const DataPiece p = ceph_msg_data_next(c);
+    if (p.page.page.data == nullptr) {
+      error_ = absl::FailedPreconditionError("v1-sendmsg needs page contents (payload tracking)");
+      return;
+    }
+    con_out_kvec_add(p.page.page.data + p.page_offset, p.length);
+    if (options_.do_crc) {
+      crc = p.page.has_crc0 && p.page_offset == 0 && p.length == model::kPageSize
+                ? ceph_crc32c_page_from_crc0(crc, p.page.crc0)
+                : ceph_crc32c(crc, p.page.page.data + p.page_offset, p.length);
+      ChargeCrc(p.length);
+    }
+    ceph_msg_data_advance(&c, p.length);
+  }
+  if (options_.do_crc) {
+    m.footer.data_crc = crc;
+  } else {
+    m.footer.flags |= kFooterNocrc;
+  }
+  prepare_write_message_footer();
 }
 
 void CephConnection::prepare_write_message_footer() {
@@ -621,6 +668,9 @@ void CephConnection::prepare_keepalive2_v2() {
 absl::Status CephConnection::ceph_msg_revoke(const CephMsgRef& msg) {
   if (options_.policy.v2()) {
     return absl::UnimplementedError("ceph_msg_revoke: msgr2 revoke (zero fill + aborted epilogue) is not modelled");
+  }
+  if (options_.policy.sendmsg_per_message()) {
+    return absl::UnimplementedError("ceph_msg_revoke: v1-sendmsg keeps data in out_kvec; revoke is not modelled");
   }
   for (auto* list : {&out_queue_, &out_sent_}) {
     auto it = std::find(list->begin(), list->end(), msg);

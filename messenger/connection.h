@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "messenger/call_tag.h"
@@ -146,6 +147,7 @@ class CephConnection {
   CephMsgRef take_next_out_msg();
   void prepare_write_message();
   void prepare_write_message_footer();
+  void queue_data_kvecs();  // v1-sendmsg
   void prepare_write_ack();
   void prepare_write_keepalive();
   // messenger_v2.c counterparts (crc mode).
@@ -184,7 +186,9 @@ class CephConnection {
   uint32_t piece_index_ = 0;
 
   static constexpr int kMaxKvec = 8;
-  std::array<model::Iovec, kMaxKvec> out_kvec_{};
+  // kMaxKvec entries as in libceph; v1-sendmsg also queues one per data piece.
+  std::vector<model::Iovec> out_kvec_ = std::vector<model::Iovec>(kMaxKvec);
+  std::vector<model::Iovec> sendmsg_iov_;  // DoSendmsg's non-empty entries
   int out_kvec_cur_ = 0;   // index of the current entry
   int out_kvec_left_ = 0;  // entries left from cur
   uint64_t out_kvec_bytes_ = 0;

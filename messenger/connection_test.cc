@@ -124,6 +124,51 @@ TEST(FlagMatrixTest, V1Cork) {
   EXPECT_THAT(p[2], ElementsAre("sendmsg 9 MORE"));
 }
 
+// props' comparison writers (not shipped by libceph).
+TEST(FlagMatrixTest, V1More) {
+  auto p = RunPhases(Opts(WriterKind::kV1More));
+  EXPECT_THAT(p[0], ElementsAre("sendmsg 83 MORE", "sendpage 4096 MORE", "sendpage 4096 MORE",
+                                "sendpage 100 MORE",  // v5.0 without NOTLAST: MORE everywhere
+                                "sendmsg 21 EOR", "sendmsg 95 EOR"));
+  EXPECT_THAT(p[1], ElementsAre("sendmsg 9 EOR", "sendmsg 9 MORE"));
+  EXPECT_THAT(p[2], ElementsAre("sendmsg 9 MORE"));
+}
+
+TEST(FlagMatrixTest, V1Sendmsg) {
+  // Message 1 whole: 83 + 4096 + 4096 + 100 + 21 = 8396 bytes, one call;
+  // no more_to_follow, so EOR as libceph's footer call.
+  auto p = RunPhases(Opts(WriterKind::kV1Sendmsg));
+  EXPECT_THAT(p[0], ElementsAre("sendmsg 8396 EOR", "sendmsg 95 EOR"));
+  EXPECT_THAT(p[1], ElementsAre("sendmsg 9 EOR", "sendmsg 9 MORE"));
+  EXPECT_THAT(p[2], ElementsAre("sendmsg 9 MORE"));
+}
+
+TEST(FlagMatrixTest, V1CorkBatch) {
+  // Without more_to_follow a batch is one message: corked like v1-cork,
+  // with v5.0's flags.
+  auto p = RunPhases(Opts(WriterKind::kV1CorkBatch));
+  EXPECT_THAT(p[0], ElementsAre("cork 1", "sendmsg 83 MORE", "sendpage 4096 MORE|NOTLAST",
+                                "sendpage 4096 MORE|NOTLAST", "sendpage 100 MORE", "sendmsg 21 EOR", "cork 0",
+                                "cork 1", "sendmsg 95 EOR", "cork 0"));
+  EXPECT_THAT(p[1], ElementsAre("sendmsg 9 EOR", "sendmsg 9 MORE"));
+  EXPECT_THAT(p[2], ElementsAre("sendmsg 9 MORE"));
+}
+
+TEST(FlagMatrixTest, V1CorkBatchHoldsTheCorkAcrossMoreToFollow) {
+  // Message 1 sets more_to_follow: its footer goes with MORE and the cork
+  // stays until message 2's footer (EOR). Prefix 1 + 53 + 20 = 74 (no ack).
+  Harness h(Opts(WriterKind::kV1CorkBatch));
+  TwoMessages t;
+  t.m1->more_to_follow = true;
+  h.conn.ceph_con_send(t.m1);
+  h.conn.ceph_con_send(t.m2);
+  h.loop.Run();
+  EXPECT_THAT(DescribeAll(h.sock.calls()),
+              ElementsAre("cork 1", "sendmsg 74 MORE", "sendpage 4096 MORE|NOTLAST", "sendpage 4096 MORE|NOTLAST",
+                          "sendpage 100 MORE", "sendmsg 21 MORE", "sendmsg 95 EOR", "cork 0"));
+  EXPECT_TRUE(h.conn.idle());
+}
+
 // msgr2 crc mode: head = preamble 32 + header2 41 + crc 4 = 77 (+ front 20 =
 // 97); epilogue 13; message 2 = 77 + 20 + 13 = 110; ACK and KEEPALIVE2 frames
 // = 32 + 8 + 4 = 44. Corked around each worker run, no MORE/EOR anywhere.

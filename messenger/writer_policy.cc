@@ -50,9 +50,16 @@ std::string_view CallPartName(CallPart part) {
   return "?";
 }
 
-WriterPolicy MakeWriterPolicy(WriterKind kind) { return WriterPolicy{kind, nullptr}; }
+WriterPolicy MakeWriterPolicy(WriterKind kind) {
+  const CorkMode cork = kind == WriterKind::kV1Cork        ? CorkMode::kPerMessage
+                        : kind == WriterKind::kV1CorkBatch ? CorkMode::kBatch
+                                                           : CorkMode::kNone;
+  return WriterPolicy{kind, nullptr, cork};
+}
 
-WriterPolicy MakeHookPolicy(FlagHook hook) { return WriterPolicy{WriterKind::kHook, std::move(hook)}; }
+WriterPolicy MakeHookPolicy(FlagHook hook, CorkMode cork) {
+  return WriterPolicy{WriterKind::kHook, std::move(hook), cork};
+}
 
 int PolicyFlags(const WriterPolicy& policy, const CallContext& c) {
   if (policy.kind == WriterKind::kHook) return policy.hook(c);
@@ -73,15 +80,20 @@ int PolicyFlags(const WriterPolicy& policy, const CallContext& c) {
           // ceph_tcp_sendpage turns more=false into MSG_EOR.
           return c.last_piece_of_item ? kMsgEor : kMsgMore;
         case WriterKind::kV1Notlast:
+        case WriterKind::kV1CorkBatch:
           // v5.0: MORE|NOTLAST until the piece that ends the whole payload.
           return c.last_of_payload ? kMsgMore : (kMsgMore | kMsgSendpageNotlast);
         case WriterKind::kV1Splice:
           return kMsgMore;  // v6.5+: MORE on every piece, the last included
+        case WriterKind::kV1More:
+          // v6.5+'s flags on a sendpage kernel: do_tcp_sendpages then runs
+          // tcp_push(MSG_MORE) after every piece, which NOTLAST skips.
+          return kMsgMore;
         default:
           return 0;
       }
     case CallPart::kSkip:
-      if (policy.kind == WriterKind::kV1Notlast) {
+      if (policy.kind == WriterKind::kV1Notlast || policy.kind == WriterKind::kV1CorkBatch) {
         return c.last_of_payload ? kMsgMore : (kMsgMore | kMsgSendpageNotlast);
       }
       return kMsgMore;  // v4.19 and v6.5+ write_partial_skip

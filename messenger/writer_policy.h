@@ -21,12 +21,17 @@ enum class WriterKind : uint8_t {
   kV1Cork,     // v4.19 flags + TCP_CORK from before the header to after the footer (never shipped)
   kV1Splice,   // v6.5+ messenger_v1.c: sendmsg(bvec, MORE|SPLICE_PAGES) per piece
   kV2,         // messenger_v2.c crc mode: socket corked around the write loop, no MORE
+  // Not shipped; for comparisons (props' map):
+  kV1More,     // v5.0 skeleton, MORE on every data piece: the v5.0 rule without NOTLAST
+  kV1Sendmsg,  // the whole message (prefix, data, footer) in one sendmsg, as a userspace messenger does
+  kV1CorkBatch,  // v5.0 flags + TCP_CORK from a message's first byte until a footer sent without MORE
   kHook,       // v1 skeleton with caller-chosen flags on every call (property tests)
 };
 
 // The one table of writer names (command lines, scenario files, fixtures,
 // props and kernelcmp all use it): "v1-legacy", "v1-notlast", "v1-cork",
-// "v1-splice", "v2". The hook writer is not selectable by name (it needs code).
+// "v1-splice", "v2"; props also runs "v1-more", "v1-sendmsg" and
+// "v1-cork-batch". The hook writer is not selectable by name (it needs code).
 struct WriterEntry {
   WriterKind kind;
   std::string_view name;
@@ -35,7 +40,14 @@ struct WriterEntry {
 inline constexpr WriterEntry kWriterTable[] = {
     {WriterKind::kV1Legacy, "v1-legacy", true}, {WriterKind::kV1Notlast, "v1-notlast", true},
     {WriterKind::kV1Cork, "v1-cork", true},     {WriterKind::kV1Splice, "v1-splice", true},
-    {WriterKind::kV2, "v2", true},              {WriterKind::kHook, "hook", false},
+    {WriterKind::kV2, "v2", true},
+    // props' comparison writers: not selectable by name until the CLI's own
+    // writer list (cli/scenario.cc KnownWriters, which its tests pin to
+    // WriterNames()) takes them.
+    {WriterKind::kV1More, "v1-more", false},
+    {WriterKind::kV1Sendmsg, "v1-sendmsg", false},
+    {WriterKind::kV1CorkBatch, "v1-cork-batch", false},
+    {WriterKind::kHook, "hook", false},
 };
 
 constexpr std::string_view WriterKindName(WriterKind kind) {
@@ -74,18 +86,29 @@ struct CallContext {
 // MSG_DONTWAIT|MSG_NOSIGNAL are always added by the connection.
 using FlagHook = std::function<int(const CallContext&)>;
 
+// When a v1 writer holds TCP_CORK (tcp_sock_set_cork): never; from before a
+// message's first byte to after its footer (v1-cork); or from before a
+// message's first byte until a footer goes out without MORE (out_more
+// false), nothing is queued or the worker run ends (v1-cork-batch), so that
+// messages joined by more_to_follow share one corked run.
+enum class CorkMode : uint8_t { kNone, kPerMessage, kBatch };
+
 struct WriterPolicy {
   WriterKind kind = WriterKind::kV1Legacy;
   FlagHook hook;  // kHook only
+  CorkMode cork = CorkMode::kNone;
 
   bool v2() const { return kind == WriterKind::kV2; }
-  bool cork_per_message() const { return kind == WriterKind::kV1Cork; }
+  bool corks() const { return cork != CorkMode::kNone; }
   // Data pages go through sendmsg + MSG_SPLICE_PAGES (v6.5+ ceph_tcp_sendpage).
   bool splice_pages() const { return kind == WriterKind::kV1Splice; }
+  // prepare_write_message queues data pages and footer behind the prefix in
+  // out_kvec: one sendmsg (copy path) per message.
+  bool sendmsg_per_message() const { return kind == WriterKind::kV1Sendmsg; }
 };
 
 WriterPolicy MakeWriterPolicy(WriterKind kind);
-WriterPolicy MakeHookPolicy(FlagHook hook);
+WriterPolicy MakeHookPolicy(FlagHook hook, CorkMode cork = CorkMode::kNone);
 
 // The flag bits (without DONTWAIT|NOSIGNAL) the policy passes for `ctx`.
 int PolicyFlags(const WriterPolicy& policy, const CallContext& ctx);

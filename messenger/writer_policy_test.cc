@@ -15,6 +15,36 @@ TEST(WriterPolicyTest, NamesRoundTrip) {
   EXPECT_THAT(WriterNames(), ::testing::ElementsAre("v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2"));
 }
 
+// props' comparison writers are in the table under their names, but not
+// selectable by name (yet).
+TEST(WriterPolicyTest, ComparisonWritersAreNamedButNotSelectable) {
+  EXPECT_EQ(WriterKindName(WriterKind::kV1More), "v1-more");
+  EXPECT_EQ(WriterKindName(WriterKind::kV1Sendmsg), "v1-sendmsg");
+  EXPECT_EQ(WriterKindName(WriterKind::kV1CorkBatch), "v1-cork-batch");
+  EXPECT_FALSE(ParseWriterKind("v1-more").ok());
+}
+
+TEST(WriterPolicyTest, ComparisonWritersFlagsAndCork) {
+  CallContext mid;
+  mid.part = CallPart::kData;
+  CallContext last = mid;
+  last.last_of_payload = true;
+  last.last_piece_of_item = true;
+  const int more = 0x8000, notlast = 0x20000;  // MSG_MORE, MSG_SENDPAGE_NOTLAST
+  // v1-more: MORE on every piece, never NOTLAST.
+  EXPECT_EQ(PolicyFlags(MakeWriterPolicy(WriterKind::kV1More), mid), more);
+  EXPECT_EQ(PolicyFlags(MakeWriterPolicy(WriterKind::kV1More), last), more);
+  // v1-cork-batch: v5.0's flags, and TCP_CORK held across a batch.
+  const WriterPolicy batch = MakeWriterPolicy(WriterKind::kV1CorkBatch);
+  EXPECT_EQ(PolicyFlags(batch, mid), more | notlast);
+  EXPECT_EQ(PolicyFlags(batch, last), more);
+  EXPECT_EQ(batch.cork, CorkMode::kBatch);
+  EXPECT_EQ(MakeWriterPolicy(WriterKind::kV1Cork).cork, CorkMode::kPerMessage);
+  EXPECT_EQ(MakeWriterPolicy(WriterKind::kV1Notlast).cork, CorkMode::kNone);
+  EXPECT_TRUE(MakeWriterPolicy(WriterKind::kV1Sendmsg).sendmsg_per_message());
+  EXPECT_FALSE(MakeWriterPolicy(WriterKind::kV1Notlast).sendmsg_per_message());
+}
+
 TEST(WriterPolicyTest, UnknownNameIsAClearError) {
   absl::StatusOr<WriterKind> k = ParseWriterKind("v3");
   ASSERT_FALSE(k.ok());

@@ -36,7 +36,11 @@ constexpr WriterEntry kWriters[] = {
     {Writer::kV1Cork, Libceph(messenger::WriterKind::kV1Cork)},
     {Writer::kV1Splice, Libceph(messenger::WriterKind::kV1Splice)},
     {Writer::kV2, Libceph(messenger::WriterKind::kV2)},
+    {Writer::kV1More, Libceph(messenger::WriterKind::kV1More)},
+    {Writer::kV1Sendmsg, Libceph(messenger::WriterKind::kV1Sendmsg)},
+    {Writer::kV1CorkBatch, Libceph(messenger::WriterKind::kV1CorkBatch)},
     {Writer::kAssigned, "assigned"},
+    {Writer::kRule, "rule"},
     {Writer::kMutantNotlastStuck, "mutant-notlast-stuck"},
     {Writer::kMutantPushEveryPage, "mutant-push-every-page"},
 };
@@ -155,6 +159,14 @@ absl::Status ParseNet(absl::string_view s, NetConfig* n) {
     else st = Bad("net key", k);
     if (!st.ok()) return st;
   }
+  // The model is built through scenario::Scenario, whose link rate is whole
+  // Mbit/s and whose RTT is twice the one-way delay.
+  if (n->link_bps % 1'000'000 != 0) {
+    return Bad("link_bps (a whole number of Mbit/s)", absl::StrCat(n->link_bps));
+  }
+  for (const int64_t ns : {n->one_way_delay_ns, n->gro_flush_ns, n->tx_completion_ns, n->call_cost_ns}) {
+    if (ns < 0) return Bad("net time (must not be negative)", absl::StrCat(ns));
+  }
   return absl::OkStatus();
 }
 
@@ -186,7 +198,8 @@ absl::StatusOr<Writer> WriterByName(absl::string_view name) {
 }
 
 std::vector<Writer> AllWriters() {
-  return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice, Writer::kV2};
+  return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice,
+          Writer::kV2,       Writer::kV1More,    Writer::kV1Sendmsg, Writer::kV1CorkBatch};
 }
 
 bool WriterRunsOn(Writer w, absl::string_view profile) {
@@ -195,6 +208,7 @@ bool WriterRunsOn(Writer w, absl::string_view profile) {
     case Writer::kV1Splice:
       return !has_sendpage;
     case Writer::kV2:
+    case Writer::kV1Sendmsg:
       return true;
     default:
       return has_sendpage;
@@ -303,6 +317,32 @@ absl::StatusOr<std::vector<PieceFlags>> ParseAssignment(absl::string_view s) {
   return a;
 }
 
+std::string FormatRule(const FlagRule& r) {
+  const std::string flags = FormatAssignment({r.nonlast, r.last});
+  switch (r.cork) {
+    case messenger::CorkMode::kNone: return flags + " none";
+    case messenger::CorkMode::kPerMessage: return flags + " message";
+    case messenger::CorkMode::kBatch: return flags + " batch";
+  }
+  return flags + " ?";
+}
+
+absl::StatusOr<FlagRule> ParseRule(absl::string_view s) {
+  std::pair<absl::string_view, absl::string_view> p = absl::StrSplit(s, absl::MaxSplits(' ', 1));
+  absl::StatusOr<std::vector<PieceFlags>> f = ParseAssignment(p.first);
+  if (!f.ok() || f->size() != 2) return Bad("rule (two flag letters and none|message|batch)", s);
+  FlagRule r{(*f)[0], (*f)[1], messenger::CorkMode::kNone};
+  const absl::string_view cork = absl::StripAsciiWhitespace(p.second);
+  if (cork == "message") {
+    r.cork = messenger::CorkMode::kPerMessage;
+  } else if (cork == "batch") {
+    r.cork = messenger::CorkMode::kBatch;
+  } else if (cork != "none") {
+    return Bad("rule cork mode (none|message|batch)", s);
+  }
+  return r;
+}
+
 std::string FormatCase(const Case& c) {
   std::string out;
   absl::StrAppend(&out, "profile ", c.profile, "\n");
@@ -321,6 +361,7 @@ std::string FormatCase(const Case& c) {
                                           c.layout.revoke->after_bytes));
   }
   if (!c.assignment.empty()) absl::StrAppend(&out, "assignment ", FormatAssignment(c.assignment), "\n");
+  if (c.writer == Writer::kRule) absl::StrAppend(&out, "rule ", FormatRule(c.rule), "\n");
   if (c.mutation != Mutation{}) {
     absl::StrAppend(&out, absl::StrFormat("mutation decoder_drop_byte=%d perturb_trace=%d\n",
                                           c.mutation.decoder_drop_byte, c.mutation.perturb_trace));
@@ -385,6 +426,10 @@ absl::StatusOr<Case> ParseCase(absl::string_view text) {
       absl::StatusOr<std::vector<PieceFlags>> a = ParseAssignment(rest);
       if (!a.ok()) return a.status();
       c.assignment = *a;
+    } else if (key == "rule") {
+      absl::StatusOr<FlagRule> r = ParseRule(rest);
+      if (!r.ok()) return r.status();
+      c.rule = *r;
     } else if (key == "mutation") {
       absl::StatusOr<std::vector<std::pair<absl::string_view, absl::string_view>>> kvs = KeyValues(rest);
       if (!kvs.ok()) return kvs.status();

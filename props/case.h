@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "messenger/writer_policy.h"
 
 namespace sendsim::props {
 
@@ -100,7 +101,11 @@ enum class Writer : uint8_t {
   kV1Cork,
   kV1Splice,
   kV2,
+  kV1More,     // v5.0 without NOTLAST: MORE on every data piece
+  kV1Sendmsg,  // one sendmsg per message
+  kV1CorkBatch,  // v1-notlast's flags, TCP_CORK held while more_to_follow joins messages
   kAssigned,  // v1 with Case::assignment giving each data piece's flags
+  kRule,      // v1 with Case::rule's flags and cork points (the rule search)
   // Deliberately wrong writers (negative controls).
   kMutantNotlastStuck,    // never clears NOTLAST on the last piece (pre-35f9c09fe9c7 stall)
   kMutantPushEveryPage,   // no MORE on any page: every page pushed with Nagle off
@@ -108,6 +113,19 @@ enum class Writer : uint8_t {
 
 // Per-piece flags for Writer::kAssigned.
 enum class PieceFlags : uint8_t { kNone, kMore, kMoreNotlast };
+
+// A writer rule for Writer::kRule: flags for the data pieces before the
+// payload's last, for the last one, and when TCP_CORK is held. Text form:
+// two flag letters (N = MORE|NOTLAST, M = MORE, - = none) and a cork mode
+// (none, message, batch), e.g. "NM none" is v1-notlast.
+struct FlagRule {
+  PieceFlags nonlast = PieceFlags::kMoreNotlast;
+  PieceFlags last = PieceFlags::kMore;
+  messenger::CorkMode cork = messenger::CorkMode::kNone;
+  friend bool operator==(const FlagRule&, const FlagRule&) = default;
+};
+std::string FormatRule(const FlagRule& r);
+absl::StatusOr<FlagRule> ParseRule(absl::string_view s);
 
 // Faults injected outside the writer, for negative controls.
 struct Mutation {
@@ -122,6 +140,7 @@ struct Case {
   std::string profile = "linux-4.19";
   Writer writer = Writer::kV1Notlast;
   std::vector<PieceFlags> assignment;  // kAssigned: one entry per data piece, all messages in order
+  FlagRule rule;                       // kRule only
   Mutation mutation;
   uint64_t seed = 1;
   friend bool operator==(const Case&, const Case&) = default;
@@ -129,10 +148,11 @@ struct Case {
 
 absl::string_view WriterName(Writer w);
 absl::StatusOr<Writer> WriterByName(absl::string_view name);
-std::vector<Writer> AllWriters();  // the five real writers
+std::vector<Writer> AllWriters();  // the libceph-style writers of messenger::kWriterTable
 absl::string_view ItemKindName(ItemKind k);
 // True when `w` can run on the named profile: the sendpage writers need
-// do_tcp_sendpages (<= v6.4), v1-splice needs MSG_SPLICE_PAGES (v6.5+).
+// do_tcp_sendpages (<= v6.4), v1-splice needs MSG_SPLICE_PAGES (v6.5+);
+// v2 and v1-sendmsg run anywhere.
 bool WriterRunsOn(Writer w, absl::string_view profile);
 
 // Pieces the cursor yields (ceph_msg_data_next never crosses a page).

@@ -3,7 +3,10 @@
 // Case i of a run is generated from (seed, i) alone, so runs are
 // reproducible and the index space can be split: with TEST_TOTAL_SHARDS=T
 // and TEST_SHARD_INDEX=k (set by Bazel test sharding, or by hand on several
-// machines) this process takes the cases i with i % T == k.
+// machines) this process takes the cases i with i % T == k; --json_out
+// writes its counts and --merge adds shard files up into one summary.
+// Other modes: --replay (fixtures or bare cases), --trace_out (every case's
+// packet trace, for the cross-process determinism test) and --map (map.h).
 //
 // stderr: a progress line. stdout: per property, verdict counts, the
 // comparison classification (strict / equal / reversed, and by how many
@@ -11,17 +14,16 @@
 // Wall-clock time is read only for the throughput figure and the progress
 // line; no result depends on it.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "cli/working_dir.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -29,11 +31,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "cli/working_dir.h"
+#include "props/explore_lib.h"
 #include "props/fixture.h"
-#include "props/generators.h"
+#include "props/map.h"
 #include "props/registry.h"
 #include "props/run_case.h"
-#include "props/shrink.h"
 
 ABSL_FLAG(std::string, property, "all", "property name, 'all', or 'holding' (those expected to hold)");
 ABSL_FLAG(int64_t, cases, 100, "cases per property (before sharding)");
@@ -45,73 +49,26 @@ ABSL_FLAG(int, max_saves, 3, "counterexamples saved per property and run");
 ABSL_FLAG(int, shrink_tries, 3000, "property evaluations spent shrinking one counterexample");
 ABSL_FLAG(bool, fail_on_counterexample, false, "exit 1 when a property expected to hold fails");
 ABSL_FLAG(int, show, 2, "counterexample details printed per property");
+ABSL_FLAG(std::string, json_out, "", "also write this process's counts as JSON (one file per shard)");
+ABSL_FLAG(std::string, merge, "",
+          "instead of exploring: comma-separated --json_out files of one sharded run; print the merged summary");
+ABSL_FLAG(std::string, trace_out, "",
+          "instead of checking properties: write every case's full run (index, case, outcome, packets) to this file");
 ABSL_FLAG(std::string, replay, "",
-          "instead of exploring: run the fixture (or bare case) in this file under its property (or --property) "
-          "and every real writer, and print the outcomes");
+          "instead of exploring: comma-separated fixture (or bare case) files; run each under its property (or "
+          "--property) and every real writer, and print the outcomes");
 
 namespace sendsim::props {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-uint64_t CaseKey(uint64_t seed, uint64_t i) {
-  uint64_t z = seed * 0x9e3779b97f4a7c15ULL + i + 1;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-struct Classes {
-  uint64_t strict = 0, equal = 0, reversed = 0;
-  void Add(int64_t better, int64_t other) {
-    if (better < other) ++strict;
-    else if (better == other) ++equal;
-    else ++reversed;
-  }
-  std::string Format() const {
-    const double n = static_cast<double>(strict + equal + reversed);
-    if (n == 0) return "n/a";
-    return absl::StrFormat("strict %u (%.1f%%), equal %u (%.1f%%), reversed %u (%.1f%%)", strict,
-                           100.0 * strict / n, equal, 100.0 * equal / n, reversed, 100.0 * reversed / n);
-  }
-};
-
-struct Stats {
-  uint64_t run = 0, holds = 0, fails = 0, skipped = 0, gen_failures = 0;
-  Classes sub, packets;
-  std::map<int64_t, uint64_t> packet_gain;  // other - better, in packets
-  std::map<int64_t, uint64_t> sub_gain;     // other - better, in sub-MSS segments
-  std::map<uint32_t, uint64_t> runts;       // runt size -> count (primary run)
-  std::map<std::string, uint64_t> skip_reasons;
-  double seconds = 0;
-};
-
-std::string Histogram(const std::map<int64_t, uint64_t>& h) {
-  std::vector<std::string> parts;
-  for (const auto& [k, v] : h) parts.push_back(absl::StrFormat("%+d:%u", k, v));
-  return absl::StrJoin(parts, " ");
-}
-
-std::string RuntSummary(const std::map<uint32_t, uint64_t>& runts, uint32_t top) {
-  // Most frequent sizes first, then a coarse histogram by 256-byte ranges.
-  std::vector<std::pair<uint64_t, uint32_t>> by_count;
-  std::map<uint32_t, uint64_t> ranges;
-  uint64_t total = 0;
-  for (const auto& [len, n] : runts) {
-    by_count.emplace_back(n, len);
-    ranges[len / 256] += n;
-    total += n;
-  }
-  std::sort(by_count.begin(), by_count.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-  std::vector<std::string> tops;
-  for (size_t i = 0; i < by_count.size() && i < top; ++i) {
-    tops.push_back(absl::StrFormat("%u:%u", by_count[i].second, by_count[i].first));
-  }
-  std::vector<std::string> rs;
-  for (const auto& [r, n] : ranges) rs.push_back(absl::StrFormat("[%u,%u):%u", r * 256, r * 256 + 256, n));
-  return absl::StrFormat("%u runts; most frequent size:count %s\n    by range %s", total, absl::StrJoin(tops, " "),
-                         absl::StrJoin(rs, " "));
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrFormat("cannot read %s", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 absl::StatusOr<std::string> OutDir() {
@@ -141,145 +98,221 @@ bool SaveFixture(const PropertySpec& spec, const Case& c, const PropertyResult& 
   const std::string path = absl::StrCat(dir, "/", FixtureFileName(f));
   std::error_code ec;
   if (std::filesystem::exists(path, ec)) {
-    absl::PrintF("  already saved: %s\n", path.c_str());
+    absl::PrintF("  already saved: %s\n", path);
     return true;
   }
   std::ofstream out(path);
   out << FormatFixture(f);
   if (!out) {
-    absl::FPrintF(stderr, "explore: cannot write %s\n", path.c_str());
+    absl::FPrintF(stderr, "explore: cannot write %s\n", path);
     return false;
   }
-  absl::PrintF("  saved %s\n", path.c_str());
+  absl::PrintF("  saved %s\n", path);
   return true;
 }
 
-int Run(int shards, int shard) {
+// Shrinks a failing case through its recorded choices.
+Case Shrink(const PropertySpec& spec, const CaseGenerator& gen, const std::vector<uint64_t>& choices, int size,
+            int* tries) {
+  auto fails = [&](const std::vector<uint64_t>& ch) {
+    std::optional<Case> x = gen.Replay(ch, size);
+    return x.has_value() && spec.check(*x, RunCase).verdict == Verdict::kFails;
+  };
+  return *gen.Replay(ShrinkChoices(choices, fails, absl::GetFlag(FLAGS_shrink_tries), tries), size);
+}
+
+std::vector<PropertySpec> SelectedSpecs() {
   const std::string which = absl::GetFlag(FLAGS_property);
-  const int64_t cases = absl::GetFlag(FLAGS_cases);
-  const uint64_t seed = absl::GetFlag(FLAGS_seed);
-  const bool save = absl::GetFlag(FLAGS_save);
-  if (cases < 0) {
-    absl::FPrintF(stderr, "explore: --cases must be >= 0\n");
-    return 2;
-  }
   std::vector<PropertySpec> specs;
   for (PropertySpec& p : AllProperties()) {
     if (which == "all" || (which == "holding" && p.expected_to_hold) || p.name == which) specs.push_back(p);
   }
+  return specs;
+}
+
+// One property over this shard's cases; false when saving a fixture failed.
+bool ExploreProperty(const PropertySpec& spec, int shards, int shard, const std::string& dir, Stats* st,
+                     bool* unexpected_failure) {
+  const int64_t cases = absl::GetFlag(FLAGS_cases);
+  const uint64_t seed = absl::GetFlag(FLAGS_seed);
+  int saved = 0, shown = 0;
+  const auto t0 = Clock::now();
+  auto last_progress = t0;
+  const CaseGenerator gen(spec.limits);
+  st->property = spec.name;
+  for (int64_t i = shard; i < cases; i += shards) {
+    const auto now = Clock::now();
+    if (now - last_progress > std::chrono::milliseconds(500)) {
+      last_progress = now;
+      const double s = std::chrono::duration<double>(now - t0).count();
+      absl::FPrintF(stderr, "\r%s: %d/%d cases, %u fail, %u skipped, %.1f cases/s   ", spec.name, i, cases, st->fails,
+                    st->skipped, s > 0 ? st->run / s : 0.0);
+    }
+    std::vector<uint64_t> choices;
+    const std::optional<Case> c = gen.Draw(seed, static_cast<uint64_t>(i), &choices);
+    if (!c.has_value()) {
+      ++st->gen_failures;
+      continue;
+    }
+    const PropertyResult r = spec.check(*c, RunCase);
+    st->Add(r);
+    if (r.verdict != Verdict::kFails) continue;
+    if (spec.expected_to_hold) *unexpected_failure = true;
+    if (shown < absl::GetFlag(FLAGS_show)) {
+      ++shown;
+      absl::PrintF("%s FAILS on case %d:\n%s  %s\n", spec.name, i, FormatCase(*c), r.detail);
+    }
+    if (!dir.empty() && saved < absl::GetFlag(FLAGS_max_saves)) {
+      int tries = 0;
+      const Case small = Shrink(spec, gen, choices, CaseSize(static_cast<uint64_t>(i)), &tries);
+      const PropertyResult sr = spec.check(small, RunCase);
+      absl::PrintF("  shrunk in %d evaluations to:\n%s  %s\n", tries, FormatCase(small), sr.detail);
+      if (!SaveFixture(spec, small, sr, seed, static_cast<uint64_t>(i), dir)) return false;
+      ++saved;
+    }
+  }
+  st->seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  absl::FPrintF(stderr, "\r%*s\r", 100, "");
+  return true;
+}
+
+bool WriteJson(const ShardResult& r) {
+  const std::string path = absl::GetFlag(FLAGS_json_out);
+  if (path.empty()) return true;
+  std::ofstream out(path);
+  out << ShardResultToJson(r);
+  if (!out) {
+    absl::FPrintF(stderr, "explore: cannot write %s\n", path);
+    return false;
+  }
+  return true;
+}
+
+int Run(int shards, int shard) {
+  const int64_t cases = absl::GetFlag(FLAGS_cases);
+  if (cases < 0) {
+    absl::FPrintF(stderr, "explore: --cases must be >= 0\n");
+    return 2;
+  }
+  const std::vector<PropertySpec> specs = SelectedSpecs();
   if (specs.empty()) {
-    absl::FPrintF(stderr, "explore: %s\n", std::string(PropertyByName(which).status().message()).c_str());
+    absl::FPrintF(stderr, "explore: %s\n", PropertyByName(absl::GetFlag(FLAGS_property)).status().message());
     return 2;
   }
   std::string dir;
-  if (save) {
+  if (absl::GetFlag(FLAGS_save)) {
     absl::StatusOr<std::string> d = OutDir();
     if (!d.ok()) {
-      absl::FPrintF(stderr, "explore: %s\n", std::string(d.status().message()).c_str());
+      absl::FPrintF(stderr, "explore: %s\n", d.status().message());
       return 2;
     }
     dir = *d;
   }
+  ShardResult result{absl::GetFlag(FLAGS_seed), cases, shard, shards, {}};
   bool unexpected_failure = false;
-  absl::PrintF("explore seed=%u cases=%d shard=%d/%d\n", seed, cases, shard, shards);
+  absl::PrintF("explore seed=%u cases=%d shard=%d/%d\n", result.seed, cases, shard, shards);
   for (const PropertySpec& spec : specs) {
     Stats st;
-    int saved = 0, shown = 0;
-    const auto t0 = Clock::now();
-    auto last_progress = t0;
-    const rc::Gen<Case> gen = GenCase(spec.limits);
-    for (int64_t i = 0; i < cases; ++i) {
-      if (i % shards != shard) continue;
-      const auto now = Clock::now();
-      if (now - last_progress > std::chrono::milliseconds(500)) {
-        last_progress = now;
-        const double s = std::chrono::duration<double>(now - t0).count();
-        absl::FPrintF(stderr, "\r%s: %d/%d cases, %u fail, %u skipped, %.1f cases/s   ", spec.name.c_str(), i, cases,
-                     st.fails, st.skipped, s > 0 ? st.run / s : 0.0);
-      }
-      std::optional<rc::Shrinkable<Case>> s;
-      try {
-        s = gen(rc::Random(CaseKey(seed, static_cast<uint64_t>(i))), static_cast<int>(i % (rc::kNominalSize + 1)));
-        (void)s->value();
-      } catch (...) {
-        ++st.gen_failures;  // generator discarded (suchThat / RC_PRE)
-        continue;
-      }
-      const Case c = s->value();
-      const PropertyResult r = spec.check(c, RunCase);
-      ++st.run;
-      for (const auto& [len, n] : r.runts) st.runts[len] += n;
-      for (const Comparison& cmp : r.comparisons) {
-        st.sub.Add(cmp.better_sub_mss, cmp.other_sub_mss);
-        st.packets.Add(cmp.better_packets, cmp.other_packets);
-        ++st.packet_gain[cmp.other_packets - cmp.better_packets];
-        ++st.sub_gain[cmp.other_sub_mss - cmp.better_sub_mss];
-      }
-      if (r.verdict == Verdict::kHolds) {
-        ++st.holds;
-        continue;
-      }
-      if (r.verdict == Verdict::kSkipped) {
-        ++st.skipped;
-        ++st.skip_reasons[r.detail.substr(0, 60)];
-        continue;
-      }
-      ++st.fails;
-      if (spec.expected_to_hold) unexpected_failure = true;
-      if (shown < absl::GetFlag(FLAGS_show)) {
-        ++shown;
-        absl::PrintF("%s FAILS on case %d:\n%s  %s\n", spec.name.c_str(), i, FormatCase(c).c_str(), r.detail.c_str());
-      }
-      if (save && saved < absl::GetFlag(FLAGS_max_saves)) {
-        int tries = 0;
-        const Case small = ShrinkGreedy<Case>(
-            *s, [&spec](const Case& x) { return spec.check(x, RunCase).verdict == Verdict::kFails; },
-            absl::GetFlag(FLAGS_shrink_tries), &tries);
-        const PropertyResult sr = spec.check(small, RunCase);
-        absl::PrintF("  shrunk in %d evaluations to:\n%s  %s\n", tries, FormatCase(small).c_str(), sr.detail.c_str());
-        if (!SaveFixture(spec, small, sr, seed, static_cast<uint64_t>(i), dir)) return 2;
-        ++saved;
-      }
-    }
-    st.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    absl::FPrintF(stderr, "\r%*s\r", 100, "");
-    absl::PrintF("\n== %s: %s\n", spec.name.c_str(), spec.summary.c_str());
-    absl::PrintF("  cases %u: holds %u, fails %u, skipped %u (generator discards %u)\n", st.run, st.holds, st.fails,
-                st.skipped, st.gen_failures);
-    for (const auto& [why, n] : st.skip_reasons) absl::PrintF("    skipped %u: %s\n", n, why.c_str());
-    if (st.sub.strict + st.sub.equal + st.sub.reversed > 0) {
-      absl::PrintF("  sub-MSS (claimed better vs other): %s\n", st.sub.Format().c_str());
-      absl::PrintF("  packets (claimed better vs other): %s\n", st.packets.Format().c_str());
-      absl::PrintF("  packets saved (other - better): %s\n", Histogram(st.packet_gain).c_str());
-      absl::PrintF("  sub-MSS saved (other - better): %s\n", Histogram(st.sub_gain).c_str());
-    }
-    absl::PrintF("  %s\n", RuntSummary(st.runts, 12).c_str());
-    absl::PrintF("  throughput: %.1f cases/s (%.2f s)\n", st.seconds > 0 ? st.run / st.seconds : 0.0, st.seconds);
+    if (!ExploreProperty(spec, shards, shard, dir, &st, &unexpected_failure)) return 2;
+    absl::PrintF("%s", FormatStats(st, spec.summary, /*throughput=*/true));
     std::fflush(stdout);
+    result.properties.push_back(std::move(st));
   }
+  if (!WriteJson(result)) return 2;
   return unexpected_failure && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
 }
 
-int Replay(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    absl::FPrintF(stderr, "explore: cannot read %s\n", path);
+int Merge(const std::string& list) {
+  std::vector<ShardResult> shards;
+  bool bad = false;
+  for (absl::string_view path : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+    absl::StatusOr<std::string> text = ReadFile(std::string(path));
+    absl::StatusOr<ShardResult> r = text.ok() ? ShardResultFromJson(*text) : text.status();
+    if (!r.ok()) {
+      absl::FPrintF(stderr, "explore: %s: %s\n", path, r.status().message());
+      bad = true;
+      continue;
+    }
+    shards.push_back(*std::move(r));
+  }
+  if (bad) return 2;
+  absl::StatusOr<ShardResult> merged = MergeShards(shards);
+  if (!merged.ok()) {
+    absl::FPrintF(stderr, "explore: %s\n", merged.status().message());
     return 2;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
+  absl::PrintF("explore merged %d of %d shards: seed=%u cases=%d\n", shards.size(), merged->shards, merged->seed,
+               merged->cases);
+  bool expected_failed = false;
+  for (const Stats& st : merged->properties) {
+    absl::StatusOr<PropertySpec> spec = PropertyByName(st.property);
+    absl::PrintF("%s", FormatStats(st, spec.ok() ? spec->summary : "(unknown property)", /*throughput=*/false));
+    expected_failed |= spec.ok() && spec->expected_to_hold && st.fails > 0;
+  }
+  if (static_cast<int>(shards.size()) != merged->shards) {
+    absl::FPrintF(stderr, "explore: only %d of %d shards\n", shards.size(), merged->shards);
+    return 2;
+  }
+  return expected_failed && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
+}
+
+// Every case's full run, one line per case in index order: the text two
+// processes (or the union of two shards) must reproduce byte for byte.
+int Trace(int shards, int shard) {
+  const std::vector<PropertySpec> specs = SelectedSpecs();
+  if (specs.empty()) {
+    absl::FPrintF(stderr, "explore: %s\n", PropertyByName(absl::GetFlag(FLAGS_property)).status().message());
+    return 2;
+  }
+  std::ofstream out(absl::GetFlag(FLAGS_trace_out));
+  for (const PropertySpec& spec : specs) {
+    const CaseGenerator gen(spec.limits);
+    for (int64_t i = shard; i < absl::GetFlag(FLAGS_cases); i += shards) {
+      const std::optional<Case> c = gen.Draw(absl::GetFlag(FLAGS_seed), static_cast<uint64_t>(i));
+      if (!c.has_value()) continue;
+      absl::StatusOr<Outcome> o = RunCase(*c);
+      std::vector<std::string> pk;
+      if (o.ok()) {
+        for (const PacketRecord& p : o->packets) {
+          pk.push_back(absl::StrFormat("%d:%u+%u/%x/%d%s", p.time, p.seq, p.len, p.flags, p.reason,
+                                       p.retransmit ? "R" : ""));
+        }
+      }
+      // One line per case, "property index | case | outcome | packets".
+      std::string text = FormatCase(*c);
+      std::replace(text.begin(), text.end(), '\n', ';');
+      out << absl::StrFormat("%s %08d | %s | %s | %s\n", spec.name, i, text,
+                             o.ok() ? Summarize(*o) : o.status().ToString(), absl::StrJoin(pk, " "));
+    }
+  }
+  if (!out) {
+    absl::FPrintF(stderr, "explore: cannot write %s\n", absl::GetFlag(FLAGS_trace_out));
+    return 2;
+  }
+  return 0;
+}
+
+// Replays one file; false when it cannot be read or parsed (one line on stderr).
+bool ReplayOne(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) {
+    absl::FPrintF(stderr, "explore: %s\n", text.status().message());
+    return false;
+  }
   Fixture f;
-  if (absl::StatusOr<Fixture> fx = ParseFixture(ss.str()); fx.ok()) {
+  if (absl::StatusOr<Fixture> fx = ParseFixture(*text); fx.ok()) {
     f = *fx;
-  } else if (absl::StatusOr<Case> c = ParseCase(ss.str()); c.ok()) {
+  } else if (absl::StatusOr<Case> c = ParseCase(*text); c.ok()) {
     f.c = *c;
     f.property = absl::GetFlag(FLAGS_property);
   } else {
     absl::FPrintF(stderr, "explore: %s: %s\n", path, fx.status().message());
-    return 2;
+    return false;
   }
-  absl::PrintF("%s", FormatCase(f.c));
-  for (Writer w : {f.c.writer, Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice, Writer::kV2}) {
+  absl::PrintF("== %s\n%s", path, FormatCase(f.c));
+  std::vector<Writer> writers = {f.c.writer};
+  for (Writer w : AllWriters()) writers.push_back(w);
+  for (Writer w : writers) {
     Case x = f.c;
     x.writer = w;
     if (w != Writer::kAssigned) x.assignment.clear();
@@ -296,13 +329,19 @@ int Replay(const std::string& path) {
   if (f.property != "all" && f.property != "holding") {
     absl::StatusOr<PropertySpec> spec = PropertyByName(f.property);
     if (!spec.ok()) {
-      absl::FPrintF(stderr, "explore: %s\n", spec.status().message());
-      return 2;
+      absl::FPrintF(stderr, "explore: %s: %s\n", path, spec.status().message());
+      return false;
     }
-    PropertyResult r = spec->check(f.c, RunCase);
+    const PropertyResult r = spec->check(f.c, RunCase);
     absl::PrintF("%s: %s\n  %s\n", f.property, VerdictName(r.verdict), r.detail);
   }
-  return 0;
+  return true;
+}
+
+int Replay(const std::string& list) {
+  int bad = 0;
+  for (absl::string_view path : absl::StrSplit(list, ',', absl::SkipEmpty())) bad += ReplayOne(std::string(path)) ? 0 : 1;
+  return bad > 0 ? 2 : 0;
 }
 
 // Reads a non-negative integer environment variable; -1 when unset.
@@ -322,11 +361,12 @@ int EnvInt(const char* name, bool* bad) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "explore --property=NAME|all|holding --cases=N --seed=S [--save] [--out_dir=DIR]\n"
+      "explore --property=NAME|all|holding --cases=N --seed=S [--save] [--json_out=F] | --merge=F,F.. | "
+      "--replay=F,F.. | --trace_out=F | --map [map flags]\n"
       "Sharding: TEST_TOTAL_SHARDS / TEST_SHARD_INDEX select cases i with i % total == index.");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
-    absl::FPrintF(stderr, "%s: %s\n", "explore", s.message());
+    absl::FPrintF(stderr, "explore: %s\n", s.message());
     return 2;
   }
   if (rest.size() > 1) {
@@ -345,6 +385,9 @@ int main(int argc, char** argv) {
   }
   // Tell Bazel that this binary understands sharding.
   if (const char* f = std::getenv("TEST_SHARD_STATUS_FILE"); f != nullptr && *f != '\0') std::ofstream(f) << "";
+  if (!absl::GetFlag(FLAGS_merge).empty()) return sendsim::props::Merge(absl::GetFlag(FLAGS_merge));
   if (!absl::GetFlag(FLAGS_replay).empty()) return sendsim::props::Replay(absl::GetFlag(FLAGS_replay));
+  if (!absl::GetFlag(FLAGS_trace_out).empty()) return sendsim::props::Trace(shards, shard);
+  if (sendsim::props::MapRequested()) return sendsim::props::RunMap(shards, shard);
   return sendsim::props::Run(shards, shard);
 }

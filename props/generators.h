@@ -6,10 +6,12 @@
 // offset 0, short lengths, default MSS 1448, zero costs, writer and profile
 // at the front of the allowed lists.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "props/case.h"
+#include "props/draws.h"
 #include "rapidcheck.h"
 
 namespace sendsim::props {
@@ -32,6 +34,8 @@ struct ConfigLimits {
   // Also keep the whole layout inside the peer's first window (cases that
   // do not fit are re-drawn): see IsQuiescentConfig.
   bool fits_initial_window = false;
+  // TCP_NODELAY always on (libceph's default).
+  bool nodelay = false;
 };
 
 struct CaseLimits {
@@ -40,15 +44,16 @@ struct CaseLimits {
   std::vector<std::string> profiles = {"linux-4.19", "linux-5.0", "linux-6.8"};
   // Writers to draw from; pairs (writer, profile) that cannot run are
   // re-drawn (v1-splice needs linux-6.8, the sendpage writers need <= 5.0).
-  std::vector<Writer> writers = {Writer::kV1Notlast, Writer::kV1Legacy, Writer::kV1Cork, Writer::kV1Splice,
-                                 Writer::kV2};
+  std::vector<Writer> writers = {Writer::kV1Notlast, Writer::kV1Legacy, Writer::kV1Cork,  Writer::kV1Splice,
+                                 Writer::kV2,       Writer::kV1More,   Writer::kV1Sendmsg, Writer::kV1CorkBatch};
 };
 
-rc::Gen<DataItem> GenDataItem(uint32_t max_pieces);
-rc::Gen<Layout> GenLayout(const LayoutLimits& limits);
-// `layout_wire_bytes` sizes the quiescent send buffer and peer window.
-rc::Gen<NetConfig> GenNetConfig(const ConfigLimits& limits, uint64_t layout_wire_bytes);
+// One generator, two draw sources: RapidCheck's (shrinking as RapidCheck
+// does; props_test) and ChoiceDraws (the explorer: fast, replayable,
+// shrunk by ShrinkChoices). Both draw the same distribution.
 rc::Gen<Case> GenCase(const CaseLimits& limits);
+// nullopt when the draw is discarded (a suchThat-style retry budget ran out).
+std::optional<Case> DrawCase(const CaseLimits& limits, ChoiceDraws& draws);
 
 // RapidCheck prints cases in the fixture text form.
 void showValue(const Case& c, std::ostream& os);

@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "props/case.h"
+#include "props/generators.h"
 #include "props/properties.h"
 #include "props/run_case.h"
 
@@ -73,6 +74,79 @@ TEST(NegativeControls, LowerBoundCatchesAsynchronousFlushes) {
   // The property's precondition rejects the case: it is not quiescent.
   c.writer = Writer::kV1Notlast;
   EXPECT_EQ(LowerBound_NotlastQuiescent(c, RunCase).verdict, Verdict::kSkipped);
+}
+
+// FourPages in a quiescent configuration: one flush unit of 1 + 53 + 196 +
+// 16384 + 21 = 16655 bytes, so at best ceil(16655 / 1448) = 12 packets with
+// one runt (16655 - 11 * 1448 = 727). Autocorking off and an initial cwnd of
+// 100 (both inside the precondition) so that every push leaves at once:
+// neither a busy TX queue (tcp_should_autocork) nor the cwnd holds a pushed
+// tail until later bytes join it, which lets the counts below be derived
+// push by push.
+Case QuiescentFourPages() {
+  Case c = FourPages();
+  c.net.nodelay = true;
+  c.net.autocorking = false;
+  c.net.initcwnd = 100;
+  MakeQuiescent(&c.net, V1WireBytes(c.layout));
+  return c;
+}
+
+TEST(NegativeControls, LayoutBoundByHand) {
+  const Case c = QuiescentFourPages();
+  ASSERT_EQ(V1WireBytes(c.layout), 16655u);
+  const LayoutBound b = LayoutLowerBound(c.layout, 1448);
+  EXPECT_EQ(b.packets, 12u);
+  EXPECT_EQ(b.runts, 1u);
+  EXPECT_EQ(LayoutBoundPreconditionFailure(c), "");
+  EXPECT_EQ(LowerBound_LayoutQuiescent(c, RunCase).verdict, Verdict::kHolds);
+}
+
+TEST(NegativeControls, LayoutBoundRejectsLegacyUnderItsPrecondition) {
+  // v1-legacy sends the last page with MSG_EOR (no MORE): tcp_push with
+  // Nagle off sends 16634 bytes as 11 x 1448 + 706, then the footer goes
+  // alone: 13 packets, 2 runts.
+  Case c = QuiescentFourPages();
+  c.writer = Writer::kV1Legacy;
+  ASSERT_EQ(LayoutBoundPreconditionFailure(c), "");
+  PropertyResult r = LowerBound_LayoutQuiescent(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
+  EXPECT_NE(r.detail.find("13 packets, 2 sub-MSS"), std::string::npos) << r.detail;
+}
+
+TEST(NegativeControls, LayoutBoundRejectsPushEveryPageUnderItsPrecondition) {
+  // No MORE on any page: every page call pushes what it added. Prefix +
+  // page 1 = 4346 bytes -> 3 x 1448 + 2; pages 2..4 -> 2 x 1448 + 1200 each;
+  // the footer 21 alone: 4 + 3 + 3 + 3 + 1 = 14 packets, 5 runts.
+  Case c = QuiescentFourPages();
+  c.writer = Writer::kMutantPushEveryPage;
+  ASSERT_EQ(LayoutBoundPreconditionFailure(c), "");
+  PropertyResult r = LowerBound_LayoutQuiescent(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
+  EXPECT_NE(r.detail.find("14 packets, 5 sub-MSS"), std::string::npos) << r.detail;
+  // The flush-run bound (lower_bound_quiescent's body) cuts a run at every
+  // PSH segment, so it cannot tell this writer from v1-notlast: why the
+  // layout bound exists.
+  EXPECT_EQ(FlushRunsMinimalBody(c, RunCase).verdict, Verdict::kHolds);
+}
+
+TEST(NegativeControls, PreconditionsAreChecked) {
+  // A replayed case outside a property's precondition is skipped, not judged.
+  Case c = FourPages();
+  c.net.call_cost_ns = 20000;  // not quiescent
+  EXPECT_EQ(LowerBound_LayoutQuiescent(c, RunCase).verdict, Verdict::kSkipped);
+  EXPECT_EQ(DominatesQuiescent(c, {Writer::kV1Notlast, ""}, {Writer::kV1Legacy, ""}, RunCase, false).verdict,
+            Verdict::kSkipped);
+  EXPECT_EQ(Optimality_NotlastQuiescent(c, RunCase).verdict, Verdict::kSkipped);
+  Case q = QuiescentFourPages();
+  q.net.nodelay = false;
+  EXPECT_EQ(LowerBound_LayoutQuiescent(q, RunCase).verdict, Verdict::kSkipped);
+  Case more = QuiescentFourPages();
+  more.layout.messages.push_back(more.layout.messages[0]);
+  more.layout.more_to_follow = true;
+  MakeQuiescent(&more.net, V1WireBytes(more.layout));
+  EXPECT_EQ(DominatesQuiescent(more, {Writer::kV1Cork, ""}, {Writer::kV1Notlast, ""}, RunCase, true).verdict,
+            Verdict::kSkipped);
 }
 
 TEST(NegativeControls, DeterminismCatchesAPerturbedTrace) {

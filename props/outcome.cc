@@ -68,7 +68,8 @@ std::string Summarize(const Outcome& o) {
       "packets=%u sub_mss=%u runts=[%s] mss=%u written=%u delivered=%u decoder=%s%s decoded=%u/%u "
       "completed=%d t_done_ns=%d probe0_packets=%u async_during_write=%d invariants=%s hash=%016x%s%s",
       DataPackets(o), SubMss(o), absl::StrJoin(runts, ","), o.mss, o.bytes_written, o.bytes_delivered,
-      o.decoder_ok ? "ok" : "FAIL", o.decoder_ok ? "" : absl::StrCat("(", o.decoder_error, ")"),
+      !o.stream_checked ? "not-run" : o.decoder_ok ? "ok" : "FAIL",
+      !o.stream_checked || o.decoder_ok ? "" : absl::StrCat("(", o.decoder_error, ")"),
       o.messages_decoded, o.messages_expected, o.completed, o.completion_ns, o.probe0_packets, o.async_during_write,
       o.invariants.ok() ? "ok" : o.invariants.ToString(), o.trace_hash, o.stall_info.empty() ? "" : " stall=",
       o.stall_info);

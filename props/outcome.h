@@ -34,7 +34,8 @@ struct Outcome {
   std::vector<uint64_t> message_ends;
   uint64_t bytes_written = 0;    // accepted by the socket
   uint64_t bytes_delivered = 0;  // in order at the peer
-  // Decoder verdict over the delivered stream.
+  // Decoder verdict over the delivered stream (RunDepth::kFull only).
+  bool stream_checked = false;
   bool decoder_ok = false;
   std::string decoder_error;
   uint32_t messages_expected = 0;

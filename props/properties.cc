@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "props/generators.h"
 
 namespace sendsim::props {
@@ -14,8 +15,8 @@ PropertyResult Skipped(std::string why) { return PropertyResult{Verdict::kSkippe
 
 // Runs `c`; a case the runner refuses as not applicable (writer missing on
 // the profile) makes the property skip, any other error is a failure.
-bool RunOrReport(const Case& c, const Runner& run, Outcome* out, PropertyResult* res) {
-  absl::StatusOr<Outcome> o = run(c);
+bool RunOrReport(const Case& c, const Runner& run, RunDepth depth, Outcome* out, PropertyResult* res) {
+  absl::StatusOr<Outcome> o = run(c, depth);
   if (o.ok()) {
     *out = *std::move(o);
     return true;
@@ -69,7 +70,7 @@ absl::string_view VerdictName(Verdict v) {
 PropertyResult IntegrityBody(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   res.runts = RuntSizes(o);
   if (!o.decoder_ok) return Fails(absl::StrCat("decoder rejected the stream: ", Summarize(o)));
   if (o.completed && o.messages_decoded != o.messages_expected) {
@@ -92,10 +93,10 @@ PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run
 PropertyResult LivenessBody(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   res.runts = RuntSizes(o);
-  if (!o.completed || o.completion_ns > kLivenessHorizonNs) {
-    return Fails(absl::StrCat("not complete within ", kLivenessHorizonNs, " ns: ", Summarize(o)));
+  if (!o.completed || o.completion_ns > LivenessHorizonNs(c)) {
+    return Fails(absl::StrCat("not complete within ", LivenessHorizonNs(c), " ns: ", Summarize(o)));
   }
   return res;
 }
@@ -111,7 +112,7 @@ PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner&
   PropertyResult res = Liveness_RealWriter_BoundedTime(c, run);
   if (res.verdict != Verdict::kHolds) return res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.probe0_packets > 0) return Fails(absl::StrCat("data released only by the probe0 timer: ", Summarize(o)));
   return res;
 }
@@ -120,7 +121,7 @@ PropertyResult Liveness_RealWriterNoRevoke_NoProbe0(const Case& c, const Runner&
 PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   res.runts = RuntSizes(o);
   // ceil(L/MSS) segments alone would let one mid-run runt hide behind a
   // short tail (1448+1200+1375 is still 3 segments); the statement we test
@@ -144,10 +145,10 @@ PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
   if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
   // Run again through the body with a runner that hands back this outcome.
-  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+  return FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
 }
 
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
@@ -158,9 +159,79 @@ PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
   if (!(q == c.net)) return Skipped("configuration has costs or small buffers");
   PropertyResult res;
   Outcome o;
-  if (!RunOrReport(c, run, &o, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
-  return FlushRunsMinimalBody(c, [&o](const Case&) -> absl::StatusOr<Outcome> { return o; });
+  return FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
+}
+
+LayoutBound LayoutLowerBound(const Layout& l, uint32_t mss) {
+  LayoutBound b;
+  uint64_t unit = 0;
+  for (size_t i = 0; i < l.messages.size(); ++i) {
+    unit += V1WireBytes(l.messages[i]);
+    const bool footer_with_more = l.more_to_follow && i + 1 < l.messages.size();
+    if (footer_with_more) continue;
+    b.unit_bytes.push_back(unit);
+    b.packets += (unit + mss - 1) / mss;
+    b.runts += unit % mss != 0 ? 1 : 0;
+    unit = 0;
+  }
+  return b;
+}
+
+std::string LayoutBoundPreconditionFailure(const Case& c) {
+  if (!WriterRunsOn(c.writer, c.profile)) return "writer does not exist on the profile";
+  if (c.writer == Writer::kV2) return "v2 frames are not v1 wire bytes";
+  if (c.layout.revoke.has_value()) return "the layout has a revoke";
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return "configuration is not quiescent";
+  if (!c.net.nodelay) return "Nagle is on (TCP_NODELAY off)";
+  return "";
+}
+
+PropertyResult LayoutBoundBody(const Case& c, const Runner& run) {
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, RunDepth::kWire, &o, &res)) return res;
+  res.runts = RuntSizes(o);
+  const LayoutBound b = LayoutLowerBound(c.layout, o.mss);
+  const uint64_t packets = DataPackets(o), runts = SubMss(o);
+  if (packets < b.packets || runts < b.runts) {
+    return Fails(absl::StrFormat("below the layout bound (%u packets, %u runts): %s; the bound or the model is wrong",
+                                 b.packets, b.runts, Summarize(o)));
+  }
+  if (packets != b.packets || runts != b.runts) {
+    return Fails(absl::StrFormat("%s: %u packets, %u sub-MSS; the layout's flush units %s allow %u packets, %u sub-MSS: %s",
+                                 WriterName(c.writer), packets, runts, absl::StrJoin(b.unit_bytes, "+"), b.packets,
+                                 b.runts, Summarize(o)));
+  }
+  return res;
+}
+
+uint32_t MaxUnitFrags(const Layout& l) {
+  uint32_t worst = 0, unit = 0;
+  for (size_t i = 0; i < l.messages.size(); ++i) {
+    const MessageLayout& m = l.messages[i];
+    const uint64_t prefix = 1 + 53 + m.front_len + m.middle_len;  // tag, header, front, middle
+    unit += PieceCount(m) + static_cast<uint32_t>(prefix / 32768) + 2 + 2;
+    if (l.more_to_follow && i + 1 < l.messages.size()) continue;
+    worst = std::max(worst, unit);
+    unit = 0;
+  }
+  return worst;
+}
+
+PropertyResult LowerBound_LayoutQuiescentFewFrags(const Case& c, const Runner& run) {
+  if (MaxUnitFrags(c.layout) > kMaxSkbFrags) return Skipped("a flush unit may need more than 17 skb frags");
+  return LowerBound_LayoutQuiescent(c, run);
+}
+
+PropertyResult LowerBound_LayoutQuiescent(const Case& c, const Runner& run) {
+  if (std::string why = LayoutBoundPreconditionFailure(c); !why.empty()) return Skipped(why);
+  PropertyResult res;
+  Outcome o;
+  if (!RunOrReport(c, run, RunDepth::kWire, &o, &res)) return res;
+  if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
+  return LayoutBoundBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
 }
 
 // ---------------------------------------------------------------- 4
@@ -214,7 +285,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
                                      OptimalityOptions opt) {
   PropertyResult res;
   Outcome oc;
-  if (!RunOrReport(WithAssignment(c, candidate), run, &oc, &res)) return res;
+  if (!RunOrReport(WithAssignment(c, candidate), run, RunDepth::kWire, &oc, &res)) return res;
   res.runts = RuntSizes(oc);
   if (opt.require_no_async && oc.async_during_write) {
     return Skipped("an asynchronous event ran while the candidate wrote a message");
@@ -231,7 +302,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
     if (a == candidate) continue;
     Outcome oa;
     PropertyResult err;
-    if (!RunOrReport(WithAssignment(c, a), run, &oa, &err)) return err;
+    if (!RunOrReport(WithAssignment(c, a), run, RunDepth::kWire, &oa, &err)) return err;
     if (opt.require_no_async && oa.async_during_write) continue;
     int64_t sub = static_cast<int64_t>(SubMss(oa)), pk = static_cast<int64_t>(DataPackets(oa));
     if (sub < best_sub) { best_sub = sub; best_sub_a = FormatAssignment(a); }
@@ -259,6 +330,11 @@ PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& r
   return AssignmentOptimalBody(c, NotlastAssignment(c.layout), run, opt);
 }
 
+PropertyResult Optimality_NotlastQuiescent(const Case& c, const Runner& run) {
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
+  return Optimality_NotlastAmongAssignments(c, run);
+}
+
 // ---------------------------------------------------------------- 5
 PropertyResult DominatesBody(const Case& c, const Side& better, const Side& other, const Runner& run,
                              int64_t slack_sub, int64_t slack_packets, bool require_no_async) {
@@ -270,8 +346,8 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
   }
   PropertyResult res;
   Outcome ob, oo;
-  if (!RunOrReport(cb, run, &ob, &res)) return res;
-  if (!RunOrReport(co, run, &oo, &res)) return res;
+  if (!RunOrReport(cb, run, RunDepth::kWire, &ob, &res)) return res;
+  if (!RunOrReport(co, run, RunDepth::kWire, &oo, &res)) return res;
   if (require_no_async && (ob.async_during_write || oo.async_during_write)) {
     return Skipped("an asynchronous event ran while a message was written");
   }
@@ -302,12 +378,21 @@ PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run)
   return DominatesBody(c, {Writer::kV1Splice, "linux-6.8"}, {Writer::kV1Notlast, "linux-5.0"}, run);
 }
 
+PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
+                                  bool no_more_to_follow) {
+  if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
+  if (no_more_to_follow && c.layout.more_to_follow && c.layout.messages.size() > 1) {
+    return Skipped("messages set more_to_follow");
+  }
+  return DominatesBody(c, better, other, run);
+}
+
 // ---------------------------------------------------------------- 6
 PropertyResult Determinism_AndInvariants_Any(const Case& c, const Runner& run) {
   PropertyResult res;
   Outcome a, b;
-  if (!RunOrReport(c, run, &a, &res)) return res;
-  if (!RunOrReport(c, run, &b, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &a, &res)) return res;
+  if (!RunOrReport(c, run, RunDepth::kFull, &b, &res)) return res;
   res.runts = RuntSizes(a);
   if (a.trace_hash != b.trace_hash || Summarize(a) != Summarize(b)) {
     return Fails(absl::StrCat("two runs differ:\n  ", Summarize(a), "\n  ", Summarize(b)));

@@ -42,7 +42,7 @@ PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run
 PropertyResult IntegrityBody(const Case& c, const Runner& run);
 
 // --- 2. Liveness (precondition: one of the five real writers): every
-// message is written and acknowledged before kLivenessHorizonNs.
+// message is written and acknowledged before LivenessHorizonNs(c).
 PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run);
 PropertyResult LivenessBody(const Case& c, const Runner& run);
 
@@ -67,6 +67,46 @@ PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
 // `needed` = the window when Nagle allows partials), leaving a non-MSS
 // segment mid-run and the rest for the ACK (fixture lower_bound_zero_cost-*).
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run);
+
+// The layout's own bound, independent of where a writer pushes. Messages
+// joined by more_to_follow form one flush unit (libceph sends their footers
+// with MSG_MORE, so nothing obliges a push between them); a unit ends at a
+// footer sent without MORE, which every writer must push (the peer waits
+// for the message). A unit of B v1 wire bytes cannot leave in fewer than
+// ceil(B/MSS) segments, and holds a sub-MSS segment whenever B mod MSS != 0.
+struct LayoutBound {
+  std::vector<uint64_t> unit_bytes;
+  uint64_t packets = 0;  // sum of ceil(B/MSS)
+  uint64_t runts = 0;    // units with B mod MSS != 0
+};
+LayoutBound LayoutLowerBound(const Layout& l, uint32_t mss);
+
+// Precondition: a v1 writer that exists on the profile, no revoke, a
+// quiescent configuration (IsQuiescentConfig) with TCP_NODELAY (libceph's
+// default; with Nagle a unit's held tail merges into the next unit, which
+// beats the bound for every writer), and a run in which nothing
+// asynchronous interleaved a message's writes. Claim: the case's writer
+// attains the bound, packets == LayoutBound::packets and sub-MSS ==
+// LayoutBound::runts. The registry draws v1-notlast; negative controls run
+// the same function on v1-legacy and a push-every-page writer.
+PropertyResult LowerBound_LayoutQuiescent(const Case& c, const Runner& run);
+// The claim without the precondition (negative controls, explanations).
+PropertyResult LayoutBoundBody(const Case& c, const Runner& run);
+// Why `c` is outside LowerBound_LayoutQuiescent's configuration
+// precondition; empty when it qualifies.
+std::string LayoutBoundPreconditionFailure(const Case& c);
+
+// An upper bound on the skb frags one flush unit can need: a frag per data
+// piece (distinct pages never coalesce), and for the kvec calls copied into
+// sk_page_frag (tcp_sendmsg_locked) two per prefix and per 32 KiB of it, two
+// per footer. At most MAX_SKB_FRAGS (17) means no skb of the unit is cut by
+// the frag limit (`i >= sysctl_max_skb_frags` -> tcp_mark_push + new
+// segment in tcp_sendmsg_locked and do_tcp_sendpages), which cuts the unit
+// at a non-MSS point: lower_bound_layout's counterexamples.
+uint32_t MaxUnitFrags(const Layout& l);
+inline constexpr uint32_t kMaxSkbFrags = 17;
+// LowerBound_LayoutQuiescent, on layouts with MaxUnitFrags <= kMaxSkbFrags.
+PropertyResult LowerBound_LayoutQuiescentFewFrags(const Case& c, const Runner& run);
 
 // --- 4. Optimality (precondition: sendpage profile): among all per-piece
 // flag assignments over {MORE|NOTLAST, MORE, none} for the non-final pieces
@@ -107,6 +147,15 @@ PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runn
 PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run);
 // v1-splice on linux-6.8 vs v1-notlast on linux-5.0 (the case's profile is ignored).
 PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run);
+// Dominance checked only on cases in a quiescent configuration (and, with
+// `no_more_to_follow`, without more_to_follow): the precondition is the
+// property's own, so a replayed case outside it is skipped, whatever
+// generator made it.
+PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
+                                  bool no_more_to_follow);
+// Optimality (exhaustive over <= kExhaustiveFreePieces free pieces) on
+// quiescent cases only.
+PropertyResult Optimality_NotlastQuiescent(const Case& c, const Runner& run);
 
 // --- 6. Determinism and invariants (precondition: none): two runs give the
 // same trace hash and outcome; the model's invariants hold; wire-level

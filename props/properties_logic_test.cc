@@ -39,7 +39,7 @@ Outcome Clean(uint32_t mss, std::vector<uint32_t> lens) {
 }
 
 Runner Const(Outcome o) {
-  return [o](const Case&) -> absl::StatusOr<Outcome> { return o; };
+  return [o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; };
 }
 
 TEST(PropertiesLogicTest, IntegrityFailsOnDecoderErrorAndMissingMessages) {
@@ -58,8 +58,8 @@ TEST(PropertiesLogicTest, IntegrityFailsOnDecoderErrorAndMissingMessages) {
 
 TEST(PropertiesLogicTest, RunnerErrorsAreFailuresExceptNotApplicable) {
   Case c = OneMessage(1);
-  Runner internal = [](const Case&) -> absl::StatusOr<Outcome> { return absl::InternalError("boom"); };
-  Runner na = [](const Case&) -> absl::StatusOr<Outcome> { return absl::FailedPreconditionError("n/a"); };
+  Runner internal = [](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return absl::InternalError("boom"); };
+  Runner na = [](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return absl::FailedPreconditionError("n/a"); };
   EXPECT_EQ(IntegrityBody(c, internal).verdict, Verdict::kFails);
   EXPECT_EQ(IntegrityBody(c, na).verdict, Verdict::kSkipped);
 }
@@ -107,7 +107,7 @@ TEST(PropertiesLogicTest, AlternativesAreExhaustiveUpToSixFreePieces) {
 
 // Fake model: every piece without NOTLAST costs `cost_plain` runts, NOTLAST costs `cost_notlast`.
 Runner CountingRunner(int cost_plain, int cost_notlast) {
-  return [=](const Case& c) -> absl::StatusOr<Outcome> {
+  return [=](const Case& c, RunDepth) -> absl::StatusOr<Outcome> {
     int runts = 0;
     for (PieceFlags f : c.assignment) runts += f == PieceFlags::kMoreNotlast ? cost_notlast : cost_plain;
     std::vector<uint32_t> lens(10, 1000);
@@ -135,7 +135,7 @@ TEST(PropertiesLogicTest, OptimalityComparesAgainstEveryAssignment) {
 TEST(PropertiesLogicTest, DominanceComparesBothFigures) {
   Case c = OneMessage(2);
   auto by_writer = [](int notlast_runts, int legacy_runts) -> Runner {
-    return [=](const Case& x) -> absl::StatusOr<Outcome> {
+    return [=](const Case& x, RunDepth) -> absl::StatusOr<Outcome> {
       std::vector<uint32_t> lens(5, 1000);
       int n = x.writer == Writer::kV1Notlast ? notlast_runts : legacy_runts;
       for (int i = 0; i < n; ++i) lens.push_back(7);
@@ -158,7 +158,7 @@ TEST(PropertiesLogicTest, DeterminismCatchesDifferentRunsAndBrokenWire) {
   Case c = OneMessage(1);
   EXPECT_EQ(Determinism_AndInvariants_Any(c, Const(Clean(1448, {1448, 10}))).verdict, Verdict::kHolds);
   int calls = 0;
-  Runner flaky = [&calls](const Case&) -> absl::StatusOr<Outcome> {
+  Runner flaky = [&calls](const Case&, RunDepth) -> absl::StatusOr<Outcome> {
     Outcome o = Clean(1448, {1448, 10});
     o.trace_hash = ++calls;
     return o;

@@ -68,8 +68,9 @@ void CheckProperty(const std::string& name) {
 #ifndef SENDSIM_PROPS_OPTIMALITY_ONLY
 RC_GTEST_PROP(Props, Integrity, ()) { CheckProperty("integrity"); }
 RC_GTEST_PROP(Props, Liveness, ()) { CheckProperty("liveness"); }
-RC_GTEST_PROP(Props, LivenessNoProbe0, ()) { CheckProperty("liveness_no_probe0"); }
+RC_GTEST_PROP(Props, LivenessNoProbe0Uncorked, ()) { CheckProperty("liveness_no_probe0_uncorked"); }
 RC_GTEST_PROP(Props, LowerBoundQuiescent, ()) { CheckProperty("lower_bound_quiescent"); }
+RC_GTEST_PROP(Props, LowerBoundLayoutFewFrags, ()) { CheckProperty("lower_bound_layout_few_frags"); }
 RC_GTEST_PROP(Props, DominanceNotlastLegacyQuiescent, ()) { CheckProperty("dominance_notlast_legacy_quiescent"); }
 RC_GTEST_PROP(Props, DominanceCorkNotlastQuiescentNoMoreToFollow, ()) {
   CheckProperty("dominance_cork_notlast_quiescent_no_more_to_follow");

@@ -10,10 +10,10 @@ namespace sendsim::props {
 
 // Runs one case on the model with the messenger's writer and decoder, on a
 // fresh event loop, until every message is acknowledged, the loop runs dry
-// or the simulated horizon (kLivenessHorizonNs) passes. Errors: the case is
+// or the simulated horizon (LivenessHorizonNs) passes. Errors: the case is
 // malformed or the writer does not exist on the profile
 // (FailedPrecondition).
-absl::StatusOr<Outcome> RunCase(const Case& c);
+absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth = RunDepth::kFull);
 
 }  // namespace sendsim::props
 

@@ -1,0 +1,24 @@
+#ifndef SENDSIM_PROPS_SETUP_H_
+#define SENDSIM_PROPS_SETUP_H_
+
+// How a props case configures the model and the messenger.
+
+#include "absl/status/statusor.h"
+#include "messenger/connection.h"
+#include "messenger/writer_policy.h"
+#include "model/config.h"
+#include "props/case.h"
+
+namespace sendsim::props {
+
+// The model's connection configuration for a case: the ONE place props fills
+// model::ConnectionConfig.
+// `track_payload`: copy payload bytes and deliver them (RunDepth::kFull).
+model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload);
+
+// The messenger's options (writer policy, CPU costs) for a case.
+absl::StatusOr<messenger::ConnectionOptions> MessengerOptions(const Case& c, bool has_sendpage);
+
+}  // namespace sendsim::props
+
+#endif  // SENDSIM_PROPS_SETUP_H_
