@@ -20,6 +20,8 @@ import zipfile
 def main(argv):
     logs = argv[1] if len(argv) > 1 else "bazel-testlogs/props/explore_sharded_test"
     binary = argv[2] if len(argv) > 2 else "bazel-bin/props/explore_opt"
+    if len(argv) <= 2 and not os.path.exists(binary):
+        binary = "bazel-bin/props/explore"
     zips = sorted(glob.glob(os.path.join(logs, "shard_*_of_*", "test.outputs", "outputs.zip")))
     plain = sorted(glob.glob(os.path.join(logs, "shard_*_of_*", "test.outputs", "explore-shard-*.json")))
     if not zips and not plain:

@@ -30,7 +30,8 @@ struct Outcome {
   uint32_t mss = 0;
   std::vector<PacketRecord> packets;
   // Stream offset just past each message's last byte, in order (v1: end of
-  // the footer or of the zero fill that replaced it).
+  // the footer or of the zero fill that replaced it); from the decoder, so
+  // RunDepth::kFull only.
   std::vector<uint64_t> message_ends;
   uint64_t bytes_written = 0;    // accepted by the socket
   uint64_t bytes_delivered = 0;  // in order at the peer
