@@ -242,7 +242,16 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
   if (n == "poll") return PreparePoll(line, sc, body, after);
   absl::StatusOr<int> fd = fd_arg(0);
   if (!fd.ok()) return fd.status();
-  const int f = *fd;
+  return PrepareOnFd(line, sc, *fd, body, after);
+}
+
+// The calls on an open descriptor `f` (the script's first argument).
+absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const int f, Body* body,
+                                       std::function<void(int64_t)>* after) {
+  const std::string& n = sc.name;
+  const std::vector<Expr>& a = sc.args;
+  const int want_fd = static_cast<int>(sc.ret);
+  auto fd_arg = [&](size_t i) { return RealFd(line, sc, i); };
   if (n == "bind" || n == "connect") {
     if (n == "connect") {
       active_ = true;
