@@ -245,7 +245,9 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
   return PrepareOnFd(line, sc, *fd, body, after);
 }
 
-// The calls on an open descriptor `f` (the script's first argument).
+// The calls on an open descriptor `f` (the script's first argument). Long
+// on purpose: one short branch per system call, in the order of the model
+// runner's driver (syscalls.cc), so that the two targets read side by side.
 absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const int f, Body* body,
                                        std::function<void(int64_t)>* after) {
   const std::string& n = sc.name;
