@@ -85,10 +85,11 @@ ABSL_FLAG(uint64_t, gro_flush_ns, D().gro_flush_ns,
 ABSL_FLAG(uint64_t, ack_proc_ns, D().ack_proc_ns,
           "Peer softirq latency before an ACK leaves [ns]. Source: receive softirq + TX, a few us (UNVERIFIED).");
 ABSL_FLAG(std::string, kernel, D().kernel,
-          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8. Source: the seed's era (v4.19).");
+          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18. Source: the seed's era (v4.19).");
 ABSL_FLAG(std::string, writers, "v1-legacy,v1-notlast,v1-cork,v1-splice@linux-6.8,v2@linux-6.8",
           "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "
-          "v1-cork, v1-splice, v2. Source: issue 6.");
+          "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "
+          "sendmsg per message), v1-cork-batch (TCP_CORK held across more_to_follow; props/README.md). Source: issue 6.");
 ABSL_FLAG(uint64_t, seed, D().seed,
           "Seed of the first run's PRNG streams (size mix draws, page contents, OSD reply spread). Same inputs "
           "+ seed = same output.");

@@ -1,5 +1,8 @@
 #include "scenario/scenario.h"
 
+#include "messenger/writer_policy.h"
+#include "model/profile.h"
+
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -76,13 +79,13 @@ std::string EffectiveKernel(const WriterSpec& w, absl::string_view scenario_kern
 }
 
 const std::vector<std::string>& KnownWriters() {
-  static const auto* const kNames =
-      new std::vector<std::string>{"v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2"};
+  // The messenger's writer table, the one list of names.
+  static const auto* const kNames = new std::vector<std::string>(messenger::WriterNames());
   return *kNames;
 }
 
 const std::vector<std::string>& KnownKernels() {
-  static const auto* const kNames = new std::vector<std::string>{"linux-4.19", "linux-5.0", "linux-6.8"};
+  static const auto* const kNames = new std::vector<std::string>(model::ProfileNames());
   return *kNames;
 }
 
