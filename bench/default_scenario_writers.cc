@@ -1,4 +1,4 @@
-// The CLI's default scenario (cli::Scenario{}) run once per writer,
+// The CLI's default scenario (scenario::Scenario{}) run once per writer,
 // including props' comparison writers that the CLI cannot select by name
 // yet (v1-more, v1-sendmsg, v1-cork-batch): packets, sub-MSS packets and the
 // change against v1-notlast. Deterministic; it measures results, not speed:
@@ -12,14 +12,20 @@
 #include "absl/strings/str_format.h"
 #include "cli/histogram_observer.h"
 #include "cli/run_result.h"
-#include "cli/runner_config.h"
-#include "cli/scenario.h"
+#include "scenario/build.h"
+#include "scenario/scenario.h"
 #include "messenger/workload_driver.h"
 #include "messenger/writer_policy.h"
 #include "model/connection.h"
 #include "model/profile.h"
 
 namespace sendsim::cli {
+
+using scenario::BuildConnectionConfig;
+using scenario::BuildConnectionOptions;
+using scenario::BuildDriverOptions;
+using scenario::BuildWorkload;
+using scenario::Scenario;
 namespace {
 
 absl::StatusOr<RunResult> Run(const Scenario& s, messenger::WriterKind kind, const std::string& kernel) {

@@ -8,9 +8,12 @@
 
 #include "benchmark/benchmark.h"
 #include "cli/runner.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::cli {
+
+using scenario::Scenario;
+using scenario::WriterSpec;
 namespace {
 
 void BM_EndToEnd(benchmark::State& state) {

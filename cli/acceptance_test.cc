@@ -1,10 +1,14 @@
-// Issue 6's acceptance criteria on the default scenario, checked on the
-// golden JSON of the default run (testdata/golden/default.json, kept equal to
-// the real output by //cli:golden_default_test). The criteria are the seed's
-// measurement, not the code's output.
+// The default run's shape, checked on its golden JSON
+// (testdata/golden/default.json, kept equal to the real output by
+// //cli:golden_default_test). The seed's figures (the 2018 patch's
+// measurement) are not checked here: the run reports them as criteria, held
+// or not (cli/seed_criteria.h), and a criterion the model misses is not
+// tuned back in. What is checked is issue 17's acceptance: the default is
+// not a phase artifact of a lockstep cycle.
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,62 +23,69 @@ nlohmann::json Golden() {
   return nlohmann::json::parse(in);
 }
 
-const nlohmann::json& Result(const nlohmann::json& j, const std::string& writer) {
-  for (const auto& r : j["results"]) {
-    if (r["writer"] == writer && r["kernel"] == "linux-4.19") return r;
+// The results of the run under the i-th seed (0: "results", then "seed_runs").
+const nlohmann::json& RunOf(const nlohmann::json& j, size_t i) {
+  return i == 0 ? j["results"] : j["seed_runs"][i - 1]["results"];
+}
+
+const nlohmann::json& Result(const nlohmann::json& results, const std::string& writer) {
+  for (const auto& r : results) {
+    if (r["writer"] == writer) return r;
   }
   static const nlohmann::json kNone;
   ADD_FAILURE() << writer << " missing";
   return kNone;
 }
 
-std::vector<int> Top5(const nlohmann::json& r) {
-  std::vector<int> top;
-  for (size_t i = 0; i < r["histogram"].size() && i < 5; ++i) top.push_back(r["histogram"][i]["size"]);
+std::set<int> Top3(const nlohmann::json& r) {
+  std::set<int> top;
+  for (size_t i = 0; i < r["histogram"].size() && i < 3; ++i) top.insert(r["histogram"][i]["size"].get<int>());
   return top;
 }
-
-bool Has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
 TEST(AcceptanceTest, DefaultScenarioIsTheIssuesScenario) {
   const nlohmann::json j = Golden();
   EXPECT_EQ(j["scenario"]["messages"], 10000);
   EXPECT_EQ(j["scenario"]["mss"], 1448);
   EXPECT_EQ(j["scenario"]["kernel"], "linux-4.19");
-  EXPECT_EQ(j["results"].size(), 5u);
-  for (const auto& r : j["results"]) EXPECT_EQ(r["messages"], 10000) << r["writer"];
+  EXPECT_GT(j["scenario"]["osd_reply_jitter_ns"], 0);
+  const int seeds = j["scenario"]["seeds"];
+  ASSERT_GE(seeds, 2);
+  ASSERT_EQ(j["seed_runs"].size(), static_cast<size_t>(seeds - 1));
+  for (int i = 0; i < seeds; ++i) {
+    EXPECT_EQ(RunOf(j, i).size(), 5u);
+    for (const auto& r : RunOf(j, i)) EXPECT_EQ(r["messages"], 10000) << r["writer"];
+  }
 }
 
-TEST(AcceptanceTest, FullSegmentsDominateBothWriters) {
+// In lockstep every seed repeats the same cycle, so the seeds' counts are
+// equal (the seed then only changes page contents); with the reply-time
+// spread they differ while the most frequent sizes stay the same.
+TEST(AcceptanceTest, SeedsGiveDifferentCountsAndTheSameShape) {
   const nlohmann::json j = Golden();
-  EXPECT_EQ(Top5(Result(j, "v1-legacy"))[0], 1448);
-  EXPECT_EQ(Top5(Result(j, "v1-notlast"))[0], 1448);
+  for (const char* writer : {"v1-legacy", "v1-notlast"}) {
+    const nlohmann::json& a = Result(RunOf(j, 0), writer);
+    const nlohmann::json& b = Result(RunOf(j, 1), writer);
+    EXPECT_NE(a["packets"], b["packets"]) << writer;
+    EXPECT_NE(a["sub_mss_packets"], b["sub_mss_packets"]) << writer;
+    EXPECT_EQ(Top3(a), Top3(b)) << writer;
+    for (size_t i = 1; i < 3; ++i) EXPECT_NE(a["histogram"][i]["count"], b["histogram"][i]["count"]) << writer;
+  }
 }
 
-// 1200 = 4096 - 2 x 1448 and 952 = 8192 - 5 x 1448: runts released one and
-// two pages after a chain restarted at a page boundary (reference §10.4).
-TEST(AcceptanceTest, LegacyShowsPageBoundaryRunts) {
-  const std::vector<int> top = Top5(Result(Golden(), "v1-legacy"));
-  EXPECT_TRUE(Has(top, 1200));
-  EXPECT_TRUE(Has(top, 952));
-}
-
-TEST(AcceptanceTest, NotlastSendsFiveToTenPercentFewerPackets) {
+// Every criterion of the seed is reported, held or not, over every seed.
+TEST(AcceptanceTest, SeedCriteriaAreReported) {
   const nlohmann::json j = Golden();
-  const double legacy = Result(j, "v1-legacy")["packets"];
-  const double notlast = Result(j, "v1-notlast")["packets"];
-  const double change = (notlast - legacy) * 100.0 / legacy;
-  EXPECT_LE(change, -5.0);
-  EXPECT_GE(change, -10.0);
-}
-
-// Not met by the model: v1-notlast sends no lone 21-byte footer on the
-// default scenario and 5-17 % of messages with reply-time spread; only
-// per-packet TX completion (--tso=false) gives the seed's shape, at the cost
-// of the 5 % reduction ("Calibration" and "Lockstep" in cli/README.md).
-// Enable when the mechanism is found.
-TEST(AcceptanceTest, DISABLED_NotlastShowsLoneFooters) {
-  EXPECT_TRUE(Has(Top5(Result(Golden(), "v1-notlast")), 21));
+  const nlohmann::json& cs = j["seed_criteria"];
+  ASSERT_EQ(cs.size(), 6u);
+  for (const auto& c : cs) {
+    EXPECT_EQ(c["runs"], j["scenario"]["seeds"]) << c["criterion"];
+    const int held = c["held_runs"];
+    const std::string status = c["status"];
+    EXPECT_TRUE(status == "held" || status == "not held" || status.rfind("held ", 0) == 0) << status;
+    // A criterion missed in some seed says why.
+    EXPECT_EQ(held < c["runs"].get<int>(), !c["why"].get<std::string>().empty()) << c["criterion"];
+  }
 }
 
 }  // namespace

@@ -8,13 +8,21 @@
 #include "cli/histogram_observer.h"
 #include "cli/pcap_writer.h"
 #include "cli/report.h"
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
+#include "cli/seed_runs.h"
 #include "cli/subcommands.h"
 #include "cli/svg_plot.h"
-#include "cli/text_util.h"
+#include "scenario/text_util.h"
 #include "cli/trace_writer.h"
 
 namespace sendsim::cli {
+
+using scenario::EffectiveKernel;
+using scenario::EscapeForMessage;
+using scenario::OneLine;
+using scenario::Scenario;
+using scenario::ScenarioToJson;
+using scenario::ValidateScenario;
 namespace {
 
 int Fail(const AppEnv& env, int code, absl::string_view msg) {
@@ -34,6 +42,74 @@ std::string PerWriterPath(const std::string& path, const RunResult& id, size_t w
   return absl::StrFormat("%s.%s-%s%s", stem, id.writer, id.kernel, ext);
 }
 
+namespace {
+
+// The --trace and --pcap files of each writer, opened before the runs (an
+// unwritable path fails before a long run) and finished after them.
+class WriterOutputs {
+ public:
+  absl::Status Open(const Scenario& s) {
+    const size_t writers = s.writers.size();
+    trace_files_.resize(writers);
+    pcap_files_.resize(writers);
+    traces_.resize(writers);
+    pcaps_.resize(writers);
+    tees_.resize(writers);
+    extra_.assign(writers, nullptr);
+    for (size_t i = 0; i < writers; ++i) {
+      RunResult id;
+      id.writer = s.writers[i].writer;
+      id.kernel = EffectiveKernel(s.writers[i], s.kernel);
+      std::vector<model::Observer*> observers;
+      if (!s.trace.empty()) {
+        const std::string path = PerWriterPath(s.trace, id, writers);
+        trace_files_[i].open(path, std::ios::binary | std::ios::trunc);
+        if (!trace_files_[i]) return absl::InvalidArgumentError("--trace: cannot write " + EscapeForMessage(path));
+        traces_[i] = std::make_unique<TraceWriter>(&trace_files_[i]);
+        observers.push_back(traces_[i].get());
+      }
+      if (!s.pcap.empty()) {
+        const std::string path = PerWriterPath(s.pcap, id, writers);
+        pcap_files_[i].open(path, std::ios::binary | std::ios::trunc);
+        if (!pcap_files_[i]) return absl::InvalidArgumentError("--pcap: cannot write " + EscapeForMessage(path));
+        PcapOptions po;
+        po.mss = s.mss;
+        po.timestamps = s.timestamps;
+        pcaps_[i] = std::make_unique<PcapWriter>(&pcap_files_[i], po);
+        observers.push_back(pcaps_[i].get());
+      }
+      if (!observers.empty()) {
+        tees_[i] = std::make_unique<TeeObserver>(observers);
+        extra_[i] = tees_[i].get();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Per writer: the observer its first-seed run reports to (may be null).
+  const std::vector<model::Observer*>& observers() const { return extra_; }
+
+  absl::Status Finish() {
+    for (size_t i = 0; i < extra_.size(); ++i) {
+      if (pcaps_[i]) pcaps_[i]->Finish();
+      if (traces_[i]) trace_files_[i].flush();
+      if ((traces_[i] && !trace_files_[i]) || (pcaps_[i] && !pcap_files_[i])) {
+        return absl::InternalError("write error on a --trace/--pcap file");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::vector<std::ofstream> trace_files_, pcap_files_;
+  std::vector<std::unique_ptr<TraceWriter>> traces_;
+  std::vector<std::unique_ptr<PcapWriter>> pcaps_;
+  std::vector<std::unique_ptr<TeeObserver>> tees_;
+  std::vector<model::Observer*> extra_;
+};
+
+}  // namespace
+
 int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn& run) {
   absl::StatusOr<CliOptions> parsed = ParseCommandLine(args);
   if (!parsed.ok()) return Fail(env, kExitBadInput, parsed.status().message());
@@ -51,6 +127,9 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
                 absl::StrFormat("unexpected argument \"%s\" (the only subcommand is packetdrill; see --help)",
                                 EscapeForMessage(opts.positional[0])));
   }
+  if (opts.Given("target")) {
+    return Fail(env, kExitBadInput, "--target applies to sendsim packetdrill only (see --help)");
+  }
   const Scenario& s = opts.scenario;
   if (absl::Status st = ValidateScenario(s); !st.ok()) return Fail(env, kExitBadInput, st.message());
   if (opts.dump_scenario) {
@@ -65,54 +144,22 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
     if (!plot) return Fail(env, kExitBadInput, absl::StrFormat("--plot: cannot write %s", EscapeForMessage(s.plot)));
   }
 
-  ProgressLine progress(env.err, env.err_is_tty, env.clock);
-  std::vector<RunResult> results;
-  for (size_t i = 0; i < s.writers.size(); ++i) {
-    const WriterSpec& w = s.writers[i];
-    RunResult id;
-    id.writer = w.writer;
-    id.kernel = EffectiveKernel(w, s.kernel);
+  // --trace and --pcap observe each writer's run under the first seed.
+  WriterOutputs outputs;
+  if (absl::Status st = outputs.Open(s); !st.ok()) return Fail(env, kExitBadInput, st.message());
 
-    // Optional per-run outputs.
-    std::vector<model::Observer*> extra;
-    std::ofstream trace_file, pcap_file;
-    std::unique_ptr<TraceWriter> trace;
-    std::unique_ptr<PcapWriter> pcap;
-    if (!s.trace.empty()) {
-      const std::string path = PerWriterPath(s.trace, id, s.writers.size());
-      trace_file.open(path, std::ios::binary | std::ios::trunc);
-      if (!trace_file) return Fail(env, kExitBadInput, absl::StrFormat("--trace: cannot write %s", EscapeForMessage(path)));
-      trace = std::make_unique<TraceWriter>(&trace_file);
-      extra.push_back(trace.get());
-    }
-    if (!s.pcap.empty()) {
-      const std::string path = PerWriterPath(s.pcap, id, s.writers.size());
-      pcap_file.open(path, std::ios::binary | std::ios::trunc);
-      if (!pcap_file) return Fail(env, kExitBadInput, absl::StrFormat("--pcap: cannot write %s", EscapeForMessage(path)));
-      PcapOptions po;
-      po.mss = s.mss;
-      po.timestamps = s.timestamps;
-      pcap = std::make_unique<PcapWriter>(&pcap_file, po);
-      extra.push_back(pcap.get());
-    }
-    TeeObserver tee(extra);
-    const std::string label = absl::StrFormat("%s (%s) %d/%d", id.writer, id.kernel, i + 1, s.writers.size());
-    absl::StatusOr<RunResult> r =
-        run(s, w, extra.empty() ? nullptr : &tee,
-            [&](uint64_t done, uint64_t total) { progress.Update(label, done, total); });
-    if (!r.ok()) {
-      progress.Clear();
-      const int code = absl::IsInvalidArgument(r.status()) ? kExitBadInput : kExitRunFailed;
-      return Fail(env, code, absl::StrFormat("%s on %s: %s", id.writer, id.kernel, r.status().message()));
-    }
-    if (pcap) pcap->Finish();
-    if (trace_file) trace_file.flush();
-    if ((trace && !trace_file) || (pcap && !pcap_file)) {
-      return Fail(env, kExitRunFailed, "write error on a --trace/--pcap file");
-    }
-    results.push_back(*std::move(r));
-  }
+  ProgressLine progress(env.err, env.err_is_tty, env.clock);
+  absl::StatusOr<std::vector<SeedRun>> runs = RunSeeds(
+      s, outputs.observers(), opts.threads, run, [&](size_t runs_done, size_t jobs, uint64_t done, uint64_t total) {
+        progress.Update(absl::StrFormat("%d/%d runs", runs_done, jobs), done, total);
+      });
   progress.Clear();
+  if (!runs.ok()) {
+    const int code = absl::IsInvalidArgument(runs.status()) ? kExitBadInput : kExitRunFailed;
+    return Fail(env, code, runs.status().message());
+  }
+  if (absl::Status st = outputs.Finish(); !st.ok()) return Fail(env, kExitRunFailed, st.message());
+  const std::vector<RunResult>& results = runs->front().results;
 
   if (!s.plot.empty()) {
     plot << RenderSizeHistogramSvg(
@@ -121,8 +168,8 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
     if (!plot) return Fail(env, kExitRunFailed, absl::StrFormat("--plot: write error on %s", EscapeForMessage(s.plot)));
   }
   switch (opts.format) {
-    case OutputFormat::kTable: *env.out << FormatTable(s, results); break;
-    case OutputFormat::kJson: *env.out << FormatJson(s, results); break;
+    case OutputFormat::kTable: *env.out << FormatTable(s, *runs); break;
+    case OutputFormat::kJson: *env.out << FormatJson(s, *runs); break;
     case OutputFormat::kCsv: *env.out << FormatCsv(s, results); break;
   }
   return kExitOk;

@@ -12,12 +12,12 @@
 #include "absl/status/statusor.h"
 #include "cli/progress.h"
 #include "cli/run_result.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "model/observer.h"
 
 namespace sendsim::cli {
 
-using RunFn = std::function<absl::StatusOr<RunResult>(const Scenario&, const WriterSpec&, model::Observer* extra,
+using RunFn = std::function<absl::StatusOr<RunResult>(const scenario::Scenario&, const scenario::WriterSpec&, model::Observer* extra,
                                                       const ProgressFn&)>;
 
 // Exit codes.

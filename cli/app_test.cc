@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/histogram_observer.h"
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 #include "cli/trace_writer.h"
 #include "messenger/call_tag.h"
 #include "gmock/gmock.h"
@@ -13,6 +13,12 @@
 #include "nlohmann/json.hpp"
 
 namespace sendsim::cli {
+
+using scenario::EffectiveKernel;
+using scenario::KnownWriters;
+using scenario::Scenario;
+using scenario::ScenarioFromJson;
+using scenario::WriterSpec;
 namespace {
 
 using ::testing::HasSubstr;
@@ -142,9 +148,11 @@ TEST(AppTest, RunnerErrorsMapToExitCodes) {
       -> absl::StatusOr<RunResult> { return absl::InvalidArgumentError("v1-splice needs MSG_SPLICE_PAGES"); };
   auto broken = [](const Scenario&, const WriterSpec&, model::Observer*, const ProgressFn&)
       -> absl::StatusOr<RunResult> { return absl::InternalError("stalled"); };
-  Outcome r = RunWith({"--writers=v1-splice"}, invalid);
+  Outcome r = RunWith({"--writers=v1-splice", "--seeds=1"}, invalid);
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.err, "sendsim: v1-splice on linux-4.19: v1-splice needs MSG_SPLICE_PAGES\n");
+  r = RunWith({"--writers=v1-splice", "--seed=3"}, invalid);
+  EXPECT_EQ(r.err, "sendsim: v1-splice on linux-4.19 (seed 3): v1-splice needs MSG_SPLICE_PAGES\n");
   r = RunWith({}, broken);
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("stalled"));
@@ -161,6 +169,19 @@ TEST(AppTest, PacketdrillSubcommandRunsTheRunner) {
 
 TEST(AppTest, PacketdrillSubcommandRejectsUnknownKernel) {
   const Outcome r = RunWith({"packetdrill", "--kernel=linux-9.9", "a.pkt"});
+  EXPECT_EQ(r.code, 2);
+}
+
+// --target chooses where packetdrill scripts run; it means nothing to the
+// comparison, and a target other than model or kernel is bad input.
+TEST(AppTest, TargetIsForPacketdrillOnly) {
+  Outcome r = RunWith({"--messages=2", "--target=kernel"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "sendsim: --target applies to sendsim packetdrill only (see --help)\n");
+  r = RunWith({"packetdrill", "--target=moon", "a.pkt"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--target: unknown target \"moon\""));
+  r = RunWith({"packetdrill", "--target=kernel", "--kernel=linux-6.8", "a.pkt"});
   EXPECT_EQ(r.code, 2);
 }
 
@@ -203,9 +224,9 @@ TEST(AppTest, SingleWriterUsesPathAsGivenAndWritesPcapAndPlot) {
 TEST(AppTest, ProgressOnlyOnTtyAfterOneSecond) {
   int64_t now = 0;
   auto clock = [&now] { return now += 300; };  // every reading is 300 ms later
-  Outcome r = RunWith({"--messages=20", "--writers=v1-legacy"}, FakeRun, /*tty=*/true, clock);
+  Outcome r = RunWith({"--messages=20", "--writers=v1-legacy", "--seeds=2"}, FakeRun, /*tty=*/true, clock);
   ASSERT_EQ(r.code, 0);
-  EXPECT_THAT(r.err, HasSubstr("\rsendsim: v1-legacy (linux-4.19) 1/1: 20/20 messages (100%)"));
+  EXPECT_THAT(r.err, HasSubstr("\rsendsim: 2/2 runs: 40/40 messages (100%)"));
   EXPECT_EQ(r.err.back(), '\r');  // the line is erased at the end
   EXPECT_EQ(r.err.find('\n'), std::string::npos);
   now = 0;
@@ -215,6 +236,63 @@ TEST(AppTest, ProgressOnlyOnTtyAfterOneSecond) {
   auto frozen = [] { return int64_t{5}; };
   r = RunWith({"--messages=20", "--writers=v1-legacy"}, FakeRun, /*tty=*/true, frozen);
   EXPECT_EQ(r.err, "");
+}
+
+// FakeRun plus `seed` packets of 100 + seed bytes: runs differ by seed.
+absl::StatusOr<RunResult> SeededFakeRun(const Scenario& s, const WriterSpec& w, model::Observer* extra,
+                                        const ProgressFn& progress) {
+  absl::StatusOr<RunResult> r = FakeRun(s, w, extra, progress);
+  if (r.ok()) {
+    r->histogram[static_cast<uint32_t>(100 + s.seed)] += s.seed;
+    r->packets += s.seed;
+    r->sub_mss_packets += s.seed;
+  }
+  return r;
+}
+
+TEST(AppTest, SeedsRunEverySeedAndJsonCarriesEveryRun) {
+  const Outcome r = RunWith({"--messages=2", "--writers=v1-legacy,v1-notlast", "--seed=4", "--seeds=3",
+                             "--format=json"},
+                            SeededFakeRun);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scenario"]["seeds"], 3);
+  // v1-legacy under seed 4: 2 x 11 + 4 packets.
+  EXPECT_EQ(j["results"][0]["packets"], 26);
+  ASSERT_EQ(j["seed_runs"].size(), 2u);
+  EXPECT_EQ(j["seed_runs"][0]["seed"], 5);
+  EXPECT_EQ(j["seed_runs"][1]["seed"], 6);
+  EXPECT_EQ(j["seed_runs"][1]["results"][0]["packets"], 28);
+  EXPECT_EQ(j["spread"]["seeds"], nlohmann::json::parse("[4, 5, 6]"));
+  EXPECT_EQ(j["spread"]["writers"][0]["packets"]["min"], 26.0);
+  EXPECT_EQ(j["spread"]["writers"][0]["packets"]["max"], 28.0);
+  EXPECT_EQ(j["seed_criteria"].size(), 6u);
+}
+
+TEST(AppTest, TableHasSpreadAndCriteria) {
+  const Outcome r = RunWith({"--messages=2", "--seeds=2"}, SeededFakeRun);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Over 2 seeds, 1-2, mean [min, max]:"));
+  EXPECT_THAT(r.out, HasSubstr("The seed's criteria"));
+  EXPECT_THAT(r.out, HasSubstr("1448 first, v1-legacy"));
+}
+
+TEST(AppTest, OutputDoesNotDependOnThreads) {
+  for (const char* format : {"--format=table", "--format=json", "--format=csv"}) {
+    const Outcome one = RunWith({"--messages=3", "--seeds=4", "--threads=1", format}, SeededFakeRun);
+    const Outcome three = RunWith({"--messages=3", "--seeds=4", "--threads=3", format}, SeededFakeRun);
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_EQ(one.out, three.out) << format;
+  }
+}
+
+TEST(AppTest, SeedsAndThreadsOutOfRange) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--seeds=0"}, {"--seeds=1001"}, {"--threads=257"}, {"--seed=18446744073709551615", "--seeds=2"}}) {
+    const Outcome r = RunWith(args);
+    EXPECT_EQ(r.code, 2) << args[0];
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 TEST(AppTest, HelpExitsZero) {

@@ -11,12 +11,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "cli/scenario_json.h"
-#include "cli/text_util.h"
+#include "scenario/scenario_json.h"
+#include "scenario/text_util.h"
 
 namespace {
-const sendsim::cli::Scenario& D() {
-  static const auto* const kDefault = new sendsim::cli::Scenario();
+const sendsim::scenario::Scenario& D() {
+  static const auto* const kDefault = new sendsim::scenario::Scenario();
   return *kDefault;
 }
 }  // namespace
@@ -24,7 +24,9 @@ const sendsim::cli::Scenario& D() {
 // Help strings: meaning [unit]. Source: where the default comes from.
 // (Mirrored by the table in cli/README.md.)
 ABSL_FLAG(std::string, scenario, "", "Scenario file (JSON, see testdata/scenarios/README.md); flags override it.");
-ABSL_FLAG(std::string, format, "table", "Output: table (human), json (one object), csv (writer,kernel,kind,key,value).");
+ABSL_FLAG(std::string, format, "table",
+          "Output: table (human), json (one object, every seed's run), csv (writer,kernel,kind,key,value; "
+          "the first seed's run).");
 ABSL_FLAG(bool, dump_scenario, false, "Print the effective scenario as JSON and exit without running.");
 
 ABSL_FLAG(uint64_t, messages, D().messages,
@@ -34,23 +36,24 @@ ABSL_FLAG(std::string, sizes, "131072",
           "Source: krbd 128 KiB writes as in the seed measurement.");
 ABSL_FLAG(uint32_t, front_len, D().front_len,
           "MOSDOp front length [bytes]. Source: the seed's odd packet sizes imply 192 "
-          "(1019 = 131339 mod 1448); reference 11.2 computes 277 for a luminous MOSDOp v8.");
+          "(1019 = 131339 mod 1448); docs/libceph-write-path.md 11.2 computes 277 for a luminous MOSDOp v8.");
 ABSL_FLAG(std::string, layout, "bio",
-          "Data item kind: pages, pagelist, bio, bvecs. Source: krbd passes block-layer bios (reference 7.1).");
+          "Data item kind: pages, pagelist, bio, bvecs. Source: krbd passes block-layer bios (docs/libceph-write-path.md 7.1).");
 ABSL_FLAG(uint32_t, page_offset, D().page_offset,
           "Offset of the first data byte in its first page [bytes, < 4096]. Source: page-cache and "
           "O_DIRECT 4 KiB I/O is page aligned.");
 ABSL_FLAG(uint32_t, queue_depth, D().queue_depth,
           "OSD requests kept outstanding; a new one is submitted when a reply arrives [requests, 0 = all at "
           "t=0]. Source: a lightly loaded krbd client (fio iodepth=4; krbd allows 128). At >= 8 the 10 GbE link "
-          "saturates and the model shows none of the seed's per-page runts (cli/README.md).");
+          "saturates and the model shows none of the seed's per-page runts (docs/notes/2026-12-02-default-scenario-calibration.md).");
 ABSL_FLAG(uint64_t, osd_reply_ns, D().osd_reply_ns,
           "OSD time from having the whole request to its reply [ns]. Source: SSD-backed BlueStore write "
           "latency of a few hundred us (UNVERIFIED).");
 ABSL_FLAG(uint64_t, osd_reply_jitter_ns, D().osd_reply_jitter_ns,
           "Spread of the OSD reply time: each reply adds a seeded uniform draw from [0, this] [ns]. Source: "
-          "OSD write latency varies by tens of percent request to request (UNVERIFIED); without spread a "
-          "queue-depth workload locks into a periodic cycle.");
+          "no OSD measurement; one part of the reply path, a receiving thread's wakeup, measured 53-269 us "
+          "across the kernel comparison's 128 KiB cells (tools/kernelcmp). Without spread the queue-depth "
+          "workload repeats one 4-message cycle and the counts are phase artifacts (0: lockstep).");
 ABSL_FLAG(uint32_t, mss, D().mss,
           "TCP MSS (mss_cache) [bytes]. Source: 1500 MTU - 20 IPv4 - 20 TCP - 12 timestamp option.");
 ABSL_FLAG(uint32_t, mtu, D().mtu, "Interface MTU [bytes]. Source: Ethernet default; jumbo frames were optional.");
@@ -71,7 +74,7 @@ ABSL_FLAG(uint64_t, call_cost_ns, D().call_cost_ns,
           "CPU time of one socket call holding the socket [ns]. Source: estimate for a 2018 Xeon "
           "do_tcp_sendpages of one page, 1-2 us (UNVERIFIED).");
 ABSL_FLAG(uint64_t, crc_ns_per_page, D().crc_ns_per_page,
-          "crc32c work between page calls [ns per 4 KiB]. Source: libceph reference 10.1 estimate (~1 us).");
+          "crc32c work between page calls [ns per 4 KiB]. Source: docs/libceph-write-path.md 10.1 estimate (~1 us).");
 ABSL_FLAG(bool, delayed_ack, D().delayed_ack, "Peer delays ACKs (false: quickack every segment). Source: Linux default.");
 ABSL_FLAG(uint32_t, ack_every, D().ack_every,
           "Full-sized segments per immediate ACK [segments]. Source: Linux __tcp_ack_snd_check (more than one MSS).");
@@ -82,17 +85,42 @@ ABSL_FLAG(uint64_t, gro_flush_ns, D().gro_flush_ns,
 ABSL_FLAG(uint64_t, ack_proc_ns, D().ack_proc_ns,
           "Peer softirq latency before an ACK leaves [ns]. Source: receive softirq + TX, a few us (UNVERIFIED).");
 ABSL_FLAG(std::string, kernel, D().kernel,
-          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8. Source: the seed's era (v4.19).");
+          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18. Source: the seed's era (v4.19).");
 ABSL_FLAG(std::string, writers, "v1-legacy,v1-notlast,v1-cork,v1-splice@linux-6.8,v2@linux-6.8",
           "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "
-          "v1-cork, v1-splice, v2. Source: issue 6.");
-ABSL_FLAG(uint64_t, seed, D().seed, "Seed of the run's PRNG (size mix draws). Same inputs + seed = same output.");
+          "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "
+          "sendmsg per message), v1-cork-batch (TCP_CORK held across more_to_follow; props/README.md). Source: issue 6.");
+ABSL_FLAG(uint64_t, seed, D().seed,
+          "Seed of the first run's PRNG streams (size mix draws, page contents, OSD reply spread). Same inputs "
+          "+ seed = same output.");
+ABSL_FLAG(uint32_t, seeds, D().seeds,
+          "Runs of the comparison, under seeds seed .. seed+N-1 [runs, 1-1000]. The table, csv, --trace, "
+          "--pcap and --plot are the first run's; the spread across runs and the seed measurement's criteria "
+          "follow the table, and JSON carries every run.");
+ABSL_FLAG(std::string, target, "model",
+          "sendsim packetdrill only: run the scripts on the model, or on this machine's kernel over a tun "
+          "device in a network namespace (kernel; root only).");
+ABSL_FLAG(uint32_t, threads, 0,
+          "Runs at once [threads, 0 = one per CPU]. The output does not depend on it.");
 ABSL_FLAG(std::string, trace, "",
           "Write one CSV row per wire packet to FILE (per writer FILE.<writer>-<kernel>.csv when several run).");
 ABSL_FLAG(std::string, pcap, "", "Write a pcap of the run to FILE (per writer suffix as for --trace).");
 ABSL_FLAG(std::string, plot, "", "Write an SVG of the writers' size histograms to FILE.");
 
 namespace sendsim::cli {
+
+using scenario::DataLayout;
+using scenario::DataLayoutByName;
+using scenario::EscapeForMessage;
+using scenario::GroMode;
+using scenario::GroModeByName;
+using scenario::LoadScenarioFile;
+using scenario::OneLine;
+using scenario::ParseWriterSpec;
+using scenario::Scenario;
+using scenario::SizeMixEntry;
+using scenario::WriterSpec;
+using scenario::WriterSpecString;
 namespace {
 
 absl::Status Err(std::string msg) { return absl::InvalidArgumentError(OneLine(std::move(msg))); }
@@ -161,6 +189,7 @@ const std::vector<Knob>& Knobs() {
              return absl::OkStatus();
            }},
       SENDSIM_KNOB(seed, seed),
+      SENDSIM_KNOB(seeds, seeds),
       SENDSIM_KNOB(trace, trace),
       SENDSIM_KNOB(pcap, pcap),
       SENDSIM_KNOB(plot, plot),
@@ -170,7 +199,7 @@ const std::vector<Knob>& Knobs() {
 #undef SENDSIM_KNOB
 
 // Flags that are not scenario knobs.
-constexpr const char* kControlFlags[] = {"scenario", "format", "dump_scenario"};
+constexpr const char* kControlFlags[] = {"scenario", "format", "dump_scenario", "threads", "target"};
 
 std::vector<std::string> AllFlagNames() {
   std::vector<std::string> names(std::begin(kControlFlags), std::end(kControlFlags));
@@ -336,13 +365,22 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     return Err(absl::StrFormat("--format: unknown format \"%s\" (known: table, json, csv)", EscapeForMessage(format)));
   }
   opts.dump_scenario = absl::GetFlag(FLAGS_dump_scenario);
+  opts.target = absl::GetFlag(FLAGS_target);
+  if (opts.target != "model" && opts.target != "kernel") {
+    return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel)", EscapeForMessage(opts.target)));
+  }
+  opts.threads = absl::GetFlag(FLAGS_threads);
+  if (opts.threads > kMaxThreads) {
+    return Err(absl::StrFormat("--threads: %d is out of range [0, %d]", opts.threads, kMaxThreads));
+  }
   return opts;
 }
 
 std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
-      "       sendsim packetdrill [FLAGS] FILE...  run packetdrill scripts on the model\n"
+      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel] FILE...\n"
+      "                                        run packetdrill scripts on the model (or the kernel)\n"
       "\n"
       "Simulates libceph's messenger writing OSD requests into a model of the Linux TCP send path and\n"
       "prints the packet sizes each writer produces. Flags use --name=value; '-' and '_' are the same\n"

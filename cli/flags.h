@@ -12,16 +12,20 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::cli {
 
 enum class OutputFormat { kTable, kJson, kCsv };
 
+inline constexpr uint32_t kMaxThreads = 256;
+
 struct CliOptions {
-  Scenario scenario;  // file (if any), then flags; not yet validated
+  scenario::Scenario scenario;  // file (if any), then flags; not yet validated
   OutputFormat format = OutputFormat::kTable;
   bool dump_scenario = false;
+  uint32_t threads = 0;  // runs at once; 0: one per CPU
+  std::string target = "model";  // sendsim packetdrill: model or kernel
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
   std::set<std::string> given;          // flags present on the command line ('_' form)
@@ -39,10 +43,10 @@ std::vector<std::string> KnobFlagNames();
 std::string UsageText();
 
 // "131072", "4096:3,128K:1", "4M" (K/M/G binary suffixes).
-absl::StatusOr<std::vector<SizeMixEntry>> ParseSizeMix(absl::string_view text);
-std::string SizeMixString(const std::vector<SizeMixEntry>& sizes);
-absl::StatusOr<std::vector<WriterSpec>> ParseWriterList(absl::string_view text);
-std::string WriterListString(const std::vector<WriterSpec>& writers);
+absl::StatusOr<std::vector<scenario::SizeMixEntry>> ParseSizeMix(absl::string_view text);
+std::string SizeMixString(const std::vector<scenario::SizeMixEntry>& sizes);
+absl::StatusOr<std::vector<scenario::WriterSpec>> ParseWriterList(absl::string_view text);
+std::string WriterListString(const std::vector<scenario::WriterSpec>& writers);
 
 }  // namespace sendsim::cli
 

@@ -8,6 +8,12 @@
 #include "gtest/gtest.h"
 
 namespace sendsim::cli {
+
+using scenario::DataLayout;
+using scenario::GroMode;
+using scenario::Scenario;
+using scenario::SizeMixEntry;
+using scenario::WriterSpec;
 namespace {
 
 using ::testing::ElementsAre;

@@ -9,23 +9,15 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "cli/testing/tshark.h"
 #include "gtest/gtest.h"
 
 namespace sendsim::cli {
 namespace {
 
-bool HaveTshark() { return std::system("command -v tshark >/dev/null 2>&1") == 0; }
+using testing::HaveTshark;
 
-std::string RunCommand(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
+using testing::RunCommand;
 
 std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");

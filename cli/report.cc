@@ -6,10 +6,16 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/flags.h"
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
+#include "cli/seed_criteria.h"
+#include "cli/spread.h"
 #include "nlohmann/json.hpp"
 
 namespace sendsim::cli {
+
+using scenario::DataLayoutName;
+using scenario::Scenario;
+using scenario::ScenarioToJsonValue;
 namespace {
 
 using OJson = nlohmann::ordered_json;
@@ -78,9 +84,9 @@ std::string FormatTable(const Scenario& s, const std::vector<RunResult>& results
   return out;
 }
 
-std::string FormatJson(const Scenario& s, const std::vector<RunResult>& results) {
-  OJson root;
-  root["scenario"] = ScenarioToJsonValue(s);
+namespace {
+
+OJson ResultsJson(const std::vector<RunResult>& results) {
   OJson arr = OJson::array();
   for (const RunResult& r : results) {
     OJson j;
@@ -113,8 +119,41 @@ std::string FormatJson(const Scenario& s, const std::vector<RunResult>& results)
     j["counters"] = counters;
     arr.push_back(j);
   }
-  root["results"] = arr;
+  return arr;
+}
+
+std::string Dump(const OJson& root) {
+  // replace: strings given on the command line need not be UTF-8.
   return root.dump(2, ' ', false, OJson::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+std::string FormatJson(const Scenario& s, const std::vector<RunResult>& results) {
+  OJson root;
+  root["scenario"] = ScenarioToJsonValue(s);
+  root["results"] = ResultsJson(results);
+  return Dump(root);
+}
+
+std::string FormatTable(const Scenario& s, const std::vector<SeedRun>& runs) {
+  if (runs.empty()) return FormatTable(s, std::vector<RunResult>{});
+  return FormatTable(s, runs[0].results) + FormatSpreadTable(runs, ComputeSpread(runs)) +
+         FormatCriteria(JudgeSeedCriteria(runs));
+}
+
+std::string FormatJson(const Scenario& s, const std::vector<SeedRun>& runs) {
+  OJson root;
+  root["scenario"] = ScenarioToJsonValue(s);
+  root["results"] = ResultsJson(runs.empty() ? std::vector<RunResult>{} : runs[0].results);
+  OJson others = OJson::array();
+  for (size_t i = 1; i < runs.size(); ++i) {
+    others.push_back(OJson{{"seed", runs[i].seed}, {"results", ResultsJson(runs[i].results)}});
+  }
+  root["seed_runs"] = others;
+  root["spread"] = SpreadsJson(runs, ComputeSpread(runs));
+  root["seed_criteria"] = CriteriaJson(JudgeSeedCriteria(runs));
+  return Dump(root);
 }
 
 std::string FormatCsv(const Scenario& /*s*/, const std::vector<RunResult>& results) {

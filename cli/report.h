@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "cli/run_result.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
+#include "cli/seed_runs.h"
 
 namespace sendsim::cli {
 
@@ -20,12 +21,21 @@ double ChangePercent(const RunResult& r, const RunResult& base);
 
 // Human table: per writer SIZE/COUNT top 5, totals, change vs the first
 // writer and the sub-MSS packets broken down by push reason; then a summary.
-std::string FormatTable(const Scenario& s, const std::vector<RunResult>& results);
+std::string FormatTable(const scenario::Scenario& s, const std::vector<RunResult>& results);
 // {"scenario": {...}, "results": [{"writer", "kernel", "packets", ...}]}
-std::string FormatJson(const Scenario& s, const std::vector<RunResult>& results);
+std::string FormatJson(const scenario::Scenario& s, const std::vector<RunResult>& results);
+
+// Several seeds (runs[0] under the scenario's own seed): the table above of
+// runs[0], then each writer's spread across the runs and the seed
+// measurement's criteria (cli/spread.h, cli/seed_criteria.h).
+std::string FormatTable(const scenario::Scenario& s, const std::vector<SeedRun>& runs);
+// As FormatJson above for runs[0], plus "seed_runs": [{"seed", "results"}]
+// for the other seeds, "spread" and "seed_criteria".
+std::string FormatJson(const scenario::Scenario& s, const std::vector<SeedRun>& runs);
+
 // Long form: writer,kernel,kind,key,value with kind in
 // {total, size, reason_packets, reason_sub_mss, completion_ns, counter}.
-std::string FormatCsv(const Scenario& s, const std::vector<RunResult>& results);
+std::string FormatCsv(const scenario::Scenario& s, const std::vector<RunResult>& results);
 
 }  // namespace sendsim::cli
 

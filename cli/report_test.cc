@@ -8,6 +8,8 @@
 #include "nlohmann/json.hpp"
 
 namespace sendsim::cli {
+
+using scenario::Scenario;
 namespace {
 
 using ::testing::HasSubstr;

@@ -8,13 +8,21 @@
 
 #include "absl/strings/str_format.h"
 #include "cli/histogram_observer.h"
-#include "cli/runner_config.h"
+#include "scenario/build.h"
 #include "messenger/connection.h"
 #include "messenger/workload_driver.h"
 #include "model/connection.h"
 #include "model/profile.h"
 
 namespace sendsim::cli {
+
+using scenario::BuildConnectionConfig;
+using scenario::BuildConnectionOptions;
+using scenario::BuildDriverOptions;
+using scenario::BuildWorkload;
+using scenario::EffectiveKernel;
+using scenario::Scenario;
+using scenario::WriterSpec;
 namespace {
 
 // Events per slice of the loop between progress reports.

@@ -7,7 +7,7 @@
 #include "absl/status/statusor.h"
 #include "cli/progress.h"
 #include "cli/run_result.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "model/observer.h"
 
 namespace sendsim::cli {
@@ -16,7 +16,7 @@ namespace sendsim::cli {
 // pcap). `progress` (may be empty) is called as messages complete.
 // InvalidArgument: the writer/kernel combination or a knob is unsupported
 // by the model (bad input); other errors: the run failed.
-absl::StatusOr<RunResult> RunOne(const Scenario& scenario, const WriterSpec& writer, model::Observer* extra,
+absl::StatusOr<RunResult> RunOne(const scenario::Scenario& scenario, const scenario::WriterSpec& writer, model::Observer* extra,
                                  const ProgressFn& progress);
 
 }  // namespace sendsim::cli

@@ -11,9 +11,13 @@
 #include "absl/strings/str_split.h"
 #include "cli/pcap_writer.h"
 #include "cli/report.h"
+#include "cli/testing/tshark.h"
 #include "gtest/gtest.h"
 
 namespace sendsim::cli {
+
+using scenario::Scenario;
+using scenario::WriterSpec;
 namespace {
 
 Scenario Small(uint64_t messages) {
@@ -91,16 +95,7 @@ TEST(RunnerTest, ProgressReachesTotal) {
   EXPECT_EQ(last_total, 3u);
 }
 
-std::string RunCommand(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
-}
+using testing::RunCommand;
 
 // Issue 6 item 4: tshark's histogram of a real run's pcap equals sendsim's.
 TEST(RunnerTest, TsharkHistogramOfARunEqualsOurs) {

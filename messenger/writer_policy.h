@@ -41,12 +41,11 @@ inline constexpr WriterEntry kWriterTable[] = {
     {WriterKind::kV1Legacy, "v1-legacy", true}, {WriterKind::kV1Notlast, "v1-notlast", true},
     {WriterKind::kV1Cork, "v1-cork", true},     {WriterKind::kV1Splice, "v1-splice", true},
     {WriterKind::kV2, "v2", true},
-    // props' comparison writers: not selectable by name until the CLI's own
-    // writer list (cli/scenario.cc KnownWriters, which its tests pin to
-    // WriterNames()) takes them.
-    {WriterKind::kV1More, "v1-more", false},
-    {WriterKind::kV1Sendmsg, "v1-sendmsg", false},
-    {WriterKind::kV1CorkBatch, "v1-cork-batch", false},
+    // Comparison writers (props' map and rule search): MORE without
+    // NOTLAST, one sendmsg per message, and the proposed batch cork.
+    {WriterKind::kV1More, "v1-more", true},
+    {WriterKind::kV1Sendmsg, "v1-sendmsg", true},
+    {WriterKind::kV1CorkBatch, "v1-cork-batch", true},
     {WriterKind::kHook, "hook", false},
 };
 

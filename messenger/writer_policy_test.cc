@@ -12,16 +12,17 @@ TEST(WriterPolicyTest, NamesRoundTrip) {
     ASSERT_TRUE(k.ok()) << n;
     EXPECT_EQ(WriterKindName(*k), n);
   }
-  EXPECT_THAT(WriterNames(), ::testing::ElementsAre("v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2"));
+  EXPECT_THAT(WriterNames(), ::testing::ElementsAre("v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2",
+                                                   "v1-more", "v1-sendmsg", "v1-cork-batch"));
 }
 
-// props' comparison writers are in the table under their names, but not
-// selectable by name (yet).
-TEST(WriterPolicyTest, ComparisonWritersAreNamedButNotSelectable) {
-  EXPECT_EQ(WriterKindName(WriterKind::kV1More), "v1-more");
-  EXPECT_EQ(WriterKindName(WriterKind::kV1Sendmsg), "v1-sendmsg");
-  EXPECT_EQ(WriterKindName(WriterKind::kV1CorkBatch), "v1-cork-batch");
-  EXPECT_FALSE(ParseWriterKind("v1-more").ok());
+// props' comparison writers are selectable by name like libceph's; the
+// hook writer is not (it needs code).
+TEST(WriterPolicyTest, ComparisonWritersAreSelectable) {
+  EXPECT_EQ(*ParseWriterKind("v1-more"), WriterKind::kV1More);
+  EXPECT_EQ(*ParseWriterKind("v1-sendmsg"), WriterKind::kV1Sendmsg);
+  EXPECT_EQ(*ParseWriterKind("v1-cork-batch"), WriterKind::kV1CorkBatch);
+  EXPECT_FALSE(ParseWriterKind("hook").ok());
 }
 
 TEST(WriterPolicyTest, ComparisonWritersFlagsAndCork) {

@@ -56,6 +56,8 @@ struct TcpSysctls {
   uint32_t base_mss = 1024;                            // tcp_base_mss (first MSS when probing)
   uint32_t probe_threshold = 8;                        // tcp_probe_threshold (bytes of MTU search interval)
   uint32_t wmem_max = 212992;                          // net.core.wmem_max (caps SO_SNDBUF)
+
+  friend bool operator==(const TcpSysctls&, const TcpSysctls&) = default;
 };
 
 // One TCP connection's static parameters (route, host, NIC, link).

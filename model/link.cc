@@ -110,6 +110,7 @@ TimeNs Link::SendAt(TimeNs ready, Segment&& seg) {
     p.win = seg.win;
     p.reason = seg.reason;
     p.tag = seg.tag;
+    p.psh_forced = seg.psh_forced;
     obs_->OnWirePacket(p);
   }
   if (drop) return last_bit;

@@ -44,6 +44,7 @@ void Nic::Transmit(const XmitSkb& skb) {
     seg.len = len;
     // tcp_gso_segment: PSH/FIN (and CWR) only on the last segment.
     seg.flags = last ? skb.tcp_flags : static_cast<uint8_t>(skb.tcp_flags & ~(kTcpPsh | kTcpFin));
+    seg.psh_forced = last && skb.psh_forced;
     seg.payload.clear();
     seg.sack.clear();
     if (track) {

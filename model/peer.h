@@ -140,6 +140,11 @@ class Peer {
   const Stats& stats() const { return stats_; }
 
  private:
+  // tcp_win_from_space with tcp_adv_win_scale = 1.
+  static uint32_t WinFromSpace(uint64_t space) { return static_cast<uint32_t>(space - (space >> 1)); }
+  // Rounds up to a multiple of `a`, a power of two (1 << wscale): a mask,
+  // not a division.
+  static uint64_t AlignUpPow2(uint64_t x, uint32_t a) { return (x + a - 1) & ~(uint64_t{a} - 1); }
   // icsk_ack.pending bits (include/net/inet_connection_sock.h).
   static constexpr uint8_t kAckSched = 1;    // ICSK_ACK_SCHED
   static constexpr uint8_t kAckTimer = 2;    // ICSK_ACK_TIMER

@@ -6,71 +6,20 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "model/testing/peer_harness.h"
 #include "model/nic.h"
 #include "model/profile.h"
 
 namespace sendsim::model {
 namespace {
 
-constexpr uint32_t kMss = 1448;
-constexpr TimeNs kJiffy = 4 * kNsPerMs;  // HZ 250
-
-struct Delivery {
-  TimeNs t;
-  uint32_t seq;
-  const uint8_t* data;
-  uint32_t len;
-};
-
-struct Recorder : Observer {
-  std::vector<WirePacket> acks;
-  std::vector<WirePacket> data;
-  std::vector<Delivery> deliveries;
-  void OnWirePacket(const WirePacket& p) override { (p.dir == Direction::kAck ? acks : data).push_back(p); }
-  void OnDeliver(TimeNs t, uint32_t seq, const uint8_t* d, uint32_t len) override {
-    deliveries.push_back({t, seq, d, len});
-  }
-};
-
-Segment Data(uint32_t seq, uint32_t len, uint8_t flags = kTcpAck) {
-  Segment s;
-  s.seq = seq;
-  s.len = len;
-  s.flags = flags;
-  return s;
-}
-
-// A peer whose ACKs go out on a 10 Gb/s reverse link (an ACK frame takes
-// 72 ns, so with inputs >= 1 us apart an ACK's first bit is the time the peer
-// decided to send it).
-// The receiver's rules come from `profile` (linux-4.19: none of the later
-// receive-side changes).
-struct Harness {
-  explicit Harness(ConnectionConfig c, const char* profile = "linux-4.19")
-      : Harness(std::move(c), *ProfileByName(profile)) {}
-  Harness(ConnectionConfig c, const Profile& profile) : cfg(std::move(c)) {
-    reverse = std::make_unique<Link>(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kAck, nullptr, &rec);
-    peer = std::make_unique<Peer>(&loop, cfg, profile, reverse.get(), &rec);
-  }
-  // Feeds n full segments starting at byte `seq`, `gap` ns apart from `t`.
-  void Full(TimeNs t, uint32_t seq, int n, TimeNs gap) {
-    for (int i = 0; i < n; ++i) peer->OnSegmentAt(t + i * gap, Data(seq + i * kMss, kMss));
-  }
-  ConnectionConfig cfg;
-  EventLoop loop;
-  Recorder rec;
-  std::unique_ptr<Link> reverse;
-  std::unique_ptr<Peer> peer;
-};
-
-// rcvbuf 131072 -> tcp_full_space 65536 = window_clamp (wscale 7). Initial
-// window tcp_select_initial_window: min(65536 rounded down to 45*1448, 20*1448)
-// = 28960, rcv_ssthresh 28960, rcv_mss min(1460,1448,14480,536) = 536.
-ConnectionConfig SmallBuf() {
-  ConnectionConfig c;
-  c.peer.rcvbuf = 131072;
-  return c;
-}
+using testing::Data;
+using testing::Delivery;
+using testing::Harness;
+using testing::kJiffy;
+using testing::kMss;
+using testing::Recorder;
+using testing::SmallBuf;
 
 // Socket backlog (tcp_add_backlog, v5.0+). The reader copies 1448 bytes per
 // us. Seg 1 (t = 0) is processed at once: quick-ACK mode, ACK 1448 at t = 0;
@@ -567,11 +516,6 @@ TEST(PeerTest, LookaheadEqualsEventDelivery) {
   }
 }
 
-}  // namespace
-}  // namespace sendsim::model
-
-namespace sendsim::model {
-namespace {
 
 // Sequence numbers wrap at 2^32: starting 2000 bytes below the wrap, three
 // full segments cross it; ACKs and deliveries continue seamlessly and an
@@ -601,11 +545,6 @@ TEST(PeerTest, SequenceWrap) {
   EXPECT_EQ(total, 3u * kMss);
 }
 
-}  // namespace
-}  // namespace sendsim::model
-
-namespace sendsim::model {
-namespace {
 
 // SACK compression (outside quick-ACK mode, which ACKs everything at once):
 // with segment 24 lost, the first three dup ACKs leave at once; the 4th
@@ -632,11 +571,6 @@ TEST(PeerTest, SackCompressionAfterThreeDupAcks) {
   EXPECT_EQ(h.rec.acks[27].time, t0 + 22'500);
 }
 
-}  // namespace
-}  // namespace sendsim::model
-
-namespace sendsim::model {
-namespace {
 
 // A zero-window probe (tcp_xmit_probe_skb: no data, seq = snd_una - 1) is
 // outside the window and answered at once with a duplicate ACK
@@ -653,11 +587,6 @@ TEST(PeerTest, WindowProbeGetsImmediateAck) {
   EXPECT_EQ(h.rec.acks[23].ack, 24 * kMss);
 }
 
-}  // namespace
-}  // namespace sendsim::model
-
-namespace sendsim::model {
-namespace {
 
 // tcp_default_init_rwnd with jumbo frames: MTU 9000, MSS 8948 (9000 - 40 -
 // 12): 1460 * 20 / 8948 = 3 segments -> 26844 bytes offered.
@@ -669,114 +598,6 @@ TEST(PeerTest, JumboInitialWindow) {
   Link reverse(&loop, c.link_bps, c.one_way_delay_ns, Direction::kAck, nullptr, nullptr);
   Peer peer(&loop, c, *ProfileByName("linux-4.19"), &reverse, nullptr);
   EXPECT_EQ(peer.initial_window(), 26844u);
-}
-
-// Receive-buffer autotuning (tcp_rcv_space_adjust), instant reader, srtt
-// 50 us (2 x 25 us one way), segments 1 us apart. Start: sk_rcvbuf 131072
-// (tcp_rmem[1]), rcvq_space = the initial window 28960.
-//  t < 50 us: less than one RTT since the last measurement -> no change.
-//  t = 50 us: 51 segments read, copied 73848 > 28960:
-//    rcvwin = 2 x 73848 + 16 x advmss 1460 = 171056
-//    grow = 171056 x (73848 - 28960) / 28960 = 265136 (integer)
-//    rcvwin += 2 x 265136 -> 701328; sk_rcvbuf = 2 x 701328 = 1402656
-//    (below the 32 MiB cap).
-// Without autotuning the buffer stays at rcvbuf and the window at its clamp.
-TEST(PeerTest, RcvbufAutotuningGrowsOncePerRtt) {
-  ConnectionConfig c;
-  c.peer.rcvbuf = 32 * 1024 * 1024;
-  c.peer.rcvbuf_autotune_initial = 131072;
-  Harness h(c);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
-  h.Full(0, 0, 50, 1'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
-  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 0u);
-  h.Full(50'000, 50 * kMss, 1, 1'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 1402656u);
-  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
-  // The next measurement needs another RTT.
-  h.Full(51'000, 51 * kMss, 48, 1'000);
-  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
-}
-
-// Autotuning from tcp_rmem[1] = 131072 up to 32 MiB on the window-based
-// receiver RTT; the v6.18 step comes with the linux-6.18 profile.
-ConnectionConfig WindowRttAutotune() {
-  ConnectionConfig c;
-  c.peer.rcvbuf = 32 * 1024 * 1024;
-  c.peer.rcvbuf_autotune_initial = 131072;
-  c.peer.rcv_rtt_from_window = true;
-  return c;
-}
-
-// rcv_rtt_from_window: the receiver's RTT is the time one offered window
-// takes to arrive (tcp_rcv_rtt_measure), not the path's. Segments 1 us
-// apart, instant reader. rcvq_space starts at min(initial window 28960,
-// TCP_INIT_CWND x 1448 = 14480) = 14480.
-//  seg 0 (t = 0): the first measurement starts, edge = rcv_nxt 1448 + the
-//    offered 28960 = 30408. No RTT yet, so no buffer adjustment.
-//  seg 20 (t = 20 us): rcv_nxt = 21 x 1448 = 30408 reaches the edge: RTT
-//    20 us. The read that follows finds 20 us since t = 0: copied 30408 >
-//    14480: rcvwin = 2 x 30408 + 16 x 1460 = 84176, grow = 84176 x (30408 -
-//    14480) / 14480 = 92593 (integer), rcvwin = 84176 + 2 x 92593 = 269362,
-//    sk_rcvbuf = 2 x 269362 = 538724.
-TEST(PeerTest, RcvRttFromTheWindowDrivesAutotuning) {
-  Harness h(WindowRttAutotune(), "linux-6.8");
-  h.Full(0, 0, 20, 1'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
-  h.Full(20'000, 20 * kMss, 1, 1'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 538724u);
-  EXPECT_EQ(h.peer->stats().rcvbuf_grows, 1u);
-}
-
-// linux-6.18 (Profile::rcv_drs_skips_queued) on the same run: no 16-MSS cushion. At seg 20: copied 30408
-// (nothing queued: the reader is instant) > 14480: rcvwin = 2 x 30408 =
-// 60816, grow = 60816 x (30408 - 14480) / 14480 = 66897 (integer), rcvwin
-// = 60816 + 2 x 66897 = 194610, sk_rcvbuf = 389220.
-TEST(PeerTest, Drs618HasNoCushion) {
-  Harness h(WindowRttAutotune(), "linux-6.18");
-  h.Full(0, 0, 21, 1'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 389220u);
-}
-
-// linux-6.18 with bytes still queued. Segments 0..20 arrive at 0, 1, ...,
-// 20 us; the reader copies 1448 bytes per 1.6 us and takes all that is
-// queued each time, so reads end at 1.6 (seg 0), 3.2 (seg 1), 6.4 (segs
-// 2-3), 11.2 (4-6), 19.2 (7-11) and 32.0 us (12-19). Seg 20 at 20 us gives
-// the RTT sample (20 us, as above); before it no read adjusts. At 32.0 us:
-// copied 20 x 1448 = 28960, seg 20 still queued (inq 1448): 27512 > 14480,
-// rcvwin = 55024, grow = 55024 x (27512 - 14480) / 14480 = 49521 (integer),
-// rcvwin = 55024 + 2 x 49521 = 154066, sk_rcvbuf = 308132. Counting the
-// queued bytes would give 347520. The 6.18 receiver's backlog coalescing is
-// switched off here so that segments arriving during a read are queued,
-// not backlogged: the rule in isolation.
-TEST(PeerTest, Drs618LeavesQueuedBytesOut) {
-  ConnectionConfig c = WindowRttAutotune();
-  c.peer.app_read_bytes_per_sec = 905'000'000;
-  Profile profile = *ProfileByName("linux-6.18");
-  profile.rcv_backlog_coalesce = false;
-  Harness h(c, profile);
-  h.Full(0, 0, 21, 1'000);
-  h.loop.RunUntil(31'999);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 131072u);
-  h.loop.RunUntil(32'000);
-  EXPECT_EQ(h.peer->sk_rcvbuf(), 308132u);
-}
-
-TEST(PeerTest, FixedRcvbufCapsTheWindow) {
-  ConnectionConfig fixed = SmallBuf();  // 131072: window clamp 65536
-  ConnectionConfig tuned = SmallBuf();
-  tuned.peer.rcvbuf = 32 * 1024 * 1024;
-  tuned.peer.rcvbuf_autotune_initial = 131072;
-  uint32_t max_win[2] = {0, 0};
-  int i = 0;
-  for (const ConnectionConfig& c : {fixed, tuned}) {
-    Harness h(c);
-    h.Full(0, 0, 3000, 1'000);
-    for (const WirePacket& a : h.rec.acks) max_win[i] = std::max(max_win[i], a.win);
-    ++i;
-  }
-  EXPECT_LE(max_win[0], 65536u);
-  EXPECT_GT(max_win[1], 65536u);
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ Profile Linux419() {
 
 // v5.0.1: send path byte-identical to v4.19 (docs/kernel-send-path.md §11.3); TSQ limit 1 MiB,
 // EDT-based "recent departure" (1 ms) and the v4.20 tso_should_defer ending
-// with eor skbs sent at once; tcp_rmem[1] 131072 (v4.20).
+// with eor skbs sent at once; tcp_rmem[1] 131072 and no 20-MSS cap on the
+// initial receive window (v4.20).
 Profile Linux50() {
   Profile p;
   p.name = "linux-5.0";
@@ -25,6 +26,7 @@ Profile Linux50() {
   p.tso_defer_v420_ending = true;
   p.tso_defer_eor_sends = true;
   p.tcp_rmem_default = 131072;
+  p.initial_rwnd_capped = false;  // v4.20 "tcp: up initial rmem to 128KB and SYN rwin to around 64KB"
   p.rcv_backlog_coalesce = true;
   return p;
 }

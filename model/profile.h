@@ -46,6 +46,11 @@ struct Profile {
   bool notsent_lowat_wake_shift = false;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
+  // tcp_select_initial_window caps the initial receive window at
+  // tcp_default_init_rwnd(mss) segments (20, fewer above MSS 1460) when no
+  // route initrwnd is set (<= v4.19; v4.20 dropped the cap, so the SYN-ACK
+  // offers the whole rounded-down buffer space).
+  bool initial_rwnd_capped = true;
 
   // The receiver (the peer runs the connection's kernel too).
   // v5.0+: while a reader inside recvmsg owns the socket, arriving segments

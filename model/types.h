@@ -73,6 +73,9 @@ struct WirePacket {
   uint32_t win = 0;           // advertised window (unscaled bytes)
   PushReason reason = PushReason::kControl;
   uint64_t tag = 0;           // application tag of the call that queued the last byte
+  // The PSH in `flags` was forced on a multi-segment TSO packet
+  // (__tcp_transmit_skb), not set by a push of the sender.
+  bool psh_forced = false;
 };
 
 }  // namespace sendsim::model

@@ -32,6 +32,10 @@ struct XmitSkb {
   PushReason reason = PushReason::kControl;
   uint64_t tag = 0;             // tag of the call that queued the skb's last byte
   bool retransmit = false;
+  // PSH comes only from __tcp_transmit_skb's rule for multi-segment clones,
+  // not from a push of the sender (tcp_push / tcp_mark_push): not a flush
+  // point of the stream.
+  bool psh_forced = false;
   std::vector<PayloadPiece> payload;  // empty when not tracked; sums to len otherwise
 };
 
@@ -46,6 +50,7 @@ struct Segment {
   PushReason reason = PushReason::kControl;
   uint64_t tag = 0;
   bool retransmit = false;
+  bool psh_forced = false;  // XmitSkb::psh_forced, on the segment that carries the PSH
   // Peer -> sender: sent from the receiving application's context (its
   // recvmsg's tcp_cleanup_rbuf or release_sock), so from the reader's CPU,
   // not from softirq (RpsBacklog::Remote).

@@ -241,6 +241,15 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   x.len = skb.len();
   x.gso_size = skb.len() > mss_cache_ && !skb.mtu_probe ? mss_cache_ : 0;
   x.tcp_flags = skb.tcp_flags;
+  // __tcp_transmit_skb (v4.11 on, so every profile): a transmitted clone of
+  // more than one segment always carries PSH, so that the receiver's GRO
+  // flushes at its end. Only the clone is marked: the queued skb keeps its
+  // flags for splits and retransmissions (checked on 6.18 over tun,
+  // docs/notes/2026-12-03-packetdrill-psh-window-connect.md).
+  if (skb.pcount > 1 && (skb.tcp_flags & kTcpPsh) == 0) {
+    x.tcp_flags |= kTcpPsh;
+    x.psh_forced = true;
+  }
   x.truesize = skb.truesize;
   x.ack = 0;
   x.win = 65535;

@@ -88,6 +88,26 @@ TEST(TsoDefer, HoldsThenReleasesOnAck) {
   EXPECT_FALSE(w[1].psh());
 }
 
+// __tcp_transmit_skb forces PSH on every clone of more than one segment
+// (v4.11+, every profile); segmentation leaves it on the clone's last segment.
+//  write 11584 (8 MSS), cwnd 10: one skb, PSH-marked by the call's tcp_push;
+//  quota 5 splits it: the head (5 MSS) loses the mark (tso_fragment) but its
+//  clone is forced -> PSH on segment 4; the 3-MSS rest keeps the mark -> 7.
+TEST(ForcedPsh, EveryMultiSegmentCloneEndsWithPsh) {
+  for (const char* name : {"linux-4.19", "linux-5.0", "linux-6.8", "linux-6.18"}) {
+    SenderContext::Options o;
+    o.profile = name;
+    SenderContext ctx(o);
+    EXPECT_EQ(ctx.SendMsg(11584, 0), 11584);
+    const std::vector<WireSeg> w = ctx.TakeWire();
+    ASSERT_EQ(w.size(), 8u) << name;
+    for (size_t i = 0; i < w.size(); ++i) EXPECT_EQ(w[i].psh(), i == 4 || i == 7) << name << " segment " << i;
+    // Segment 4's PSH is the forced one; 7's is the call's own push.
+    EXPECT_TRUE(w[4].psh_forced) << name;
+    EXPECT_FALSE(w[7].psh_forced) << name;
+  }
+}
+
 // Without the "recent send" condition (a later jiffy) the same write is not
 // deferred: exit 3 of tcp_tso_should_defer sends at once (2 segments, quota 2).
 TEST(TsoDefer, NotDeferredInALaterJiffy) {

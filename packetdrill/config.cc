@@ -366,6 +366,56 @@ absl::Status ApplyDd(const std::vector<std::string>& w, Settings* s) {
   return absl::OkStatus();
 }
 
+// The program of a command given by path, for the programs modelled here.
+std::string_view ProgramName(std::string_view w0) {
+  static constexpr std::string_view kKnown[] = {"rm", "dd", "sysctl", "ethtool", "ip", "true", "echo", "truncate"};
+  const size_t slash = w0.rfind('/');
+  if (slash == std::string_view::npos || w0 == "/" || EndsWith(w0, "/")) return w0;
+  std::string_view base = w0.substr(slash + 1);
+  for (std::string_view k : kKnown) {
+    if (base == k) return base;
+  }
+  return w0;
+}
+
+// rm: the files this model knows are the ones scripts create (dd, truncate,
+// open with O_CREAT), so removing one drops it; `-f` on any other plain path
+// removes nothing (a missing file is not an error with -f). Recursive
+// removal of anything the script did not create is refused.
+absl::Status ApplyRm(const std::vector<std::string>& w, const std::string& cmd, Settings* s) {
+  bool force = false, recursive = false;
+  std::vector<std::string> paths;
+  for (size_t i = 1; i < w.size(); ++i) {
+    const std::string& a = w[i];
+    if (a.size() > 1 && a[0] == '-') {
+      for (char c : a.substr(1)) {
+        if (c == 'f') force = true;
+        else if (c == 'r' || c == 'R') recursive = true;
+        else return Unsupported(cmd);
+      }
+    } else {
+      paths.push_back(a);
+    }
+  }
+  if (paths.empty()) return Unsupported(cmd);
+  for (const std::string& p : paths) {
+    if (s->files.erase(p) != 0) continue;
+    if (!force || recursive || p.empty() || p[0] != '/' || EndsWith(p, "/") || p.find('*') != std::string::npos) {
+      return Unsupported(cmd);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// truncate -s N PATH: a zero-filled file of N bytes, as dd makes.
+absl::Status ApplyTruncate(const std::vector<std::string>& w, const std::string& cmd, Settings* s) {
+  if (w.size() != 4 || w[1] != "-s") return Unsupported(cmd);
+  absl::StatusOr<uint64_t> n = DdSize(w[2]);
+  if (!n.ok()) return n.status();
+  s->files[w[3]] = *n;
+  return absl::OkStatus();
+}
+
 absl::Status ApplySimple(const std::string& cmd, Settings* s) {
   std::vector<std::string> w;
   if (!ShellWords(cmd, &w)) return absl::InvalidArgumentError(absl::StrFormat("unterminated quote in '%s'", cmd));
@@ -375,7 +425,8 @@ absl::Status ApplySimple(const std::string& cmd, Settings* s) {
     w.pop_back();
   }
   if (w.empty()) return absl::OkStatus();
-  std::string_view prog = w[0];
+  // Scripts name programs by path as often as by name (`/bin/rm -f ...`).
+  std::string_view prog = ProgramName(w[0]);
   if (prog == "true" || prog == ":" || prog == "echo") return absl::OkStatus();
   if (prog == "defaults.sh" || EndsWith(prog, "/defaults.sh")) {
     if (w.size() != 1) return Unsupported(cmd);
@@ -394,18 +445,16 @@ absl::Status ApplySimple(const std::string& cmd, Settings* s) {
   if (prog == "ip" && w.size() > 1 && w[1] == "link") return ApplyIpLink(w, s);
   if (prog == "ip") return ApplyIpRoute(w, s);
   if (prog == "dd") return ApplyDd(w, s);
-  if (prog == "rm" && w.size() >= 2) {
-    // Removing a file the script created is cleanup, nothing to model.
-    for (size_t i = 1; i < w.size(); ++i) {
-      if (w[i] == "-f" || w[i] == "-rf") continue;
-      if (!s->files.count(w[i])) return Unsupported(cmd);
-    }
-    return absl::OkStatus();
-  }
+  if (prog == "rm" && w.size() >= 2) return ApplyRm(w, cmd, s);
+  if (prog == "truncate") return ApplyTruncate(w, cmd, s);
   return Unsupported(cmd);
 }
 
 }  // namespace
+
+std::vector<std::string> SplitCommands(std::string_view text) { return SimpleCommands(text); }
+
+bool SplitShellWords(std::string_view cmd, std::vector<std::string>* out) { return ShellWords(cmd, out); }
 
 void ApplyDefaultsSh(Settings* s) {
   // Upstream's common/defaults.sh baseline, as listed in the issue.

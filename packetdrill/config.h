@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 
@@ -55,7 +56,8 @@ struct Settings {
   // --ip_version=ipv6 (40-byte IPv6 header instead of 20).
   bool ipv6 = false;
 
-  // Files created with dd (path -> size in bytes, zero-filled).
+  // Files the script created: with dd or truncate in a command, or open()
+  // with O_CREAT and writes (path -> size in bytes, zero-filled).
   std::map<std::string, uint64_t> files;
 };
 
@@ -63,6 +65,12 @@ struct Settings {
 // commands). Unsupported commands -> UnimplementedError whose message is the
 // skip reason; malformed recognised commands -> InvalidArgumentError.
 absl::Status ApplyCommand(std::string_view command, Settings* s);
+
+// A command text as simple commands (split at newlines, ';' and '&&'
+// outside quotes, comments dropped), and one simple command as shell words
+// (false on an unterminated quote).
+std::vector<std::string> SplitCommands(std::string_view text);
+bool SplitShellWords(std::string_view cmd, std::vector<std::string>* out);
 
 // The baseline that upstream's ../common/defaults.sh establishes.
 void ApplyDefaultsSh(Settings* s);

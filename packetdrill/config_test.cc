@@ -118,5 +118,22 @@ TEST(ConfigTest, RemovingACreatedFileIsHarmless) {
   EXPECT_EQ(ApplyCommand("rm -rf /", &s).code(), absl::StatusCode::kUnimplemented);
 }
 
+// Upstream's sendfile scripts prepare their file with `/bin/rm -f` and dd by
+// path: the effect on the script's files is modelled, whatever the path.
+TEST(ConfigTest, ProgramsByPathAndFilePreparation) {
+  Settings s;
+  EXPECT_TRUE(ApplyCommand("/bin/rm -f /tmp/testfile", &s).ok());  // missing: nothing to remove
+  EXPECT_TRUE(ApplyCommand("/bin/dd if=/dev/zero of=/tmp/testfile bs=1000 count=3 2>/dev/null", &s).ok());
+  EXPECT_EQ(s.files["/tmp/testfile"], 3000u);
+  EXPECT_TRUE(ApplyCommand("/usr/bin/truncate -s 64K /tmp/other", &s).ok());
+  EXPECT_EQ(s.files["/tmp/other"], 65536u);
+  EXPECT_TRUE(ApplyCommand("/bin/rm /tmp/testfile", &s).ok());
+  EXPECT_EQ(s.files.count("/tmp/testfile"), 0u);
+  EXPECT_EQ(ApplyCommand("rm /tmp/never-created", &s).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(ApplyCommand("rm -rf /tmp/dir", &s).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(ApplyCommand("/sbin/sysctl -q net.ipv4.tcp_autocorking=0", &s).code(), absl::StatusCode::kOk);
+  EXPECT_EQ(ApplyCommand("/usr/local/bin/frobnicate", &s).code(), absl::StatusCode::kUnimplemented);
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill

@@ -10,7 +10,14 @@ constexpr uint32_t kTsOptionLen = 12;         // TCPOLEN_TSTAMP_ALIGNED
 constexpr uint32_t kIpv4TcpHeaders = 40;      // IPv4 + TCP base headers
 constexpr uint32_t kIpv6TcpHeaders = 60;      // IPv6 + TCP base headers
 constexpr uint32_t kDefaultInitRwnd = 20;     // tcp_default_init_rwnd (TCP_INIT_CWND * 2)
+constexpr uint32_t kInitRwndMssCutoff = 1460;  // tcp_default_init_rwnd scales down above this MSS
 constexpr uint8_t kMaxWscale = 14;            // TCP_MAX_WSCALE
+
+// tcp_default_init_rwnd (v4.19): segments of the initial window.
+uint32_t DefaultInitRwnd(uint32_t mss) {
+  if (mss <= kInitRwndMssCutoff) return kDefaultInitRwnd;
+  return std::max<uint32_t>(kInitRwndMssCutoff * kDefaultInitRwnd / mss, 2);
+}
 
 int Ilog2(uint64_t v) {
   int r = -1;
@@ -60,7 +67,7 @@ PeerSyn PeerSynFromOptions(const std::vector<TcpOption>& options, uint32_t windo
   return p;
 }
 
-Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer) {
+Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer, bool initial_rwnd_capped) {
   Negotiated n;
   n.pmtu = s.route_mtu.value_or(1500);
   const uint32_t headers = s.ipv6 ? kIpv6TcpHeaders : kIpv4TcpHeaders;
@@ -92,7 +99,15 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   uint32_t win_mss = n.syn_mss - (n.timestamps ? kTsOptionLen : 0);
   space = space / win_mss * win_mss;
   if (!n.wscale_ok) space = std::min<uint64_t>(space, 65535);
-  n.rcv_wnd = static_cast<uint32_t>(std::min<uint64_t>(space, static_cast<uint64_t>(kDefaultInitRwnd) * win_mss));
+  n.rcv_wnd = static_cast<uint32_t>(space);
+  // v4.19 only: when the MSS exceeds one unit of the window scale, the
+  // initial window is capped at tcp_default_init_rwnd(mss) segments (no
+  // route initrwnd is modelled). v4.20+ keep the whole rounded space, which
+  // a 6.18 kernel shows: TCP_MAXSEG 600 with tcp_rmem[1] 87380 gives a
+  // SYN-ACK window of 43200 (= 43690 rounded down to 600s), not 12000.
+  if (initial_rwnd_capped && win_mss > (1u << n.rcv_wscale)) {
+    n.rcv_wnd = std::min<uint32_t>(n.rcv_wnd, DefaultInitRwnd(win_mss) * win_mss);
+  }
   return n;
 }
 

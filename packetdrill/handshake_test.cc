@@ -19,12 +19,16 @@ std::vector<TcpOption::Kind> Kinds(const std::vector<TcpOption>& v) {
 
 using K = TcpOption::Kind;
 
+// model::Profile::initial_rwnd_capped: v4.19 (true) and v4.20+ (false).
+constexpr bool kCapped = true;
+constexpr bool kUncapped = false;
+
 TEST(HandshakeTest, PeerWithoutTimestamps) {
   PeerSyn p;
   p.mss = 1000;
   p.sack_ok = true;
   p.wscale = 7;
-  Negotiated n = Negotiate(Defaults(), {}, &p);
+  Negotiated n = Negotiate(Defaults(), {}, &p, kCapped);
   EXPECT_FALSE(n.timestamps);
   EXPECT_TRUE(n.sack);
   EXPECT_EQ(n.snd_wscale, 7);
@@ -43,7 +47,7 @@ TEST(HandshakeTest, TimestampsCostTwelveBytes) {
   p.sack_ok = true;
   p.wscale = 7;
   p.ts_val = 5;
-  Negotiated n = Negotiate(Defaults(), {}, &p);
+  Negotiated n = Negotiate(Defaults(), {}, &p, kCapped);
   EXPECT_TRUE(n.timestamps);
   EXPECT_EQ(n.syn_mss, 1460u);
   EXPECT_EQ(n.advmss, 1448u);
@@ -54,7 +58,7 @@ TEST(HandshakeTest, TimestampsCostTwelveBytes) {
 TEST(HandshakeTest, KernelDefaultRmemGivesWscale7) {
   PeerSyn p;
   p.wscale = 2;
-  Negotiated n = Negotiate(Settings(), {}, &p);
+  Negotiated n = Negotiate(Settings(), {}, &p, kCapped);
   // ilog2(6291456) = 22 -> 7. No MSS option: 536.
   EXPECT_EQ(n.rcv_wscale, 7);
   EXPECT_EQ(n.mss_cache, 536u);
@@ -70,7 +74,7 @@ TEST(HandshakeTest, SysctlsDisableOptions) {
   p.sack_ok = true;
   p.wscale = 7;
   p.ts_val = 1;
-  Negotiated n = Negotiate(s, {}, &p);
+  Negotiated n = Negotiate(s, {}, &p, kCapped);
   EXPECT_FALSE(n.wscale_ok || n.sack || n.timestamps);
   EXPECT_EQ(n.snd_wscale, 0);
   EXPECT_EQ(n.rcv_wscale, 0);
@@ -83,11 +87,11 @@ TEST(HandshakeTest, RouteAndMaxseg) {
   PeerSyn p;
   p.mss = 1460;
   LocalSockOpts o;
-  Negotiated n = Negotiate(s, o, &p);
+  Negotiated n = Negotiate(s, o, &p, kCapped);
   EXPECT_EQ(n.syn_mss, 1200u);
   EXPECT_EQ(n.mss_cache, 1000u);  // pmtu 1040 - 40
   o.user_mss = 600;
-  n = Negotiate(s, o, &p);
+  n = Negotiate(s, o, &p, kCapped);
   EXPECT_EQ(n.syn_mss, 600u);
   EXPECT_EQ(n.mss_cache, 600u);
 }
@@ -97,9 +101,42 @@ TEST(HandshakeTest, Ipv6HeadersCost20MoreBytes) {
   s.ipv6 = true;
   PeerSyn p;
   p.mss = 1460;
-  Negotiated n = Negotiate(s, {}, &p);
+  Negotiated n = Negotiate(s, {}, &p, kCapped);
   EXPECT_EQ(n.syn_mss, 1440u);
   EXPECT_EQ(n.mss_cache, 1440u);
+}
+
+// tcp_select_initial_window with TCP_MAXSEG 600 on the listener: space is
+// half of tcp_rmem[1] rounded down to 600s; v4.19 caps it at
+// tcp_default_init_rwnd(600) = 20 segments, v4.20+ do not (a 6.18 kernel
+// advertised 43200 with tcp_rmem[1] 87380 and 65535 with 540000).
+TEST(HandshakeTest, InitialWindowCapIsV419Only) {
+  Settings s = Defaults();
+  PeerSyn p;
+  p.mss = 1000;
+  p.sack_ok = true;
+  p.wscale = 7;
+  LocalSockOpts o;
+  o.user_mss = 600;
+  EXPECT_EQ(Negotiate(s, o, &p, kCapped).rcv_wnd, 12000u);
+  EXPECT_EQ(Negotiate(s, o, &p, kUncapped).rcv_wnd, 270000u);  // 540000 / 2, a multiple of 600
+  s.tcp_rmem[1] = 87380;
+  EXPECT_EQ(Negotiate(s, o, &p, kUncapped).rcv_wnd, 43200u);  // 43690 rounded down to 600s
+  o.user_mss = 0;
+  EXPECT_EQ(Negotiate(s, o, &p, kUncapped).rcv_wnd, 42340u);  // 43690 rounded down to 1460s
+  EXPECT_EQ(Negotiate(s, o, &p, kCapped).rcv_wnd, 29200u);    // 20 * 1460
+}
+
+// tcp_default_init_rwnd above MSS 1460: max(1460 * 20 / mss, 2) segments.
+TEST(HandshakeTest, InitialWindowCapShrinksAboveMss1460) {
+  Settings s = Defaults();
+  s.route_mtu = 9000;
+  PeerSyn p;
+  p.mss = 8960;
+  p.wscale = 7;
+  Negotiated n = Negotiate(s, {}, &p, kCapped);
+  ASSERT_EQ(n.syn_mss, 8960u);
+  EXPECT_EQ(n.rcv_wnd, 3u * 8960);  // 29200 / 8960 = 3
 }
 
 TEST(HandshakeTest, SynOptionLayoutsFollowTcpOptionsWrite) {

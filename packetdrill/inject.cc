@@ -10,6 +10,7 @@
 #include "model/wire.h"
 #include "packetdrill/handshake.h"
 #include "packetdrill/match.h"
+#include "packetdrill/receive.h"
 #include "packetdrill/socket_config.h"
 
 namespace sendsim::packetdrill {
@@ -34,7 +35,7 @@ absl::Status UnmodelledInbound(const RunState& run, const PacketEvent& p) {
 // ISN was.
 void NegotiateWithPeer(RunState& run, const PacketEvent& p) {
   const PeerSyn peer = PeerSynFromOptions(p.options, *p.win);
-  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer);
+  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer, run.profile.initial_rwnd_capped);
   run.sock.rcv_nxt = 1;
 }
 
@@ -139,6 +140,7 @@ void OnPeerFin(RunState& run, const PacketEvent& p) {
 // An ACK (maybe with FIN) on the established or closing connection: a
 // segment for the model socket.
 absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
+  const bool data = p.len != 0;
   ScriptSocket& sock = run.sock;
   if (sock.phase != SocketPhase::kEstablished && sock.phase != SocketPhase::kClosed) {
     return run.Skip(e.line, "inbound segment before the connection exists");
@@ -154,11 +156,16 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   }
   // A window update (same ack, other window) is not a duplicate ACK
   // (FLAG_WIN_UPDATE is part of FLAG_NOT_DUP); neither is a FIN.
+  // Nor is a segment with data.
   if (sock.have_last_ack && *p.ack == sock.last_ack && win == sock.last_win && sock.snd_nxt > *p.ack &&
-      !(p.flags & kFlagFin)) {
+      !(p.flags & kFlagFin) && !data) {
     return run.Skip(e.line, "duplicate ACK: fast retransmit/recovery is not modelled");
   }
   sock.RecordAck(*p.ack, win);
+  // tcp_rcv_established: tcp_ack, then tcp_data_queue, then
+  // tcp_data_snd_check (in the model's OnSegment below) and tcp_ack_snd_check.
+  // The data is queued first so that what the model sends acknowledges it.
+  if (data) QueueData(run, p);
   model::Segment seg;
   seg.sent_at = run.loop.now();
   seg.seq = p.seq_start - 1;
@@ -167,6 +174,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   seg.ack = *p.ack - 1;  // the model's FIN takes a sequence number, as Linux's
   seg.win = win;
   sock.ep->OnSegment(seg);
+  if (data) ReceiveData(run, p);
   if (p.flags & kFlagFin) OnPeerFin(run, p);
   return absl::OkStatus();
 }
@@ -182,7 +190,12 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
   if (!ack) return run.Skip(e.line, "inbound segment without ACK after the handshake");
-  if (p.len != 0) return run.Skip(e.line, "inbound data: the model is a sender and does not receive");
+  if (p.len != 0) {
+    if (run.sock.phase != SocketPhase::kEstablished) return run.Skip(e.line, "inbound data before the connection is established (or after close) is not modelled");
+    if (p.seq_start != run.sock.rcv_nxt) return run.Skip(e.line, "out-of-order inbound data is not modelled");
+    if (p.flags & kFlagFin) return run.Skip(e.line, "inbound data with FIN is not modelled");
+    if (run.sock.peer_fin) return run.Skip(e.line, "inbound data after the peer's FIN");
+  }
   if ((p.flags & kFlagFin) && p.seq_start != run.sock.rcv_nxt) {
     return run.Skip(e.line, "out-of-order inbound FIN is not modelled");
   }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "model/constants.h"
+#include "packetdrill/receive.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -158,10 +159,8 @@ std::string Difference(const PacketEvent& p, const std::vector<Capture>& frags, 
 
 void OnXmit(RunState& run, const model::XmitSkb& skb) {
   ScriptSocket& sock = run.sock;
-  if (sock.delack_event != 0) {
-    run.loop.Cancel(sock.delack_event);  // the segment carries the pending ACK
-    sock.delack_event = 0;
-  }
+  OnAckSent(run);  // the segment carries any pending ACK
+  if (skb.len > 0) OnDataSent(run);
   const uint32_t seg = run.settings.tso || skb.gso_size == 0 ? skb.len : skb.gso_size;
   uint32_t off = 0;
   do {

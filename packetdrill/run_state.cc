@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_format.h"
 #include "model/constants.h"
+#include "packetdrill/receive.h"
 #include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
@@ -133,6 +134,7 @@ void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
 }
 
 void RunState::EmitAck() {
+  OnAckSent(*this);
   EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), DataOptionsNow());
 }
 

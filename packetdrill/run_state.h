@@ -87,6 +87,20 @@ struct ScriptSocket {
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   int hz = 250;                 // jiffies of the receive-side timers (the model's hz)
   model::EventLoop::EventId delack_event = 0;
+  // The receive side (receive.cc): Linux's icsk_ack state and the unread
+  // bytes of the peer's data.
+  struct Receive {
+    uint64_t queued = 0;         // received, not yet read
+    uint32_t wup = 1;            // tp->rcv_wup: rcv_nxt when our last ACK left
+    uint32_t mss = 0;            // icsk_ack.rcv_mss (0 until the first data)
+    uint32_t quick = 0;          // icsk_ack.quick: quick ACKs left
+    int64_t ato = 0;             // icsk_ack.ato in jiffies (0 until the first data)
+    int64_t lrcv_jiffies = 0;    // icsk_ack.lrcvtime
+    bool pingpong = false;       // interactive: ACKs wait to ride on replies
+    bool ack_sched = false;      // ICSK_ACK_SCHED: data not yet acknowledged
+    bool pushed = false;         // ICSK_ACK_PUSHED / PUSHED2: short segments seen
+    bool pushed2 = false;
+  } rcv;
   bool have_last_ack = false;   // for duplicate-ACK detection
   uint32_t last_ack = 0;
   uint32_t last_win = 0;

@@ -125,6 +125,9 @@ class ScriptRun {
       run_.AdvanceTo(std::max(t, run_.loop.now()));
       if (run_.failure) return *run_.failure;
       if (absl::Status st = InjectPacket(run_, e, p); !st.ok()) return st;
+      // A blocking call the packet released (accept, connect, read) returns now.
+      run_.AdvanceTo(run_.loop.now());
+      if (run_.failure) return *run_.failure;
       prev_done_ = run_.loop.now();
     } else {
       const TimeNs now = run_.loop.now();

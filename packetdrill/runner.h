@@ -7,8 +7,10 @@
 // Semantics (upstream packetdrill's, as specified in issue 7):
 // - Times: absolute "0.1", relative "+.1" (from when the previous event
 //   actually completed; an inbound packet after an inbound packet counts from
-//   the previous script time), ranges "a~b", blocking calls "a...b" (b is
-//   relative to a when a is relative or b has '+'; later events count from a),
+//   the previous script time), ranges "a~b", blocking calls "a...b" (when a
+//   is relative, b counts from the same base as a, the previous event, as in
+//   upstream's adjust_relative_event_times; b written "+b" counts from a;
+//   later events count from a),
 //   "*" (any time). Tolerance: max(--tolerance_usecs, 4000 us, 12.5% of the
 //   gap since the previous event).
 // - Outbound lines are matched against captured packets in order. Without

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "model/constants.h"
+#include "scenario/build.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::packetdrill {
 
@@ -14,38 +16,39 @@ LocalSockOpts HandshakeOpts(const SockOpts& o) {
 }
 
 model::ConnectionConfig SocketConfigFor(const Settings& s, const Negotiated& neg, const SockOpts& opts) {
-  model::ConnectionConfig c;
-  c.mss = neg.mss_cache;
-  c.mtu = neg.pmtu;
-  c.mss_clamp = neg.mss_clamp;
-  c.timestamps = neg.timestamps;
-  c.sack = neg.sack;
-  c.tso = s.tso;
-  c.nodelay = opts.nodelay;
-  c.sndbuf = opts.sndbuf > 0 ? static_cast<uint32_t>(opts.sndbuf) : 0;
-  c.initcwnd = s.route_initcwnd.value_or(model::kTcpInitCwnd);
+  scenario::Scenario sc;
+  sc.mss = neg.mss_cache;
+  sc.mtu = neg.pmtu;
+  sc.tcp.mss_clamp = neg.mss_clamp;
+  sc.timestamps = neg.timestamps;
+  sc.tcp.sack = neg.sack;
+  sc.tso = s.tso;
+  sc.nodelay = opts.nodelay;
+  sc.sndbuf = opts.sndbuf > 0 ? static_cast<uint32_t>(opts.sndbuf) : 0;
+  sc.tcp.initcwnd = s.route_initcwnd.value_or(model::kTcpInitCwnd);
   const std::string& cc = opts.cc.empty() ? s.tcp_congestion_control : opts.cc;
-  c.cc = cc == "reno" ? model::CongestionControl::kReno : model::CongestionControl::kCubic;
+  sc.tcp.cc = cc == "reno" ? model::CongestionControl::kReno : model::CongestionControl::kCubic;
   // Sysctls the sender reads at the point of use, so a mid-script command
   // reaches the live socket with them.
-  c.autocorking = s.tcp_autocorking != 0;
-  c.slow_start_after_idle = s.tcp_slow_start_after_idle != 0;
-  std::copy(s.tcp_wmem, s.tcp_wmem + 3, c.sysctl.wmem);
-  c.sysctl.min_tso_segs = s.tcp_min_tso_segs;
-  c.sysctl.tso_win_divisor = s.tcp_tso_win_divisor;
-  c.sysctl.pacing_ss_ratio = s.tcp_pacing_ss_ratio;
-  c.sysctl.pacing_ca_ratio = s.tcp_pacing_ca_ratio;
-  c.sysctl.notsent_lowat = s.tcp_notsent_lowat;
-  c.sysctl.mtu_probing = static_cast<uint32_t>(std::max(s.tcp_mtu_probing, 0));
-  c.sysctl.base_mss = s.tcp_base_mss;
-  c.sysctl.probe_threshold = s.tcp_probe_threshold;
-  c.sysctl.wmem_max = s.wmem_max;
-  c.one_way_delay_ns = 0;
-  c.tx_completion_ns = 0;
-  c.call_cost_ns = 0;
-  c.track_payload = false;
-  c.full_trace = false;
-  return c;
+  sc.autocorking = s.tcp_autocorking != 0;
+  sc.tcp.slow_start_after_idle = s.tcp_slow_start_after_idle != 0;
+  model::TcpSysctls& sys = sc.tcp.sysctl;
+  std::copy(s.tcp_wmem, s.tcp_wmem + 3, sys.wmem);
+  sys.min_tso_segs = s.tcp_min_tso_segs;
+  sys.tso_win_divisor = s.tcp_tso_win_divisor;
+  sys.pacing_ss_ratio = s.tcp_pacing_ss_ratio;
+  sys.pacing_ca_ratio = s.tcp_pacing_ca_ratio;
+  sys.notsent_lowat = s.tcp_notsent_lowat;
+  sys.mtu_probing = static_cast<uint32_t>(std::max(s.tcp_mtu_probing, 0));
+  sys.base_mss = s.tcp_base_mss;
+  sys.probe_threshold = s.tcp_probe_threshold;
+  sys.wmem_max = s.wmem_max;
+  // The script is the wire: no delay, TX completes at once (tun orphans
+  // skbs), calls take no time.
+  sc.rtt_ns = 0;
+  sc.tx_completion_ns = 0;
+  sc.call_cost_ns = 0;
+  return scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = false});
 }
 
 absl::Status UnmodelledSysctls(const Settings& s) {

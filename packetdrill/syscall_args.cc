@@ -10,6 +10,7 @@ namespace sendsim::packetdrill {
 std::optional<int64_t> Constant(const std::string& w) {
   static const std::map<std::string, int64_t> kConstants = {
       {"O_RDONLY", kORdonly}, {"O_WRONLY", kOWronly}, {"O_RDWR", kORdwr}, {"O_NONBLOCK", kONonblock},
+      {"O_CREAT", kOCreat}, {"O_TRUNC", kOTrunc}, {"O_CLOEXEC", kOCloexec},
       {"F_GETFL", kFGetfl}, {"F_SETFL", kFSetfl},
       {"POLLIN", kPollIn}, {"POLLPRI", kPollPri}, {"POLLOUT", kPollOut}, {"POLLERR", kPollErr},
       {"POLLHUP", kPollHup}, {"POLLNVAL", kPollNval}, {"POLLRDNORM", kPollRdnorm}, {"POLLRDBAND", kPollRdband},

@@ -15,6 +15,7 @@
 namespace sendsim::packetdrill {
 
 inline constexpr int64_t kORdonly = 0, kOWronly = 1, kORdwr = 2, kONonblock = 0x800;
+inline constexpr int64_t kOCreat = 0x40, kOTrunc = 0x200, kOCloexec = 0x80000;
 inline constexpr int64_t kFGetfl = 3, kFSetfl = 4;
 inline constexpr int64_t kSiocinq = 0x541B, kSiocoutq = 0x5411, kSiocoutqnsd = 0x894B;
 inline constexpr int64_t kPollIn = 0x1, kPollPri = 0x2, kPollOut = 0x4, kPollErr = 0x8, kPollHup = 0x10,

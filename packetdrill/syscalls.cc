@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "model/constants.h"
 #include "packetdrill/handshake.h"
+#include "packetdrill/receive.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
 
@@ -135,8 +136,9 @@ absl::Status SyscallDriver::Syscall(const Event& e, const SyscallEvent& sc, Time
       return absl::OkStatus();
     }
   }
-  if (n == "read" || n == "readv" || n == "recv" || n == "recvfrom" || n == "recvmsg") {
-    return run_.Skip(e.line, absl::StrFormat("%s(): receiving data is not modelled", n));
+  if (n == "read" || n == "recv" || n == "recvfrom") return SysRead(c);
+  if (n == "readv" || n == "recvmsg") {
+    return run_.Skip(e.line, absl::StrFormat("%s(): only read(), recv() and recvfrom() receive data here", n));
   }
   return run_.Skip(e.line, absl::StrFormat("system call %s() is not supported", n));
 }
@@ -152,8 +154,18 @@ void SyscallDriver::StartPending(const Call& c, TimeNs t0) {
   p.annotated = c.e.timing.block_end.has_value();
   if (!p.annotated) return;
   const TimeSpec& end = *c.e.timing.block_end;
-  const bool rel = end.kind == TimeKind::kRelative || c.e.timing.start.kind == TimeKind::kRelative;
-  TimeNs te = rel ? t0 + end.usecs * model::kNsPerUs : end.usecs * model::kNsPerUs;
+  const TimeSpec& start = c.e.timing.start;
+  // Upstream (run.c, adjust_relative_event_times): when the start is
+  // relative, the end gets the same offset as the start, the previous
+  // event's time: in "+.1...0.38" the call starts 0.1 s after the previous
+  // event and must return 0.38 s after it. An end written "+b" (our
+  // extension) counts from the start.
+  TimeNs te = end.usecs * model::kNsPerUs;
+  if (end.kind == TimeKind::kRelative) {
+    te += t0;
+  } else if (start.kind == TimeKind::kRelative) {
+    te += t0 - start.usecs * model::kNsPerUs;
+  }
   TimeNs etol = run_.Tolerance(te - t0);
   p.end_lo = te - etol;
   p.end_hi = te + etol;
@@ -300,7 +312,7 @@ absl::Status SyscallDriver::SysConnect(const Call& c) {
   if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
   ScriptSocket& sock = run_.sock;
   if (sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "connect() in this state");
-  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr);
+  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr, run_.profile.initial_rwnd_capped);
   run_.EmitSyn(kFlagSyn, 0, 0);
   sock.syn_at = run_.loop.now();
   sock.active_open = true;
@@ -459,7 +471,7 @@ absl::Status SyscallDriver::SysSend(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
   if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
-  if (fds_[*fd].kind == Fd::Kind::kFile) return run_.Skip(c.line(), "writing to a file is not modelled");
+  if (fds_[*fd].kind == Fd::Kind::kFile) return WriteFile(c, *fd);
   if (!IsConnFd(*fd) || !Connected()) {
     return run_.Skip(c.line(), absl::StrFormat("%s() on a socket that is not connected", c.sc.name));
   }
@@ -474,54 +486,6 @@ absl::Status SyscallDriver::SysSend(const Call& c) {
   return Issue(c, [this, iov, mflags](model::Socket::DoneFn done) {
     return run_.sock.ep->socket().sendmsg(absl::MakeConstSpan(*iov), mflags, std::move(done));
   });
-}
-
-absl::Status SyscallDriver::SysSendfile(const Call& c) {
-  const std::vector<Expr>& args = c.sc.args;
-  if (args.size() != 4) return run_.Fail(c.line(), "sendfile() takes 4 arguments");
-  absl::StatusOr<int> out = FdArg(c, 0);
-  if (!out.ok()) return out.status();
-  absl::StatusOr<int> in = FdArg(c, 1);
-  if (!in.ok()) return in.status();
-  if (!fds_.count(*out) || !fds_.count(*in)) return Immediate(c, -kErrEbadf);
-  if (fds_[*in].kind != Fd::Kind::kFile) return run_.Skip(c.line(), "sendfile() from a socket");
-  if (!IsConnFd(*out) || !Connected()) return run_.Skip(c.line(), "sendfile() to a socket that is not connected");
-  uint64_t off = 0;
-  if (args[2].kind != Expr::Kind::kEllipsis && !(args[2].kind == Expr::Kind::kWord && args[2].text == "NULL")) {
-    std::optional<int64_t> o = IntValue(args[2]);
-    if (!o || *o < 0) return run_.Skip(c.line(), "sendfile() offset not understood");
-    off = static_cast<uint64_t>(*o);
-  }
-  std::optional<int64_t> cnt = IntValue(args[3]);
-  if (!cnt || *cnt < 0) return run_.Skip(c.line(), "sendfile() count not understood");
-  const uint64_t size = fds_[*in].size;
-  const uint64_t total = off >= size ? 0 : std::min<uint64_t>(static_cast<uint64_t>(*cnt), size - off);
-  const int flags = fds_[*out].nonblock ? model::kMsgDontwait : 0;
-  const uint64_t file_id = static_cast<uint64_t>(*in) << 40;
-  model::Socket& sock = run_.sock.ep->socket();
-  const bool sendpage = run_.profile.has_sendpage;
-  return Issue(c, [&sock, sendpage, file_id, off, total, flags](model::Socket::DoneFn done) {
-    return SendFile(sock, sendpage, file_id, off, off + total, flags, std::move(done));
-  });
-}
-
-absl::Status SyscallDriver::SysOpen(const Call& c) {
-  const SyscallEvent& sc = c.sc;
-  if (sc.args.empty() || sc.args[0].kind != Expr::Kind::kString) return run_.Skip(c.line(), "open() of a non-literal path");
-  auto it = run_.settings.files.find(sc.args[0].text);
-  if (it == run_.settings.files.end()) {
-    return run_.Skip(c.line(), absl::StrFormat("open(\"%s\"): only files created by dd in a command are modelled",
-                                               sc.args[0].text));
-  }
-  if (sc.ret_any || sc.ret < 0) return run_.Skip(c.line(), "open() without an expected descriptor");
-  int fd = static_cast<int>(sc.ret);
-  if (fds_.count(fd)) return run_.Fail(c.line(), absl::StrFormat("descriptor %d is already in use", fd));
-  Fd f;
-  f.kind = Fd::Kind::kFile;
-  f.path = it->first;
-  f.size = it->second;
-  fds_[fd] = f;
-  return Immediate(c, fd);
 }
 
 // ---------------------------------------------------------------- closing
@@ -569,11 +533,42 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
   return Immediate(c, 0);
 }
 
+// read()/recv()/recvfrom() on the connection: the peer's data that
+// receive.cc queued. Blocks (or EAGAIN) while nothing is queued and the peer
+// has not closed; 0 at end of stream.
+absl::Status SyscallDriver::SysRead(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  if (fds_[*fd].kind == Fd::Kind::kFile) return run_.Skip(c.line(), "reading a file is not modelled");
+  const std::vector<Expr>& args = c.sc.args;
+  std::optional<int64_t> len = args.size() >= 3 ? IntValue(args[2]) : std::nullopt;
+  if (!len || *len < 0) return run_.Skip(c.line(), absl::StrFormat("%s() length not understood", c.sc.name));
+  bool dontwait = fds_[*fd].nonblock;
+  if (c.sc.name != "read") {
+    std::optional<int64_t> fl = args.size() >= 4 ? IntValue(args[3]) : std::nullopt;
+    if (!fl || (*fl & ~model::kMsgDontwait)) {
+      return run_.Skip(c.line(), absl::StrFormat("%s() flags other than MSG_DONTWAIT are not modelled", c.sc.name));
+    }
+    if (*fl & model::kMsgDontwait) dontwait = true;
+  }
+  if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
+  const uint64_t want = static_cast<uint64_t>(*len);
+  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin; };
+  auto finish = [this, want]() -> int64_t {
+    const uint64_t n = std::min(want, run_.sock.rcv.queued);
+    OnRead(run_, n);
+    return static_cast<int64_t>(n);
+  };
+  if (!ready() && dontwait) return Immediate(c, -kErrEagain);
+  return Wait(c, ready, finish, -1);
+}
+
 // ---------------------------------------------------------------- queue sizes and readiness
 
 // tcp_ioctl: SIOCOUTQ = write_seq - snd_una, SIOCOUTQNSD = write_seq -
-// snd_nxt (a queued FIN counts, as in Linux), SIOCINQ = 0 (the model never
-// receives data; a received FIN is not counted).
+// snd_nxt (a queued FIN counts, as in Linux), SIOCINQ = the peer's unread
+// data (a received FIN is not counted).
 absl::Status SyscallDriver::SysIoctl(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
@@ -588,6 +583,7 @@ absl::Status SyscallDriver::SysIoctl(const Call& c) {
   int64_t val = 0;
   if (*req == kSiocoutq) val = static_cast<int64_t>(write_seq - i.bytes_acked);
   if (*req == kSiocoutqnsd) val = i.notsent_bytes;
+  if (*req == kSiocinq) val = static_cast<int64_t>(run_.sock.rcv.queued);
   if (absl::Status st = CheckOutValue(c.line(), "ioctl()", c.sc.args[2], val); !st.ok()) return st;
   return Immediate(c, 0);
 }
@@ -603,7 +599,8 @@ int64_t SyscallDriver::Revents(int fd) const {
     return run_.sock.phase == SocketPhase::kEstablished && !accepted_ ? (kPollIn | kPollRdnorm) : 0;
   }
   if (!Connected() || run_.sock.phase == SocketPhase::kSynSent) return 0;
-  return run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0;
+  const int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
+  return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 
 absl::Status SyscallDriver::SysPoll(const Call& c) {

@@ -42,6 +42,7 @@ class SyscallDriver {
     bool connection = false;  // the established connection (accepted fd, or the connected socket)
     std::string path;
     uint64_t size = 0;
+    uint64_t offset = 0;  // file position (write, sendfile without an offset)
   };
 
   // One system call being run.
@@ -79,8 +80,10 @@ class SyscallDriver {
   absl::Status SysFcntl(const Call& c);
   absl::StatusOr<int> SendFlags(const Call& c, const Expr* flags_expr, int fd);
   absl::Status SysSend(const Call& c);
+  absl::Status SysRead(const Call& c);
   absl::Status SysSendfile(const Call& c);
   absl::Status SysOpen(const Call& c);
+  absl::Status WriteFile(const Call& c, int fd);
   absl::Status SysClose(const Call& c);
   absl::Status SendFin(int line);
   absl::Status SysShutdown(const Call& c);

@@ -159,6 +159,14 @@ absl::Status ParseNet(absl::string_view s, NetConfig* n) {
     else st = Bad("net key", k);
     if (!st.ok()) return st;
   }
+  // The model is built through scenario::Scenario, whose link rate is whole
+  // Mbit/s and whose RTT is twice the one-way delay.
+  if (n->link_bps % 1'000'000 != 0) {
+    return Bad("link_bps (a whole number of Mbit/s)", absl::StrCat(n->link_bps));
+  }
+  for (const int64_t ns : {n->one_way_delay_ns, n->gro_flush_ns, n->tx_completion_ns, n->call_cost_ns}) {
+    if (ns < 0) return Bad("net time (must not be negative)", absl::StrCat(ns));
+  }
   return absl::OkStatus();
 }
 

@@ -43,7 +43,10 @@ void Recorder::OnWirePacket(const model::WirePacket& p) {
     base_ = p.seq;
   }
   const uint32_t off = p.seq - base_;
-  packets_.push_back(PacketRecord{p.time, off, p.len, p.flags, static_cast<uint8_t>(p.reason), off < snd_max_});
+  // A flush point is a push of the sender (pushed_seq), not the PSH that
+  // __tcp_transmit_skb forces on every multi-segment TSO packet.
+  const uint8_t flags = p.psh_forced ? static_cast<uint8_t>(p.flags & ~model::kTcpPsh) : p.flags;
+  packets_.push_back(PacketRecord{p.time, off, p.len, flags, static_cast<uint8_t>(p.reason), off < snd_max_});
   snd_max_ = std::max<uint64_t>(snd_max_, uint64_t{off} + p.len);
 }
 

@@ -3,36 +3,40 @@
 #include <vector>
 
 #include "model/constants.h"
+#include "scenario/build.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::props {
 
 namespace msgr = ::sendsim::messenger;
 
+// A case's network as a scenario (props' link rates are whole Mbit/s: the
+// generator's choices; case.cc rejects others).
 model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
-  model::ConnectionConfig c;
-  c.mss = n.mss;
-  c.mtu = n.mss + 40 + 12;  // IPv4 + TCP headers + timestamp option
-  c.timestamps = true;
-  c.tso = n.tso;
-  c.nodelay = n.nodelay;
-  c.autocorking = n.autocorking;
-  c.sndbuf = n.sndbuf;
-  c.initcwnd = n.initcwnd;
-  c.cwnd_clamp = n.cwnd_clamp;
-  c.link_bps = n.link_bps;
-  c.one_way_delay_ns = n.one_way_delay_ns;
-  c.tx_completion_ns = n.tx_completion_ns;
-  c.call_cost_ns = n.call_cost_ns;
-  c.hz = n.hz;
-  c.track_payload = track_payload;
-  c.full_trace = true;
-  c.peer.rcvbuf = n.rcvbuf;
-  c.peer.init_rcv_wnd_segs = n.init_rcv_wnd_segs;
-  c.peer.delayed_ack = n.delayed_ack;
-  c.peer.ack_every_segs = n.ack_every_segs;
-  c.peer.gro = n.gro == GroModeP::kOff ? model::GroMode::kOff : model::GroMode::kBatch;
-  c.peer.gro_flush_ns = n.gro_flush_ns;
-  return c;
+  scenario::Scenario s;
+  s.mss = n.mss;
+  s.mtu = n.mss + 40 + 12;  // IPv4 + TCP headers + timestamp option
+  s.timestamps = true;
+  s.tso = n.tso;
+  s.nodelay = n.nodelay;
+  s.autocorking = n.autocorking;
+  s.sndbuf = n.sndbuf;
+  s.tcp.initcwnd = n.initcwnd;
+  s.tcp.cwnd_clamp = n.cwnd_clamp;
+  s.link_mbps = n.link_bps / 1'000'000;
+  s.rtt_ns = 2 * static_cast<uint64_t>(n.one_way_delay_ns);
+  s.tx_completion_ns = static_cast<uint64_t>(n.tx_completion_ns);
+  s.call_cost_ns = static_cast<uint64_t>(n.call_cost_ns);
+  s.hz = static_cast<uint32_t>(n.hz);
+  s.receiver.rcvbuf = n.rcvbuf;
+  s.receiver.init_rcv_wnd_segs = n.init_rcv_wnd_segs;
+  s.delayed_ack = n.delayed_ack;
+  s.ack_every = n.ack_every_segs;
+  s.gro = n.gro == GroModeP::kOff ? scenario::GroMode::kOff : scenario::GroMode::kBatch;
+  s.gro_flush_ns = static_cast<uint64_t>(n.gro_flush_ns);
+  // The model's own receiver latency: none (the CLI's default is 5 us).
+  s.ack_proc_ns = 0;
+  return scenario::BuildConnectionConfig(s, {.track_payload = track_payload, .full_trace = true});
 }
 
 namespace {

@@ -20,6 +20,12 @@ out=$(mktemp); err=$(mktemp)
 "$bin" --scenario="$dir/4k.json" --kernel_json="$dir/results-4k.json" \
   --reference_json="$dir/results-4k.json" >"$out" 2>"$err"; rc=$?
 grep -q "in the model's place: met in 28 of 28 cells" "$out"; check "recording against itself" 0 $rc $?
+# The headline verdict comes first, over every cell that has a reference.
+head -n 1 < <(grep -E '^(verdict|goal)' "$out") | grep -q "^verdict, the model within the kernel's own spread .*: [0-9]* of 28 cells"
+check "repeatability verdict heads the summary" 0 $rc $?
+
+"$bin" --scenario="$dir/4k.json" --kernel_json="$dir/results-4k.json" >"$out" 2>"$err"; rc=$?
+grep -q "^verdict: needs a second recording" "$out"; check "no reference, no verdict" 0 $rc $?
 
 "$bin" --scenario="$dir/4k.json" --kernel_json="$dir/results-4k.json" \
   --reference_json=/nonexistent/ref.json >"$out" 2>"$err"; rc=$?
@@ -36,5 +42,6 @@ check "reference without a kernel side" 2 $rc "$(one_line "$err")"
 "$bin" --scenario="$dir/4k.json" --kernel_json="$dir/results-4k.json" --variants=v2 --io=blocking \
   --placements=rx-on-sender-cpu --reference_json="$dir/results-4k.json" --format=json >"$out" 2>"$err"; rc=$?
 grep -q '"reference_goal"' "$out"; check "json has the reference's verdict" 0 $rc $?
+grep -q '"model_repeatability"' "$out"; check "json has the repeatability verdict" 0 $rc $?
 rm -f "$out" "$err"
 exit $fail

@@ -73,6 +73,8 @@ struct HostConfig {
   // meanwhile. A reader that finds data left after a read continues at once.
   TimeNs app_read_wakeup_ns = 0;
 
+  friend bool operator==(const HostConfig&, const HostConfig&) = default;
+
   // Receive processing waits on a modelled CPU (queue or backlog).
   bool has_rx_cpu() const { return rx_cpu_service_ns > 0 || rx_cpu_wakeup_ns > 0; }
   // Some softirq work is charged to the sender's CPU (host/cpu_steal.h).

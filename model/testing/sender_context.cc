@@ -84,6 +84,7 @@ void SenderContext::OnXmit(XmitSkb&& skb) {
     w.flags = last ? skb.tcp_flags : static_cast<uint8_t>(skb.tcp_flags & ~(kTcpPsh | kTcpFin));
     w.reason = skb.reason;
     w.retransmit = skb.retransmit;
+    w.psh_forced = last && skb.psh_forced;
     wire_.push_back(w);
     off += len;
   }

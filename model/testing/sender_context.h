@@ -27,6 +27,7 @@ struct WireSeg {
   uint8_t flags = 0;
   PushReason reason = PushReason::kControl;
   bool retransmit = false;
+  bool psh_forced = false;  // the PSH is __tcp_transmit_skb's, not a push's
   bool psh() const { return (flags & kTcpPsh) != 0; }
 };
 

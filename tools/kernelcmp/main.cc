@@ -56,8 +56,9 @@ ABSL_FLAG(std::string, kernel_json, "",
           "reuse the kernel side of an earlier --json_out (same scenario and flags) and rerun only the model, "
           "calibrated from it (no root needed)");
 ABSL_FLAG(std::string, reference_json, "",
-          "another recording (a --json_out) of the same workload: its kernel runs are judged against this "
-          "comparison's kernel ranges as the model is (the goal summary's second line)");
+          "another recording (a --json_out) of the same workload: the kernel's own spread between it and this "
+          "comparison's kernel side is the headline verdict's yardstick for the model (repeatability.h); its "
+          "kernel runs are also judged against this comparison's ranges as the model is (the goal's second line)");
 ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
 ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
 ABSL_FLAG(int64_t, model_tx_completion_ns, -1,

@@ -10,6 +10,8 @@
 #include "model/config.h"
 #include "model/connection.h"
 #include "model/profile.h"
+#include "scenario/build.h"
+#include "scenario/scenario.h"
 #include "tools/kernelcmp/model_replay.h"
 
 namespace sendsim::kernelcmp {
@@ -26,44 +28,44 @@ constexpr uint32_t kMss = 1448;
 // autocork holding the footer, both need a socket still charged after
 // veth_xmit. GSO/TSO/GRO are off as on the testbed (software segmentation).
 // The rest is calibration (tools/kernelcmp/README.md, "The model side").
+// The testbed's run as a scenario (its link rate is whole Mbit/s: the
+// default 100 Gbit/s or --model_link_mbps).
 model::ConnectionConfig ConfigFor(const ModelSettings& s) {
-  model::ConnectionConfig c;
-  c.mss = kMss;
-  c.mtu = 1500;
-  c.timestamps = true;
-  c.tso = false;
-  c.nodelay = true;
-  c.autocorking = true;
-  c.cc = model::CongestionControl::kCubic;
-  c.link_bps = s.link_bps;
-  c.one_way_delay_ns = s.one_way_delay_ns;
-  c.tx_completion_ns = s.tx_completion_ns;
-  c.host = s.host;
-  c.host.tx_completion_at_arrival = true;
+  scenario::Scenario sc;
+  sc.mss = kMss;
+  sc.mtu = 1500;
+  sc.timestamps = true;
+  sc.tso = false;
+  sc.nodelay = true;
+  sc.autocorking = true;
+  sc.tcp.cc = model::CongestionControl::kCubic;
+  sc.link_mbps = s.link_bps / 1'000'000;
+  sc.rtt_ns = 2 * static_cast<uint64_t>(s.one_way_delay_ns);
+  sc.tx_completion_ns = static_cast<uint64_t>(s.tx_completion_ns);
+  sc.call_cost_ns = static_cast<uint64_t>(s.call_cost_ns);
+  sc.host = s.host;
+  sc.host.tx_completion_at_arrival = true;
   // The receiving-CPU queue's wakeup is the backlog's IPI there.
-  c.host.rps_backlog_on_sender_cpu = s.host.rps_backlog_on_sender_cpu && s.host.has_rx_cpu();
-  c.call_cost_ns = s.call_cost_ns;
-  c.track_payload = true;
-  c.record_data_timing = true;
-  c.full_trace = true;
-  c.peer.gro = s.gro_batch ? model::GroMode::kBatch : model::GroMode::kOff;
-  c.peer.gro_flush_ns = s.gro_flush_ns;
-  c.peer.delayed_ack = true;
-  c.peer.ack_proc_ns = s.ack_proc_ns;
-  c.peer.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
-  if (s.peer_rcvbuf != 0) c.peer.rcvbuf = s.peer_rcvbuf;
-  c.peer.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
+  sc.host.rps_backlog_on_sender_cpu = s.host.rps_backlog_on_sender_cpu && s.host.has_rx_cpu();
+  sc.gro = s.gro_batch ? scenario::GroMode::kBatch : scenario::GroMode::kOff;
+  sc.gro_flush_ns = static_cast<uint64_t>(s.gro_flush_ns);
+  sc.delayed_ack = true;
+  sc.ack_every = model::PeerConfig().ack_every_segs;
+  sc.ack_proc_ns = static_cast<uint64_t>(s.ack_proc_ns);
+  sc.receiver.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
+  if (s.peer_rcvbuf != 0) sc.receiver.rcvbuf = s.peer_rcvbuf;
+  sc.receiver.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
   // Autotuning as the testbed's 6.18 receiver does it: its RTT is far below
   // the 1 ms timestamp tick, so it autotunes on the window-based RTT (its
   // DRS step is the linux-6.18 profile's); and its SYN-ACK offered 65160 =
   // 45 x 1448, the whole initial space without the 20-segment cap (a cap no
   // window reaches).
   if (s.peer_rcvbuf_initial != 0) {
-    c.peer.rcv_rtt_from_window = true;
-    c.peer.init_rcv_wnd_segs = 65535;
+    sc.receiver.rcv_rtt_from_window = true;
+    sc.receiver.init_rcv_wnd_segs = 65535;
   }
-  if (s.peer_wscale >= 0) c.peer.wscale = static_cast<uint8_t>(s.peer_wscale);
-  return c;
+  if (s.peer_wscale >= 0) sc.receiver.wscale = static_cast<uint8_t>(s.peer_wscale);
+  return scenario::BuildConnectionConfig(sc, {.track_payload = true, .full_trace = true, .record_data_timing = true});
 }
 
 absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "tools/kernelcmp/repeatability.h"
 
 namespace sendsim::kernelcmp {
 
@@ -269,14 +270,14 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
       "mean [min-max] over valid runs\n",
       w.messages, w.prefix_bytes, w.message_bytes, w.footer_bytes, tso ? "on (split)" : "off");
   absl::StrAppendFormat(
-      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s %s\n",
+      &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5s %6s %6s %8s %8s %-15s %6s %6s %6s %6s %-13s %s\n",
       "variant", "io", "placement", "runs", "kernel packets", "sub-MSS/msg", "top sizes", "rtx",
-      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio", "goal");
+      "MB/s", "acks", "model pk", "model sm", "model top", "m acks", "m MB/s", "tvd", "ratio", "verdict", "goal");
   for (const Cell& c : cells) {
     CellSummary s = SummarizeCell(c, w);
     std::string runs = absl::StrFormat("%u/%u", s.valid_runs, s.valid_runs + s.invalid_runs);
     absl::StrAppendFormat(
-        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s %s\n",
+        &out, "%-11s %-11s %-18s %5s %-22s %-20s %-15s %5u %6s %6s %8s %8s %-15s %6s %6s %6s %6s %-13s %s\n",
         VariantName(c.variant), IoModeName(c.io), PlacementName(c.placement), runs,
         Range(s.packets, "%.0f"), Range(s.sub_mss_per_msg, "%.2f"), Top(s.top_sizes),
         s.retransmitted, s.mbytes_per_sec.n ? absl::StrFormat("%.0f", s.mbytes_per_sec.mean) : "-",
@@ -288,8 +289,12 @@ std::string FormatTable(const std::vector<Cell>& cells, const Workload& w, bool 
                 : "n/a",
         c.model ? absl::StrFormat("%.0f", c.model->bytes_per_sec / 1e6) : "n/a",
         s.tvd ? absl::StrFormat("%.3f", *s.tvd) : "n/a",
-        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a", GoalCell(ModelGoal(c, w)));
+        s.packet_ratio ? absl::StrFormat("%.3f", *s.packet_ratio) : "n/a",
+        RepeatabilityCell(ModelRepeatability(c, w)), GoalCell(ModelGoal(c, w)));
   }
+  // The headline: within the kernel's own spread between two recordings;
+  // the per-recording goal after it.
+  out += FormatRepeatabilitySummary(cells, w);
   out += FormatGoalSummary(cells, w);
   for (const Cell& c : cells) {
     for (size_t i = 0; i < c.runs.size(); ++i) {
@@ -318,6 +323,17 @@ nlohmann::json SizesJson(const SizeHistogram& h) {
   return o;
 }
 
+nlohmann::json RepeatabilityJson(const std::optional<RepeatabilityVerdict>& v) {
+  if (!v.has_value()) return nullptr;
+  return {{"met", v->met()},
+          {"sub_mss_per_msg_band", {{"min", v->band_min}, {"max", v->band_max}}},
+          {"inside_band", v->inside_band},
+          {"top3_seen", v->top3_seen},
+          {"tvd", v->tvd},
+          {"tvd_tolerance", v->tvd_tolerance},
+          {"tvd_within", v->tvd_within}};
+}
+
 nlohmann::json GoalJson(const std::optional<GoalVerdict>& v) {
   if (!v.has_value()) return nullptr;
   return {{"met", v->met()}, {"inside_range", v->inside_range}, {"same_top3", v->same_top3}, {"tvd", v->tvd}};
@@ -325,21 +341,28 @@ nlohmann::json GoalJson(const std::optional<GoalVerdict>& v) {
 
 }  // namespace
 
-std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso) {
-  nlohmann::json entries = nlohmann::json::array();
-  for (const Cell& c : cells) {
-    CellSummary s = SummarizeCell(c, w);
-    auto range = [](const Summary& x) -> nlohmann::json {
-      if (x.n == 0) return nullptr;
-      return {{"mean", x.mean}, {"min", x.min}, {"max", x.max}};
-    };
-    nlohmann::json top = nlohmann::json::array();
-    for (const auto& [size, n] : s.top_sizes) top.push_back({{"size", size}, {"packets", n}});
-    nlohmann::json invalid = nlohmann::json::array();
-    for (const RunOutcome& r : c.runs) {
-      if (!r.valid) invalid.push_back(r.invalid_reason);
-    }
-    nlohmann::json e = {
+namespace {
+
+nlohmann::json RangeJson(const Summary& x) {
+  if (x.n == 0) return nullptr;
+  return {{"mean", x.mean}, {"min", x.min}, {"max", x.max}};
+}
+
+nlohmann::json TopSizesJson(const std::vector<std::pair<uint32_t, uint64_t>>& top) {
+  nlohmann::json t = nlohmann::json::array();
+  for (const auto& [size, n] : top) t.push_back({{"size", size}, {"packets", n}});
+  return t;
+}
+
+// The cell's key, workload and the kernel side (what --kernel_json reads back).
+nlohmann::json KernelJson(const Cell& c, const CellSummary& s, const Workload& w, bool tso) {
+  auto range = RangeJson;
+  const nlohmann::json top = TopSizesJson(s.top_sizes);
+  nlohmann::json invalid = nlohmann::json::array();
+  for (const RunOutcome& r : c.runs) {
+    if (!r.valid) invalid.push_back(r.invalid_reason);
+  }
+  return {
         {"variant", std::string(VariantName(c.variant))},
         {"io", std::string(IoModeName(c.io))},
         {"placement", std::string(PlacementName(c.placement))},
@@ -390,6 +413,12 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"kernel_recv_cpu_mbytes_per_sec",
          s.recv_cpu_bytes_per_sec > 0 ? nlohmann::json(s.recv_cpu_bytes_per_sec / 1e6) : nlohmann::json()},
         {"kernel_mbytes_per_sec", range(s.mbytes_per_sec)},
+  };
+}
+
+// The model's side and the comparison.
+nlohmann::json ModelJson(const Cell& c, const CellSummary& s, const Workload& w) {
+  return {
         {"model_settings", c.model_settings},
         {"model_packets", c.model ? nlohmann::json(c.model->packets) : nlohmann::json()},
         {"model_sub_mss_per_msg",
@@ -412,22 +441,27 @@ std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool t
         {"model_acks_per_msg",
          c.model ? nlohmann::json(static_cast<double>(c.model->acks) / w.messages)
                  : nlohmann::json()},
-        {"model_top_sizes", c.model ? [&] {
-           nlohmann::json t = nlohmann::json::array();
-           for (const auto& [size, n] : TopSizes(c.model->sizes, 3)) {
-             t.push_back({{"size", size}, {"packets", n}});
-           }
-           return t;
-         }() : nlohmann::json()},
+        {"model_top_sizes", c.model ? TopSizesJson(TopSizes(c.model->sizes, 3)) : nlohmann::json()},
         {"model_sizes", c.model ? SizesJson(c.model->sizes) : nlohmann::json()},
         {"model_sub_mss_by_push", c.model ? nlohmann::json(c.model->sub_mss_by_reason) : nlohmann::json()},
         {"tvd", s.tvd ? nlohmann::json(*s.tvd) : nlohmann::json()},
         {"model_goal", GoalJson(ModelGoal(c, w))},
         {"packet_ratio", s.packet_ratio ? nlohmann::json(*s.packet_ratio) : nlohmann::json()},
-    };
+  };
+}
+
+}  // namespace
+
+std::string FormatJson(const std::vector<Cell>& cells, const Workload& w, bool tso) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const Cell& c : cells) {
+    const CellSummary s = SummarizeCell(c, w);
+    nlohmann::json e = KernelJson(c, s, w, tso);
+    e.update(ModelJson(c, s, w));
     if (c.reference.has_value()) {
-      e["reference_sub_mss_per_msg"] = range(c.reference->sub_mss_per_msg);
+      e["reference_sub_mss_per_msg"] = RangeJson(c.reference->sub_mss_per_msg);
       e["reference_goal"] = GoalJson(ReferenceGoal(c, w));
+      e["model_repeatability"] = RepeatabilityJson(ModelRepeatability(c, w));
     }
     entries.push_back(e);
   }

@@ -44,7 +44,7 @@ absl::StatusOr<Workload> WorkloadFromScenarioJson(absl::string_view json_text, W
     return absl::OkStatus();
   };
   Workload w = base;
-  // sendsim's scenario format (cli/scenario.h): "front_len" and a "sizes" mix.
+  // sendsim's scenario format (scenario/scenario.h): "front_len" and a "sizes" mix.
   uint32_t front_len = 0;
   if (src->contains("front_len")) {
     absl::Status s = read_uint("front_len", UINT32_MAX - kV1PrefixFixedBytes, &front_len);

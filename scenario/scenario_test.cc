@@ -1,11 +1,11 @@
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 using ::testing::HasSubstr;
@@ -33,6 +33,25 @@ TEST(ScenarioTest, DefaultIsValidAndMatchesTheIssue) {
   EXPECT_EQ(s.writers[1].writer, "v1-notlast");
   EXPECT_EQ(EffectiveKernel(s.writers[3], s.kernel), "linux-6.8");
   EXPECT_EQ(EffectiveKernel(s.writers[0], s.kernel), "linux-4.19");
+  // Issue 17: no lockstep by default, and several seeds.
+  EXPECT_GT(s.osd_reply_jitter_ns, 0u);
+  EXPECT_GT(s.seeds, 1u);
+}
+
+TEST(ScenarioTest, SeedsInRangeAndLastSeedFits) {
+  Scenario s;
+  s.seeds = 0;
+  EXPECT_THAT(ErrorOf(s), HasSubstr("seeds: 0 runs is out of range [1, 1000]"));
+  s.seeds = 1001;
+  EXPECT_THAT(ErrorOf(s), HasSubstr("seeds"));
+  s.seeds = 1000;
+  EXPECT_TRUE(ValidateScenario(s).ok());
+  // seed + seeds - 1 must be a 64-bit seed: UINT64_MAX with one run fits, with two it does not.
+  s.seed = UINT64_MAX;
+  s.seeds = 1;
+  EXPECT_TRUE(ValidateScenario(s).ok());
+  s.seeds = 2;
+  EXPECT_THAT(ErrorOf(s), HasSubstr("passes the largest 64-bit seed"));
 }
 
 TEST(ScenarioTest, MssMustFitMtu) {
@@ -145,4 +164,4 @@ TEST(ScenarioTest, LayoutAndGroNames) {
 }
 
 }  // namespace
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -19,6 +19,8 @@
 #include "model/config.h"
 #include "model/connection.h"
 #include "model/profile.h"
+#include "scenario/build.h"
+#include "scenario/scenario.h"
 
 ABSL_FLAG(uint64_t, count, 200, "messages");
 ABSL_FLAG(uint64_t, kib, 128, "data KiB per message");
@@ -29,6 +31,18 @@ ABSL_FLAG(std::string, writers, "", "comma-separated writers (default: all)");
 
 namespace sendsim::messenger {
 namespace {
+
+// 10 GbE, RTT 50 us, calls of 300 ns, TX completion at the last bit, a peer
+// that decides on every segment at once (no GRO, no ACK latency).
+scenario::Scenario SurveyScenario() {
+  scenario::Scenario s;
+  s.call_cost_ns = 300;
+  s.tx_completion_ns = 0;
+  s.gro = scenario::GroMode::kOff;
+  s.gro_flush_ns = 0;
+  s.ack_proc_ns = 0;
+  return s;
+}
 
 int Main() {
   std::vector<std::string> writers = WriterNames();
@@ -53,8 +67,7 @@ int Main() {
     const model::Profile profile = *model::ProfileByName(pname);
     for (const std::string& wname : writers) {
       model::EventLoop loop;
-      model::ConnectionConfig cfg;
-      cfg.call_cost_ns = 300;
+      const model::ConnectionConfig cfg = scenario::BuildConnectionConfig(SurveyScenario());
       DriverOptions dopt;
       dopt.queue_depth = absl::GetFlag(FLAGS_queue_depth);
       dopt.ack_arrival_delay_ns = cfg.one_way_delay_ns;

@@ -1,5 +1,5 @@
-#ifndef SENDSIM_CLI_SCENARIO_JSON_H_
-#define SENDSIM_CLI_SCENARIO_JSON_H_
+#ifndef SENDSIM_SCENARIO_SCENARIO_JSON_H_
+#define SENDSIM_SCENARIO_SCENARIO_JSON_H_
 
 // Scenario files: one JSON object whose keys are the flag names
 // (testdata/scenarios/README.md). Strict: unknown or duplicate keys, wrong
@@ -9,10 +9,10 @@
 #include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "nlohmann/json.hpp"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
 // Keys absent from `text` keep their values from `base`. Only types and
 // representability are checked here; ValidateScenario checks ranges.
@@ -32,6 +32,6 @@ inline constexpr size_t kMaxScenarioFileBytes = 1 << 20;
 // Deepest nesting accepted (the format needs 3: object, sizes array, entry).
 inline constexpr int kMaxScenarioDepth = 16;
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario
 
-#endif  // SENDSIM_CLI_SCENARIO_JSON_H_
+#endif  // SENDSIM_SCENARIO_SCENARIO_JSON_H_

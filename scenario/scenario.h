@@ -1,5 +1,5 @@
-#ifndef SENDSIM_CLI_SCENARIO_H_
-#define SENDSIM_CLI_SCENARIO_H_
+#ifndef SENDSIM_SCENARIO_SCENARIO_H_
+#define SENDSIM_SCENARIO_SCENARIO_H_
 
 // What one sendsim invocation simulates: the workload, the connection, the
 // host and network around it, the writers to compare and where to put the
@@ -13,10 +13,11 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "model/config.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
-// Data item kinds of a ceph_msg (libceph-write-path.md §7.1).
+// Data item kinds of a ceph_msg (docs/libceph-write-path.md §7.1).
 enum class DataLayout { kPages, kPagelist, kBio, kBvecs };
 
 absl::string_view DataLayoutName(DataLayout l);
@@ -59,7 +60,10 @@ struct Scenario {
   uint32_t page_offset = 0;
   uint32_t queue_depth = 4;           // requests outstanding (0: all submitted at t = 0)
   uint64_t osd_reply_ns = 500000;     // OSD: message decoded -> reply (acks it, frees a slot)
-  uint64_t osd_reply_jitter_ns = 0;   // + uniform [0, jitter] per reply (seeded)
+  // + a seeded uniform draw from [0, jitter] per reply: without spread the
+  // queue-depth workload repeats one cycle
+  // (docs/notes/2026-12-02-lockstep-and-osd-reply-spread.md).
+  uint64_t osd_reply_jitter_ns = 200000;
   // --- TCP connection ---
   uint32_t mss = 1448;
   uint32_t mtu = 1500;
@@ -89,10 +93,42 @@ struct Scenario {
                                      {"v1-splice", "linux-6.8"},
                                      {"v2", "linux-6.8"}};
   uint64_t seed = 1;
+  // Runs of the whole comparison, under seed, seed + 1, ..., seed + seeds - 1:
+  // the table is the first run's, the spread and the seed's criteria are
+  // reported over all of them.
+  uint32_t seeds = 5;
   // --- outputs (empty: not written) ---
   std::string trace;
   std::string pcap;
   std::string plot;
+
+  // --- set by front ends, not by flags or scenario files: the CLI leaves
+  // them at Linux's defaults and the plain host (packetdrill scripts,
+  // property cases and the kernel comparison's testbed set them) ---
+  // TCP beyond the knobs above: route, socket options, sysctls.
+  struct Tcp {
+    uint32_t mss_clamp = 0;  // the peer's MSS option; 0: mss + options
+    bool sack = true;
+    uint32_t initcwnd = 10;   // route initcwnd
+    uint32_t cwnd_clamp = 0;  // 0: none
+    model::CongestionControl cc = model::CongestionControl::kCubic;
+    bool slow_start_after_idle = true;
+    model::TcpSysctls sysctl;
+    friend bool operator==(const Tcp&, const Tcp&) = default;
+  } tcp;
+  // The receiver beyond its ACK policy: buffer, autotuning, window scale,
+  // and the application's read rate (0: instant).
+  struct Receiver {
+    uint32_t rcvbuf = model::PeerConfig().rcvbuf;
+    uint32_t rcvbuf_autotune_initial = 0;
+    bool rcv_rtt_from_window = false;
+    uint32_t init_rcv_wnd_segs = model::PeerConfig().init_rcv_wnd_segs;
+    uint8_t wscale = model::PeerConfig().wscale;
+    uint64_t app_read_bytes_per_sec = 0;
+    friend bool operator==(const Receiver&, const Receiver&) = default;
+  } receiver;
+  // Where the hosts run the work (model/host/host.h); default: the plain host.
+  model::HostConfig host;
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -112,6 +148,7 @@ inline constexpr uint32_t kMinMtu = 576;      // IPv4 minimum datagram every hos
 inline constexpr uint32_t kMaxMtu = 65535;
 inline constexpr uint32_t kMinSndbuf = 4608;  // SOCK_MIN_SNDBUF on x86-64
 inline constexpr uint64_t kMaxTimeNs = 10'000'000'000;  // 10 s for any delay/cost knob
+inline constexpr uint32_t kMaxSeeds = 1000;
 
 // TCP + IPv4 header bytes beside the MSS (20 + 20, +12 for timestamps).
 uint32_t HeaderOverhead(const Scenario& s);
@@ -119,6 +156,6 @@ uint32_t HeaderOverhead(const Scenario& s);
 // Checks every knob; the message names the knob and the problem in one line.
 absl::Status ValidateScenario(const Scenario& s);
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario
 
-#endif  // SENDSIM_CLI_SCENARIO_H_
+#endif  // SENDSIM_SCENARIO_SCENARIO_H_

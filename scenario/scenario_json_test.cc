@@ -1,11 +1,11 @@
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 using ::testing::HasSubstr;
@@ -115,4 +115,4 @@ TEST(ScenarioJsonTest, ShippedScenariosAreValid) {
 }
 
 }  // namespace
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

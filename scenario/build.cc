@@ -1,32 +1,46 @@
-#include "cli/runner_config.h"
+#include "scenario/build.h"
 
 #include "messenger/page_pool.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
-model::ConnectionConfig BuildConnectionConfig(const Scenario& s) {
+model::ConnectionConfig BuildConnectionConfig(const Scenario& s, const ModelOutputs& outputs) {
   model::ConnectionConfig c;
   c.mss = s.mss;
   c.mtu = s.mtu;
+  c.mss_clamp = s.tcp.mss_clamp;
   c.timestamps = s.timestamps;
+  c.sack = s.tcp.sack;
   c.tso = s.tso;
   c.nodelay = s.nodelay;
   c.autocorking = s.autocorking;
   c.sndbuf = s.sndbuf;
+  c.initcwnd = s.tcp.initcwnd;
+  c.cwnd_clamp = s.tcp.cwnd_clamp;
+  c.cc = s.tcp.cc;
+  c.slow_start_after_idle = s.tcp.slow_start_after_idle;
+  c.sysctl = s.tcp.sysctl;
   c.hz = static_cast<int>(s.hz);
   c.link_bps = s.link_mbps * 1'000'000;
   // The model has one propagation delay per direction; the RTT splits evenly.
   c.one_way_delay_ns = static_cast<model::TimeNs>(s.rtt_ns / 2);
   c.tx_completion_ns = static_cast<model::TimeNs>(s.tx_completion_ns);
   c.call_cost_ns = static_cast<model::TimeNs>(s.call_cost_ns);
-  // The driver's decoder needs the bytes, and its ACK times need ACK packets.
-  c.track_payload = true;
-  c.full_trace = true;
+  c.track_payload = outputs.track_payload;
+  c.full_trace = outputs.full_trace;
+  c.record_data_timing = outputs.record_data_timing;
+  c.peer.rcvbuf = s.receiver.rcvbuf;
+  c.peer.rcvbuf_autotune_initial = s.receiver.rcvbuf_autotune_initial;
+  c.peer.rcv_rtt_from_window = s.receiver.rcv_rtt_from_window;
+  c.peer.init_rcv_wnd_segs = s.receiver.init_rcv_wnd_segs;
+  c.peer.wscale = s.receiver.wscale;
+  c.peer.app_read_bytes_per_sec = s.receiver.app_read_bytes_per_sec;
   c.peer.delayed_ack = s.delayed_ack;
   c.peer.ack_every_segs = s.ack_every;
   c.peer.gro = s.gro == GroMode::kBatch ? model::GroMode::kBatch : model::GroMode::kOff;
   c.peer.gro_flush_ns = static_cast<model::TimeNs>(s.gro_flush_ns);
   c.peer.ack_proc_ns = static_cast<model::TimeNs>(s.ack_proc_ns);
+  c.host = s.host;
   return c;
 }
 
@@ -86,4 +100,4 @@ messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, const mod
   return o;
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -1,4 +1,7 @@
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
+
+#include "messenger/writer_policy.h"
+#include "model/profile.h"
 
 #include <algorithm>
 #include <set>
@@ -7,7 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 struct LayoutName {
@@ -76,13 +79,13 @@ std::string EffectiveKernel(const WriterSpec& w, absl::string_view scenario_kern
 }
 
 const std::vector<std::string>& KnownWriters() {
-  static const auto* const kNames =
-      new std::vector<std::string>{"v1-legacy", "v1-notlast", "v1-cork", "v1-splice", "v2"};
+  // The messenger's writer table, the one list of names.
+  static const auto* const kNames = new std::vector<std::string>(messenger::WriterNames());
   return *kNames;
 }
 
 const std::vector<std::string>& KnownKernels() {
-  static const auto* const kNames = new std::vector<std::string>{"linux-4.19", "linux-5.0", "linux-6.8"};
+  static const auto* const kNames = new std::vector<std::string>(model::ProfileNames());
   return *kNames;
 }
 
@@ -181,8 +184,13 @@ absl::Status ValidateScenario(const Scenario& s) {
           absl::StrFormat("writers: \"%s\" is listed twice on the same kernel", WriterSpecString(w)));
     }
   }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("seeds", s.seeds, 1, kMaxSeeds, "runs"));
+  if (s.seed > UINT64_MAX - (s.seeds - 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("seeds: seed %d + %d runs passes the largest 64-bit seed", s.seed, s.seeds));
+  }
 #undef SENDSIM_RETURN_IF_ERROR
   return absl::OkStatus();
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

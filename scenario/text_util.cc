@@ -1,8 +1,8 @@
-#include "cli/text_util.h"
+#include "scenario/text_util.h"
 
 #include "absl/strings/str_format.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 
 std::string EscapeForMessage(absl::string_view s) {
   constexpr size_t kMax = 80;
@@ -29,4 +29,4 @@ std::string OneLine(std::string s) {
   return s;
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -1,4 +1,4 @@
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 
 #include <cstdint>
 #include <fstream>
@@ -10,9 +10,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
-#include "cli/text_util.h"
+#include "scenario/text_util.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 using Json = nlohmann::json;
@@ -174,6 +174,7 @@ const std::vector<Field>& Fields() {
          return absl::OkStatus();
        }},
       {"seed", U64(&Scenario::seed)},
+      {"seeds", U32(&Scenario::seeds)},
       {"trace", Str(&Scenario::trace)},
       {"pcap", Str(&Scenario::pcap)},
       {"plot", Str(&Scenario::plot)},
@@ -348,6 +349,7 @@ nlohmann::ordered_json ScenarioToJsonValue(const Scenario& s) {
   for (const WriterSpec& w : s.writers) writers.push_back(WriterSpecString(w));
   j["writers"] = writers;
   j["seed"] = s.seed;
+  j["seeds"] = s.seeds;
   j["trace"] = s.trace;
   j["pcap"] = s.pcap;
   j["plot"] = s.plot;
@@ -359,4 +361,4 @@ std::string ScenarioToJson(const Scenario& s) {
   return ScenarioToJsonValue(s).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/scenario_json.h"
+#include "scenario/scenario_json.h"
 #include "gtest/gtest.h"
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
 
-namespace sendsim::cli {
+namespace sendsim::scenario {
 namespace {
 
 constexpr char kCorpusDir[] = "testdata/fuzz/scenario";
@@ -146,4 +146,4 @@ RC_GTEST_PROP(ScenarioFuzzTest, KnownKeysWithRandomValues, ()) {
 }
 
 }  // namespace
-}  // namespace sendsim::cli
+}  // namespace sendsim::scenario

@@ -1,0 +1,103 @@
+// The kernel target on this machine's kernel: the scripts that pin issue
+// 19's rules (and the other scripts marked as checked on the kernel) must
+// PASS there as they PASS on the model. Root only; skipped with the reason
+// where tun devices or network namespaces are unavailable.
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "packetdrill/kernel_run.h"
+#include "packetdrill/kernel_tun.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+// Scripts whose header carries "// kernel target: pass".
+std::vector<std::string> KernelScripts() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator("testdata/packetdrill")) {
+    if (e.path().extension() != ".pkt") continue;
+    std::ifstream in(e.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (ss.str().find("// kernel target: pass") != std::string::npos) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(KernelRun, MarkedScriptsPassOnThisKernel) {
+  absl::Status can = CheckKernelTarget();
+  if (!can.ok()) GTEST_SKIP() << "cannot run against the kernel here: " << can.message();
+  const std::vector<std::string> scripts = KernelScripts();
+  ASSERT_GE(scripts.size(), 4u);
+  KernelOptions opts;
+  opts.min_tolerance_us = 10000;  // a shared, loaded test machine
+  for (const std::string& s : scripts) {
+    // Real time on a shared machine: a FAIL gets one more try (a timing
+    // miss is rarely repeated; a wrong expectation always is).
+    Result r;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      r = RunScriptOnKernel(s, opts);
+      const char* v = r.verdict == Verdict::kPass ? "PASS" : r.verdict == Verdict::kFail ? "FAIL" : "SKIP";
+      std::printf("kernel %s %s%s%s\n", v, s.c_str(), r.reason.empty() ? "" : ": ", r.reason.c_str());
+      if (r.verdict != Verdict::kFail) break;
+    }
+    EXPECT_EQ(r.verdict, Verdict::kPass) << s << ": " << r.reason;
+  }
+}
+
+// A script whose expectation the kernel contradicts must FAIL, not PASS:
+// the target really compares.
+TEST(KernelRun, AWrongExpectationFails) {
+  absl::Status can = CheckKernelTarget();
+  if (!can.ok()) GTEST_SKIP() << "cannot run against the kernel here: " << can.message();
+  const std::string path = ::testing::TempDir() + "/wrong.pkt";
+  std::ofstream(path) << R"(`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 win 12000 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+)";
+  Result r = RunScriptOnKernel(path, KernelOptions());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.reason;
+  EXPECT_NE(r.reason.find("window differs"), std::string::npos) << r.reason;
+}
+
+// The wire form of SYN options (RFC 793/7323 layouts, padded to 4 bytes)
+// and back: no root needed.
+TEST(KernelTun, OptionsRoundTrip) {
+  std::vector<TcpOption> in(5);
+  in[0].kind = TcpOption::Kind::kMss;
+  in[0].value = 1460;
+  in[1].kind = TcpOption::Kind::kSackOk;
+  in[2].kind = TcpOption::Kind::kTimestamp;
+  in[2].ts_val = 0x01020304;
+  in[2].ts_ecr = 7;
+  in[3].kind = TcpOption::Kind::kNop;
+  in[4].kind = TcpOption::Kind::kWscale;
+  in[4].value = 8;
+  const std::vector<uint8_t> wire = EncodeTcpOptions(in);
+  EXPECT_EQ(wire, (std::vector<uint8_t>{2, 4, 0x05, 0xb4, 4, 2, 8, 10, 1, 2, 3, 4, 0, 0, 0, 7, 1, 3, 3, 8}));
+  const std::vector<TcpOption> out = DecodeTcpOptions(wire.data(), wire.size());
+  ASSERT_EQ(out.size(), in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    EXPECT_EQ(out[i].kind, in[i].kind) << i;
+    EXPECT_EQ(out[i].value, in[i].value) << i;
+  }
+  EXPECT_EQ(out[2].ts_val, 0x01020304u);
+  EXPECT_EQ(out[2].ts_ecr, 7u);
+  // A truncated option ends the list instead of reading past it.
+  const uint8_t bad[] = {2, 4, 0x05};
+  EXPECT_TRUE(DecodeTcpOptions(bad, sizeof(bad)).empty());
+}
+
+}  // namespace
+}  // namespace sendsim::packetdrill

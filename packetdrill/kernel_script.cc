@@ -1,0 +1,369 @@
+// The event walk of the kernel target: times and tolerance as runner.cc,
+// packets through the tun device, matching as match.cc.
+
+#include "packetdrill/kernel_script.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <variant>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "packetdrill/asserts.h"
+#include "packetdrill/config.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+constexpr int64_t kNsPerUs = 1000;
+constexpr int64_t kAnyTimeHorizonNs = 3600LL * 1000000000;
+constexpr uint8_t kEndFlags = kFlagPsh | kFlagFin;
+
+std::string TimeStr(int64_t t) { return absl::StrFormat("%.6f", static_cast<double>(t) / 1e9); }
+
+std::string Flags(uint8_t f) {
+  std::string s;
+  if (f & kFlagSyn) s += 'S';
+  if (f & kFlagFin) s += 'F';
+  if (f & kFlagRst) s += 'R';
+  if (f & kFlagPsh) s += 'P';
+  if (f & kFlagAck) s += '.';
+  return s.empty() ? "." : s;
+}
+
+// An outbound packet in the script's numbers.
+struct Rel {
+  int64_t t = 0;
+  uint32_t seq = 0, len = 0, ack = 0, win = 0;
+  uint8_t flags = 0;
+  std::vector<TcpOption> options;
+};
+
+std::string RelText(const Rel& r) {
+  return absl::StrFormat("%s %u:%u(%u) ack %u win %u", Flags(r.flags), r.seq, r.seq + r.len, r.len, r.ack, r.win);
+}
+
+std::string Expected(const PacketEvent& p) {
+  std::string s = absl::StrFormat("%s %u:%u(%u)", Flags(p.flags), p.seq_start, p.seq_end, p.len);
+  if (p.ack) s += absl::StrFormat(" ack %u", *p.ack);
+  if (p.win) s += absl::StrFormat(" win %u", *p.win);
+  return s;
+}
+
+// As match.cc: kinds in order, MSS and wscale values, TS ecr, SACK blocks.
+bool OptionsMatch(const std::vector<TcpOption>& want, const std::vector<TcpOption>& got) {
+  if (want.size() != got.size()) return false;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (want[i].kind != got[i].kind) return false;
+    switch (want[i].kind) {
+      case TcpOption::Kind::kMss:
+      case TcpOption::Kind::kWscale:
+        if (want[i].value != got[i].value) return false;
+        break;
+      case TcpOption::Kind::kTimestamp:
+        if (want[i].ts_ecr != got[i].ts_ecr) return false;
+        break;
+      default: break;
+    }
+  }
+  return true;
+}
+
+// The arguments of rm, dd or truncate name only files under /tmp/ (no
+// recursion, globs or parent directories).
+bool TmpFilesOnly(const std::vector<std::string>& w) {
+  for (size_t i = 1; i < w.size(); ++i) {
+    std::string a = w[i];
+    if (a.rfind("of=", 0) == 0) a = a.substr(3);
+    if (a == "if=/dev/zero" || a == "-f" || a == "-s" || a.rfind("bs=", 0) == 0 || a.rfind("count=", 0) == 0 ||
+        a.rfind("status=", 0) == 0 ||
+        a.rfind("2>", 0) == 0 || (!a.empty() && std::isdigit(static_cast<unsigned char>(a[0])))) {
+      continue;
+    }
+    if (a.rfind("/tmp/", 0) != 0 || a.size() <= 5 || a.find("..") != std::string::npos ||
+        a.find_first_of("*?[ $`;|&<>") != std::string::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+KernelScript::~KernelScript() {
+  // Blocked calls end with the child process; finished ones are joined.
+  for (auto& c : finished_) {
+    if (c->th.joinable()) c->th.join();
+  }
+  if (pending_ && pending_->th.joinable()) pending_->th.detach();
+  // The commands' working directory (mkdtemp's, so ours alone).
+  if (!tmpdir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(tmpdir_, ec);
+  }
+}
+
+absl::Status KernelScript::Fail(int line, const std::string& msg) const {
+  return absl::FailedPreconditionError(absl::StrFormat("%s:%d: %s", script_.path, line, msg));
+}
+
+absl::Status KernelScript::Skip(int line, const std::string& msg) const {
+  return absl::UnimplementedError(absl::StrFormat("%s:%d: %s", script_.path, line, msg));
+}
+
+int64_t KernelScript::Tolerance(int64_t gap) const {
+  const int64_t base = std::max<int64_t>({tolerance_us_, opts_.min_tolerance_us, 4000}) * kNsPerUs;
+  return std::max<int64_t>(base, std::max<int64_t>(gap, 0) / 8);
+}
+
+void KernelScript::SleepUntil(int64_t t) const {
+  for (int64_t now = Now(); now < t; now = Now()) {
+    const int64_t d = t - now;
+    timespec ts{static_cast<time_t>(d / 1000000000), static_cast<long>(d % 1000000000)};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+absl::Status KernelScript::Run() {
+  for (const ScriptOption& o : script_.options) {
+    if (o.name == "tolerance_usecs" && o.value) tolerance_us_ = std::atoll(o.value->c_str());
+    if (o.name == "strict_segments") strict_ = !o.value || *o.value != "false";
+    if (o.name == "ip_version" && o.value && *o.value == "ipv6") return Skip(o.line, "IPv6 on the kernel target");
+  }
+  char tmpl[] = "/tmp/sendsim-pdk.XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) return absl::InternalError("mkdtemp failed");
+  tmpdir_ = tmpl;
+  if (script_.init_command) {
+    if (absl::Status st = Command(script_.init_line, *script_.init_command); !st.ok()) return st;
+  }
+  origin_ = tun_->Now();
+  for (const Event& e : script_.events) {
+    if (absl::Status st = FinishPending(false); !st.ok()) return st;
+    if (absl::Status st = Step(e); !st.ok()) return st;
+  }
+  if (absl::Status st = FinishPending(true); !st.ok()) return st;
+  if (script_.cleanup_command) return Command(script_.cleanup_line, *script_.cleanup_command);
+  return absl::OkStatus();
+}
+
+absl::Status KernelScript::Step(const Event& e) {
+  const PacketEvent* pkt = std::get_if<PacketEvent>(&e.body);
+  const bool inbound = pkt != nullptr && pkt->inbound;
+  const int64_t base = inbound && prev_inbound_ ? prev_script_ : prev_done_;
+  const bool any = e.timing.start.kind == TimeKind::kAny;
+  int64_t t = e.timing.start.usecs * kNsPerUs;
+  if (e.timing.start.kind == TimeKind::kRelative) t += base;
+  if (any) t = Now();
+  const int64_t tol = Tolerance(t - base);
+  if (pkt != nullptr && !pkt->unsupported.empty()) return Skip(e.line, pkt->unsupported);
+  if (pkt != nullptr && !pkt->inbound) {
+    const int64_t lo = any ? Now() : t - tol;
+    int64_t hi = any ? Now() + kAnyTimeHorizonNs : t + tol;
+    if (e.timing.range_end) {
+      hi = e.timing.range_end->usecs * kNsPerUs + tol;
+      if (e.timing.range_end->kind == TimeKind::kRelative) hi += base;
+    }
+    int64_t last = 0;
+    if (absl::Status st = Outbound(e, *pkt, t, lo, hi, &last); !st.ok()) return st;
+    prev_done_ = last;
+    prev_script_ = any ? last : t;
+    prev_inbound_ = false;
+    return absl::OkStatus();
+  }
+  if (!any && t < Now() - tol) {
+    return Fail(e.line, absl::StrFormat("event time %s is before the current time %s", TimeStr(t), TimeStr(Now())));
+  }
+  SleepUntil(t);
+  prev_script_ = t;
+  prev_inbound_ = inbound;
+  prev_done_ = Now();
+  if (inbound) return Inbound(e, *pkt);
+  if (const auto* sc = std::get_if<SyscallEvent>(&e.body)) return Syscall(e, *sc, t, tol, &prev_done_);
+  if (const auto* cmd = std::get_if<CommandEvent>(&e.body)) return Command(e.line, cmd->command);
+  if (const auto* code = std::get_if<CodeEvent>(&e.body)) return Code(e.line, code->code);
+  return absl::OkStatus();
+}
+
+// The peer's packet, numbered as packetdrill does: its SYN's sequence number
+// is the peer's ISN (the origin of later script numbers), acks count from
+// the kernel's ISN, a TS ecr echoes the kernel's latest TS val.
+absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
+  if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || (!p.ecn.empty() && p.ecn != "noecn")) {
+    return Skip(e.line, "urgent data and ECN on the kernel target");
+  }
+  const bool syn = p.flags & kFlagSyn;
+  if (p.len > 65000) return Skip(e.line, "an inbound packet larger than an IPv4 datagram");
+  if ((p.flags & kFlagAck) && !k_isn_) return Fail(e.line, "inbound ACK before the kernel sent its SYN or SYN-ACK");
+  WireTcp w;
+  w.sport = active_ ? kKernelPort : kRemotePassivePort;
+  w.dport = active_ ? k_port_ : kKernelPort;
+  w.seq = syn ? kRemoteIsn : kRemoteIsn + p.seq_start;
+  w.ack = (p.flags & kFlagAck) && p.ack ? *k_isn_ + *p.ack : 0;
+  w.flags = p.flags;
+  w.win = static_cast<uint16_t>(p.win.value_or(65535));
+  w.len = p.len;
+  w.options = p.options;
+  for (TcpOption& o : w.options) {
+    if (o.kind == TcpOption::Kind::kTimestamp && o.ts_ecr != 0) o.ts_ecr = last_k_tsval_;
+    if (o.kind == TcpOption::Kind::kSack) {
+      for (auto& [a, b] : o.sack) {
+        a += *k_isn_;
+        b += *k_isn_;
+      }
+    }
+    if (o.kind == TcpOption::Kind::kUnsupported) return Skip(e.line, "TCP option " + o.text + " on the kernel target");
+  }
+  if (absl::Status st = tun_->Write(w); !st.ok()) return Fail(e.line, std::string(st.message()));
+  prev_done_ = Now();
+  return absl::OkStatus();
+}
+
+absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi,
+                                    int64_t* last) {
+  if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr)) return Skip(e.line, "urgent data and ECN on the kernel target");
+  auto next = [&](int64_t deadline) -> std::optional<Rel> {
+    std::optional<WireTcp> w = tun_->Peek(origin_ + deadline);
+    if (!w) return std::nullopt;
+    if (w->flags & kFlagSyn) {
+      k_isn_ = w->seq;
+      k_port_ = w->sport;
+    }
+    Rel r;
+    r.t = w->t_ns - origin_;
+    r.seq = k_isn_ ? w->seq - *k_isn_ : w->seq;
+    r.len = w->len;
+    r.flags = w->flags;
+    r.ack = (w->flags & kFlagAck) ? w->ack - kRemoteIsn : 0;
+    r.win = w->win;
+    r.options = w->options;
+    for (const TcpOption& o : w->options) {
+      if (o.kind == TcpOption::Kind::kTimestamp) last_k_tsval_ = o.ts_val;
+    }
+    return r;
+  };
+  std::optional<Rel> first = next(hi);
+  if (!first) {
+    return Fail(e.line, absl::StrFormat("expected outbound %s at %s, but nothing was sent by %s", Expected(p),
+                                        TimeStr(t), TimeStr(hi)));
+  }
+  tun_->Pop();
+  std::vector<Rel> frags = {*first};
+  uint32_t total = first->len;
+  // Without --strict_segments, contiguous packets with the same flags are
+  // joined up to the line's length or a PSH/FIN (match.cc).
+  while (!strict_ && total < p.len && !(frags.back().flags & kEndFlags)) {
+    std::optional<Rel> c = next(hi);
+    if (!c || c->seq != frags.back().seq + frags.back().len || c->len == 0 ||
+        (c->flags & ~kEndFlags) != (frags[0].flags & ~kEndFlags)) {
+      break;
+    }
+    tun_->Pop();
+    total += c->len;
+    frags.push_back(*c);
+  }
+  Rel agg = frags[0];
+  agg.len = total;
+  agg.flags = (frags[0].flags & ~kEndFlags) | (frags.back().flags & kEndFlags);
+  agg.ack = frags.back().ack;
+  agg.win = frags.back().win;
+  *last = frags.back().t;
+  std::string what;
+  if (agg.flags != p.flags) what = "TCP flags differ";
+  else if (agg.seq != p.seq_start) what = "sequence number differs";
+  else if (agg.len != p.len) what = agg.len > p.len ? "more bytes than expected" : "fewer bytes than expected";
+  else if (p.ack && *p.ack != agg.ack) what = "ack number differs";
+  else if (p.win && *p.win != agg.win) what = "window differs";
+  else if (!p.options_any && p.options_given && !OptionsMatch(p.options, agg.options)) what = "TCP options differ";
+  if (!what.empty()) {
+    std::string got = RelText(agg);
+    if (frags.size() > 1) got += absl::StrFormat(" (%d packets)", frags.size());
+    return Fail(e.line, absl::StrFormat("%s: expected %s, got %s", what, Expected(p), got));
+  }
+  for (const Rel& r : frags) {
+    if (r.t < lo || r.t > hi) {
+      return Fail(e.line, absl::StrFormat("timing: expected %s at %s (window %s..%s), sent at %s", Expected(p),
+                                          TimeStr(t), TimeStr(lo), TimeStr(hi), TimeStr(r.t)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Commands: what changes only this network namespace or the script's own
+// files runs; anything else would reach the host and SKIPs.
+absl::Status KernelScript::Command(int line, const std::string& text) {
+  for (const std::string& cmd : SplitCommands(text)) {
+    std::vector<std::string> w;
+    if (!SplitShellWords(cmd, &w)) return Fail(line, "unterminated quote in a command");
+    if (w.empty()) continue;
+    std::string prog = w[0].substr(w[0].rfind('/') == std::string::npos ? 0 : w[0].rfind('/') + 1);
+    if (prog == "defaults.sh") {
+      Settings s;
+      ApplyDefaultsSh(&s);
+      const std::vector<std::pair<std::string, std::string>> v = {
+          {"tcp_wmem", absl::StrFormat("%u %u %u", s.tcp_wmem[0], s.tcp_wmem[1], s.tcp_wmem[2])},
+          {"tcp_rmem", absl::StrFormat("%u %u %u", s.tcp_rmem[0], s.tcp_rmem[1], s.tcp_rmem[2])},
+          {"tcp_timestamps", "1"}, {"tcp_sack", "1"}, {"tcp_window_scaling", "1"},
+          {"tcp_slow_start_after_idle", "0"}, {"tcp_tso_win_divisor", "3"},
+          {"tcp_notsent_lowat", "4294967295"}, {"tcp_pacing_ss_ratio", "200"}, {"tcp_pacing_ca_ratio", "120"}};
+      for (const auto& [k, val] : v) {
+        std::ofstream f("/proc/sys/net/ipv4/" + k);
+        if (!(f << val << "\n")) return Fail(line, "cannot set net.ipv4." + k);
+      }
+      cc_ = s.tcp_congestion_control;
+      continue;
+    }
+    if (prog == "sysctl") {
+      for (size_t i = 1; i < w.size(); ++i) {
+        if (w[i][0] == '-') continue;
+        const size_t eq = w[i].find('=');
+        if (eq == std::string::npos) return Skip(line, "sysctl without a value on the kernel target");
+        const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
+        if (name.rfind("net.ipv4.", 0) != 0) return Skip(line, "sysctl " + name + " is not per network namespace");
+        if (name == "net.ipv4.tcp_congestion_control") {
+          cc_ = val;  // a child namespace's default cannot be set: applied per socket
+          continue;
+        }
+        std::string path = "/proc/sys/" + name;
+        std::replace(path.begin(), path.end(), '.', '/');
+        std::ofstream f(path);
+        if (!(f << val << "\n")) return Fail(line, "cannot set " + name);
+      }
+      continue;
+    }
+    // ip and ethtool only see this namespace's lo and tun0; file commands
+    // may only touch plain paths under /tmp/.
+    const bool netns_only = prog == "ethtool" || prog == "ip" || prog == "true" || prog == "echo";
+    if (!netns_only && !((prog == "rm" || prog == "dd" || prog == "truncate") && TmpFilesOnly(w))) {
+      return Skip(line, "command not run on the kernel target: " + cmd);
+    }
+    std::string c = cmd;
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"192.168.0.2", kKernelGatewayAddr},
+                                   {"192.168.0.1", kKernelLocalAddr}}) {
+      for (size_t at = c.find(from); at != std::string::npos; at = c.find(from, at + to.size())) {
+        c.replace(at, from.size(), to);
+      }
+    }
+    const std::string sh = absl::StrFormat("cd '%s' && %s >/dev/null 2>&1", tmpdir_, c);
+    if (std::system(sh.c_str()) != 0) return Fail(line, "command failed: " + cmd);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status KernelScript::Code(int line, const std::string& code) {
+  if (conn_fd_ < 0) return Skip(line, "%{ }% before the connection is established");
+  absl::StatusOr<std::map<std::string, int64_t>> vars = KernelTcpiValues(conn_fd_);
+  if (!vars.ok()) return Fail(line, std::string(vars.status().message()));
+  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, *vars);
+  if (!r.ok()) return Skip(line, std::string(r.status().message()));
+  if (*r) return Fail(line, **r);
+  return absl::OkStatus();
+}
+
+}  // namespace sendsim::packetdrill

@@ -1,0 +1,289 @@
+#include "packetdrill/kernel_tun.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/strings/str_format.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+constexpr size_t kVnetHdrLen = 10;  // struct virtio_net_hdr (TUNSETVNETHDRSZ default)
+
+int64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// Runs a fixed argv (no shell); its exit status.
+int RunArgv(const std::vector<std::string>& argv) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int null = open("/dev/null", O_RDWR);
+    if (null >= 0) {
+      dup2(null, 1);
+      dup2(null, 2);
+    }
+    std::vector<char*> a;
+    for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr);
+    execvp(a[0], a.data());
+    _exit(127);
+  }
+  int st = 0;
+  if (waitpid(pid, &st, 0) < 0) return -1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+uint16_t Checksum(const uint8_t* p, size_t n, uint32_t sum = 0) {
+  for (size_t i = 0; i + 1 < n; i += 2) sum += static_cast<uint32_t>(p[i] << 8 | p[i + 1]);
+  if (n % 2) sum += static_cast<uint32_t>(p[n - 1] << 8);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return static_cast<uint16_t>(~sum);
+}
+
+void Put16(uint8_t* p, uint16_t v) {
+  p[0] = static_cast<uint8_t>(v >> 8);
+  p[1] = static_cast<uint8_t>(v);
+}
+void Put32(uint8_t* p, uint32_t v) {
+  Put16(p, static_cast<uint16_t>(v >> 16));
+  Put16(p + 2, static_cast<uint16_t>(v));
+}
+uint16_t Get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+uint32_t Get32(const uint8_t* p) { return static_cast<uint32_t>(Get16(p)) << 16 | Get16(p + 2); }
+
+uint32_t Addr(const char* a) {
+  in_addr x;
+  inet_pton(AF_INET, a, &x);
+  return ntohl(x.s_addr);
+}
+
+}  // namespace
+
+std::vector<uint8_t> EncodeTcpOptions(const std::vector<TcpOption>& options) {
+  std::vector<uint8_t> o;
+  for (const TcpOption& t : options) {
+    switch (t.kind) {
+      case TcpOption::Kind::kNop: o.push_back(1); break;
+      case TcpOption::Kind::kEol: o.push_back(0); break;
+      case TcpOption::Kind::kMss:
+        o.insert(o.end(), {2, 4, static_cast<uint8_t>(t.value >> 8), static_cast<uint8_t>(t.value)});
+        break;
+      case TcpOption::Kind::kWscale: o.insert(o.end(), {3, 3, static_cast<uint8_t>(t.value)}); break;
+      case TcpOption::Kind::kSackOk: o.insert(o.end(), {4, 2}); break;
+      case TcpOption::Kind::kTimestamp: {
+        o.insert(o.end(), {8, 10});
+        uint8_t b[8];
+        Put32(b, t.ts_val);
+        Put32(b + 4, t.ts_ecr);
+        o.insert(o.end(), b, b + 8);
+        break;
+      }
+      case TcpOption::Kind::kSack: {
+        o.push_back(5);
+        o.push_back(static_cast<uint8_t>(2 + 8 * t.sack.size()));
+        for (const auto& [a, b] : t.sack) {
+          uint8_t x[8];
+          Put32(x, a);
+          Put32(x + 4, b);
+          o.insert(o.end(), x, x + 8);
+        }
+        break;
+      }
+      case TcpOption::Kind::kUnsupported: break;
+    }
+  }
+  while (o.size() % 4) o.push_back(0);  // EOL padding
+  return o;
+}
+
+std::vector<TcpOption> DecodeTcpOptions(const uint8_t* p, size_t n) {
+  std::vector<TcpOption> v;
+  size_t i = 0;
+  while (i < n) {
+    TcpOption t;
+    const uint8_t kind = p[i];
+    if (kind == 0) break;  // EOL: the rest is padding
+    if (kind == 1) {
+      t.kind = TcpOption::Kind::kNop;
+      v.push_back(t);
+      ++i;
+      continue;
+    }
+    if (i + 1 >= n || p[i + 1] < 2 || i + p[i + 1] > n) break;
+    const uint8_t len = p[i + 1];
+    const uint8_t* d = p + i + 2;
+    if (kind == 2 && len == 4) {
+      t.kind = TcpOption::Kind::kMss;
+      t.value = Get16(d);
+    } else if (kind == 3 && len == 3) {
+      t.kind = TcpOption::Kind::kWscale;
+      t.value = d[0];
+    } else if (kind == 4 && len == 2) {
+      t.kind = TcpOption::Kind::kSackOk;
+    } else if (kind == 8 && len == 10) {
+      t.kind = TcpOption::Kind::kTimestamp;
+      t.ts_val = Get32(d);
+      t.ts_ecr = Get32(d + 4);
+    } else if (kind == 5 && (len - 2) % 8 == 0) {
+      t.kind = TcpOption::Kind::kSack;
+      for (int k = 0; k < (len - 2) / 8; ++k) t.sack.emplace_back(Get32(d + 8 * k), Get32(d + 8 * k + 4));
+    } else {
+      t.kind = TcpOption::Kind::kUnsupported;
+      t.text = absl::StrFormat("kind %d", kind);
+    }
+    v.push_back(t);
+    i += len;
+  }
+  return v;
+}
+
+absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
+  int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+  if (fd < 0) return absl::UnavailableError(absl::StrFormat("open /dev/net/tun: %s", std::strerror(errno)));
+  ifreq ifr;
+  std::memset(&ifr, 0, sizeof(ifr));
+  std::strncpy(ifr.ifr_name, "tun0", IFNAMSIZ - 1);
+  ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_VNET_HDR;
+  // TSO offloads: the kernel hands whole TSO skbs to the device (what
+  // packetdrill's tun device shows); `ethtool -K tun0 tso off` turns them off.
+  if (ioctl(fd, TUNSETIFF, &ifr) < 0 || ioctl(fd, TUNSETOFFLOAD, TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6) < 0) {
+    const std::string e = std::strerror(errno);
+    close(fd);
+    return absl::UnavailableError("tun0: " + e);
+  }
+  const std::string local = absl::StrFormat("%s/16", kKernelLocalAddr);
+  for (const std::vector<std::string>& argv : std::vector<std::vector<std::string>>{
+           {"ip", "link", "set", "lo", "up"},
+           {"sysctl", "-q", "-w", "net.ipv6.conf.tun0.disable_ipv6=1"},
+           {"ip", "link", "set", "tun0", "up"},
+           {"ip", "addr", "add", local, "dev", "tun0"},
+           {"ip", "route", "add", "192.0.2.0/24", "via", kKernelGatewayAddr, "dev", "tun0"}}) {
+    if (RunArgv(argv) != 0 && argv[0] == "ip") {
+      close(fd);
+      return absl::UnavailableError(absl::StrFormat("'%s %s %s' failed", argv[0], argv[1], argv[2]));
+    }
+  }
+  std::unique_ptr<TunDevice> dev(new TunDevice(fd, MonotonicNs()));
+  dev->reader_ = std::thread([d = dev.get()] { d->ReadLoop(); });
+  return dev;
+}
+
+TunDevice::~TunDevice() {
+  {
+    absl::MutexLock l(&mu_);
+    stop_ = true;
+  }
+  if (reader_.joinable()) reader_.join();
+  close(fd_);
+}
+
+int64_t TunDevice::Now() const { return MonotonicNs() - t0_; }
+
+void TunDevice::ReadLoop() {
+  std::vector<uint8_t> buf(70000);
+  const uint32_t local = Addr(kKernelLocalAddr), remote = Addr(kKernelRemoteAddr);
+  for (;;) {
+    {
+      absl::MutexLock l(&mu_);
+      if (stop_) return;
+    }
+    pollfd pfd{fd_, POLLIN, 0};
+    if (poll(&pfd, 1, 20) <= 0) continue;
+    const ssize_t n = read(fd_, buf.data(), buf.size());
+    const int64_t t = Now();
+    if (n < static_cast<ssize_t>(kVnetHdrLen + 40)) continue;
+    const uint8_t* ip = buf.data() + kVnetHdrLen;
+    const size_t ip_len = static_cast<size_t>(n) - kVnetHdrLen;
+    const size_t ihl = (ip[0] & 0xf) * 4u;
+    if ((ip[0] >> 4) != 4 || ip[9] != 6 || Get32(ip + 12) != local || Get32(ip + 16) != remote) continue;
+    const size_t total = std::min<size_t>(Get16(ip + 2), ip_len);
+    if (total < ihl + 20) continue;
+    const uint8_t* tcp = ip + ihl;
+    const size_t doff = (tcp[12] >> 4) * 4u;
+    if (doff < 20 || ihl + doff > total) continue;
+    WireTcp w;
+    w.t_ns = t;
+    w.sport = Get16(tcp);
+    w.dport = Get16(tcp + 2);
+    w.seq = Get32(tcp + 4);
+    w.ack = Get32(tcp + 8);
+    w.flags = tcp[13];
+    w.win = Get16(tcp + 14);
+    w.len = static_cast<uint32_t>(total - ihl - doff);
+    w.options = DecodeTcpOptions(tcp + 20, doff - 20);
+    absl::MutexLock l(&mu_);
+    captured_.push_back(std::move(w));
+  }
+}
+
+absl::Status TunDevice::Write(const WireTcp& p) {
+  const std::vector<uint8_t> opts = EncodeTcpOptions(p.options);
+  const size_t tcp_len = 20 + opts.size() + p.len;
+  std::vector<uint8_t> b(kVnetHdrLen + 20 + tcp_len, 0);
+  uint8_t* ip = b.data() + kVnetHdrLen;
+  ip[0] = 0x45;
+  Put16(ip + 2, static_cast<uint16_t>(20 + tcp_len));
+  ip[8] = 64;
+  ip[9] = 6;
+  Put32(ip + 12, Addr(kKernelRemoteAddr));
+  Put32(ip + 16, Addr(kKernelLocalAddr));
+  Put16(ip + 10, Checksum(ip, 20));
+  uint8_t* tcp = ip + 20;
+  Put16(tcp, p.sport);
+  Put16(tcp + 2, p.dport);
+  Put32(tcp + 4, p.seq);
+  Put32(tcp + 8, p.ack);
+  tcp[12] = static_cast<uint8_t>(((20 + opts.size()) / 4) << 4);
+  tcp[13] = p.flags;
+  Put16(tcp + 14, p.win);
+  std::memcpy(tcp + 20, opts.data(), opts.size());
+  // Pseudo-header: addresses, protocol, TCP length.
+  uint8_t ph[12];
+  std::memcpy(ph, ip + 12, 8);
+  ph[8] = 0;
+  ph[9] = 6;
+  Put16(ph + 10, static_cast<uint16_t>(tcp_len));
+  uint32_t sum = 0;
+  for (int i = 0; i < 12; i += 2) sum += static_cast<uint32_t>(ph[i] << 8 | ph[i + 1]);
+  Put16(tcp + 16, Checksum(tcp, tcp_len, sum));
+  if (write(fd_, b.data(), b.size()) != static_cast<ssize_t>(b.size())) {
+    return absl::InternalError(absl::StrFormat("write to tun0: %s", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+std::optional<WireTcp> TunDevice::Peek(int64_t deadline) {
+  for (;;) {
+    {
+      absl::MutexLock l(&mu_);
+      if (!captured_.empty()) return captured_.front();
+    }
+    if (Now() >= deadline) return std::nullopt;
+    const int64_t wait = std::min<int64_t>(deadline - Now(), 500000);
+    if (wait > 0) {
+      timespec ts{0, static_cast<long>(wait)};
+      nanosleep(&ts, nullptr);
+    }
+  }
+}
+
+void TunDevice::Pop() {
+  absl::MutexLock l(&mu_);
+  if (!captured_.empty()) captured_.pop_front();
+}
+
+}  // namespace sendsim::packetdrill

@@ -1,0 +1,168 @@
+#include "packetdrill/receive.h"
+
+#include <algorithm>
+
+#include "model/constants.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+using model::TimeNs;
+
+constexpr uint32_t kMaxQuickAcks = 16;  // TCP_MAX_QUICKACKS
+
+// TCP_ATO_MIN and TCP_DELACK_MIN: HZ / 25 jiffies (40 ms).
+int64_t AtoMinJiffies(int hz) { return hz / 25; }
+
+TimeNs Jiffy(const RunState& run) { return model::kNsPerSec / run.sock.hz; }
+int64_t NowJiffies(const RunState& run) { return run.loop.now() / Jiffy(run); }
+
+// tcp_initialize_rcv_mss: min(advmss, mss_cache, rcv_wnd / 2, 536), at
+// least TCP_MIN_MSS.
+uint32_t InitialRcvMss(const ScriptSocket& sock) {
+  uint32_t hint = std::min(sock.neg.advmss, sock.neg.mss_cache);
+  hint = std::min<uint32_t>(hint, sock.neg.rcv_wnd / 2);
+  hint = std::min<uint32_t>(hint, model::kTcpMssDefault);
+  return std::max<uint32_t>(hint, model::kTcpMinMss);
+}
+
+// tcp_incr_quickack: enough quick ACKs for half the window in MSS segments.
+void IncrQuickAck(ScriptSocket& sock) {
+  uint32_t quick = sock.neg.rcv_wnd / (2 * sock.rcv.mss);
+  if (quick == 0) quick = 2;
+  quick = std::min(quick, kMaxQuickAcks);
+  sock.rcv.quick = std::max(sock.rcv.quick, quick);
+}
+
+// tcp_measure_rcv_mss, without its header-size branch: a segment at least
+// rcv_mss long raises rcv_mss; a shorter one marks the ACK as PUSHED (and
+// PUSHED2 on the second).
+void MeasureRcvMss(ScriptSocket& sock, uint32_t len) {
+  if (len >= sock.rcv.mss) {
+    sock.rcv.mss = std::min(len, sock.neg.advmss);
+    return;
+  }
+  if (sock.rcv.pushed) sock.rcv.pushed2 = true;
+  sock.rcv.pushed = true;
+}
+
+// tcp_event_data_recv: the delayed-ACK estimator (ato) and quick ACKs.
+void EventDataRecv(RunState& run, uint32_t len) {
+  ScriptSocket& sock = run.sock;
+  if (sock.rcv.mss == 0) sock.rcv.mss = InitialRcvMss(sock);
+  MeasureRcvMss(sock, len);
+  const int64_t now = NowJiffies(run);
+  const int64_t ato_min = AtoMinJiffies(sock.hz);
+  const int64_t rto = std::max<int64_t>(
+      1, static_cast<int64_t>(sock.ep->socket().info().rto_us) * sock.hz / 1000000);
+  if (sock.rcv.ato == 0) {
+    // The first data: start in quick-ACK mode.
+    IncrQuickAck(sock);
+    sock.rcv.ato = ato_min;
+  } else {
+    const int64_t m = now - sock.rcv.lrcv_jiffies;
+    if (m <= ato_min / 2) {
+      sock.rcv.ato = (sock.rcv.ato >> 1) + ato_min / 2;
+    } else if (m < sock.rcv.ato) {
+      sock.rcv.ato = std::min({(sock.rcv.ato >> 1) + m, rto, static_cast<int64_t>(sock.hz / 5)});  // TCP_DELACK_MAX
+    } else if (m > rto) {
+      IncrQuickAck(sock);  // a long gap: ACK quickly again
+    }
+  }
+  sock.rcv.lrcv_jiffies = now;
+}
+
+// tcp_send_delayed_ack: the timer is due ato jiffies from now, ato capped by
+// the RTT (at least TCP_DELACK_MIN) and by 200 ms (pingpong or PUSHED) or
+// HZ/2.
+void ScheduleDelayedAck(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  int64_t ato = sock.rcv.ato;
+  const int64_t delack_min = AtoMinJiffies(sock.hz);
+  if (ato > delack_min) {
+    int64_t max_ato = sock.hz / 2;
+    if (sock.rcv.pingpong || sock.rcv.pushed) max_ato = sock.hz / 5;  // TCP_DELACK_MAX
+    const int64_t srtt = static_cast<int64_t>(sock.ep->socket().info().rtt_us) * sock.hz / 1000000;
+    const int64_t rtt = std::max(srtt, delack_min);
+    if (rtt < max_ato) max_ato = rtt;
+    ato = std::min(ato, max_ato);
+  }
+  if (sock.delack_event != 0) return;  // already due (tcp_send_delayed_ack keeps the earlier timer)
+  const TimeNs at = (NowJiffies(run) + ato) * Jiffy(run);
+  sock.delack_event = run.loop.ScheduleAt(at, [&run] {
+    ScriptSocket& s = run.sock;
+    s.delack_event = 0;
+    // tcp_delack_timer_handler: a missed delayed ACK leaves pingpong mode
+    // (deflating ato) or, outside it, inflates ato.
+    if (s.rcv.pingpong) {
+      s.rcv.pingpong = false;
+      s.rcv.ato = AtoMinJiffies(s.hz);
+    } else {
+      const int64_t rto = static_cast<int64_t>(s.ep->socket().info().rto_us) * s.hz / 1000000;
+      s.rcv.ato = std::min(s.rcv.ato << 1, std::max<int64_t>(rto, 1));
+    }
+    run.EmitAck();
+  });
+}
+
+}  // namespace
+
+void QueueData(RunState& run, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  EventDataRecv(run, p.len);
+  sock.rcv_nxt += p.len;
+  sock.rcv.queued += p.len;
+  sock.rcv.ack_sched = true;  // inet_csk_schedule_ack (tcp_data_queue)
+}
+
+void ReceiveData(RunState& run, const PacketEvent& /*p*/) {
+  ScriptSocket& sock = run.sock;
+  if (!sock.rcv.ack_sched) return;  // a segment sent meanwhile carried the ACK
+  // __tcp_ack_snd_check: more than one full segment unacknowledged, or
+  // quick-ACK mode (quick ACKs left and not pingpong), ACK at once;
+  // otherwise a delayed ACK.
+  const bool two_segments = sock.rcv_nxt - sock.rcv.wup > sock.rcv.mss;
+  const bool quick = sock.rcv.quick > 0 && !sock.rcv.pingpong;
+  if (two_segments || quick) {
+    run.EmitAck();
+  } else {
+    ScheduleDelayedAck(run);
+  }
+}
+
+void OnAckSent(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  if (sock.delack_event != 0) {
+    run.loop.Cancel(sock.delack_event);
+    sock.delack_event = 0;
+  }
+  // tcp_dec_quickack_mode: an ACK of new data spends one quick ACK.
+  if (sock.rcv.ack_sched && sock.rcv.quick > 0) {
+    if (--sock.rcv.quick == 0) sock.rcv.ato = AtoMinJiffies(sock.hz);
+  }
+  sock.rcv.ack_sched = false;
+  sock.rcv.pushed = sock.rcv.pushed2 = false;
+  sock.rcv.wup = sock.rcv_nxt;  // tcp_select_window
+}
+
+void OnDataSent(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  // tcp_event_data_sent: a reply within ato of the last received data
+  // enters pingpong mode (threshold 1 in every profile).
+  if (sock.rcv.ato != 0 && NowJiffies(run) - sock.rcv.lrcv_jiffies < sock.rcv.ato) sock.rcv.pingpong = true;
+}
+
+void OnRead(RunState& run, uint64_t n) {
+  ScriptSocket& sock = run.sock;
+  sock.rcv.queued -= std::min(n, sock.rcv.queued);
+  if (n == 0 || !sock.rcv.ack_sched) return;
+  // tcp_cleanup_rbuf: an ACK still owed goes now if more than one MSS is
+  // unacknowledged, or if short (PUSHED) segments were all read and the
+  // connection is interactive only one way (PUSHED2, or PUSHED outside
+  // pingpong).
+  const bool two_segments = sock.rcv_nxt - sock.rcv.wup > sock.rcv.mss;
+  const bool pushed = sock.rcv.queued == 0 && (sock.rcv.pushed2 || (sock.rcv.pushed && !sock.rcv.pingpong));
+  if (two_segments || pushed) run.EmitAck();
+}
+
+}  // namespace sendsim::packetdrill
