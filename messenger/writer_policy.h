@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace sendsim::messenger {
 
@@ -54,6 +55,12 @@ constexpr std::string_view WriterKindName(WriterKind kind) {
     if (e.kind == kind) return e.name;
   }
   return "?";
+}
+// The same name as an absl::string_view (a distinct type from
+// std::string_view with Debian's Abseil), for tables that key on it.
+constexpr absl::string_view WriterKindAbslName(WriterKind kind) {
+  const std::string_view n = WriterKindName(kind);
+  return absl::string_view(n.data(), n.size());
 }
 absl::StatusOr<WriterKind> ParseWriterKind(std::string_view name);
 // The selectable names, in table order.

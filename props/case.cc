@@ -22,23 +22,19 @@ constexpr uint64_t kFooterBytes = 21;
 
 // libceph's writers by messenger's names (the one writer table); the
 // property-only writers after them.
-constexpr absl::string_view Libceph(messenger::WriterKind k) {
-  const std::string_view n = messenger::WriterKindName(k);
-  return absl::string_view(n.data(), n.size());
-}
 struct WriterEntry {
   Writer w;
   absl::string_view name;
 };
 constexpr WriterEntry kWriters[] = {
-    {Writer::kV1Legacy, Libceph(messenger::WriterKind::kV1Legacy)},
-    {Writer::kV1Notlast, Libceph(messenger::WriterKind::kV1Notlast)},
-    {Writer::kV1Cork, Libceph(messenger::WriterKind::kV1Cork)},
-    {Writer::kV1Splice, Libceph(messenger::WriterKind::kV1Splice)},
-    {Writer::kV2, Libceph(messenger::WriterKind::kV2)},
-    {Writer::kV1More, Libceph(messenger::WriterKind::kV1More)},
-    {Writer::kV1Sendmsg, Libceph(messenger::WriterKind::kV1Sendmsg)},
-    {Writer::kV1CorkBatch, Libceph(messenger::WriterKind::kV1CorkBatch)},
+    {Writer::kV1Legacy, messenger::WriterKindAbslName(messenger::WriterKind::kV1Legacy)},
+    {Writer::kV1Notlast, messenger::WriterKindAbslName(messenger::WriterKind::kV1Notlast)},
+    {Writer::kV1Cork, messenger::WriterKindAbslName(messenger::WriterKind::kV1Cork)},
+    {Writer::kV1Splice, messenger::WriterKindAbslName(messenger::WriterKind::kV1Splice)},
+    {Writer::kV2, messenger::WriterKindAbslName(messenger::WriterKind::kV2)},
+    {Writer::kV1More, messenger::WriterKindAbslName(messenger::WriterKind::kV1More)},
+    {Writer::kV1Sendmsg, messenger::WriterKindAbslName(messenger::WriterKind::kV1Sendmsg)},
+    {Writer::kV1CorkBatch, messenger::WriterKindAbslName(messenger::WriterKind::kV1CorkBatch)},
     {Writer::kAssigned, "assigned"},
     {Writer::kRule, "rule"},
     {Writer::kMutantNotlastStuck, "mutant-notlast-stuck"},

@@ -88,15 +88,11 @@ struct VariantEntry {
 };
 // The libceph writers by messenger's names (the one writer table), then
 // kernelcmp's own call patterns.
-constexpr absl::string_view Libceph(messenger::WriterKind k) {
-  const std::string_view n = messenger::WriterKindName(k);
-  return absl::string_view(n.data(), n.size());
-}
 constexpr VariantEntry kVariants[] = {
-    {Variant::kV1Legacy, Libceph(messenger::WriterKind::kV1Legacy)},
-    {Variant::kV1Splice, Libceph(messenger::WriterKind::kV1Splice)},
-    {Variant::kV1Cork, Libceph(messenger::WriterKind::kV1Cork)},
-    {Variant::kV2, Libceph(messenger::WriterKind::kV2)},
+    {Variant::kV1Legacy, messenger::WriterKindAbslName(messenger::WriterKind::kV1Legacy)},
+    {Variant::kV1Splice, messenger::WriterKindAbslName(messenger::WriterKind::kV1Splice)},
+    {Variant::kV1Cork, messenger::WriterKindAbslName(messenger::WriterKind::kV1Cork)},
+    {Variant::kV2, messenger::WriterKindAbslName(messenger::WriterKind::kV2)},
     {Variant::kSendmsgAll, "sendmsg-all"},
     {Variant::kSendfile, "sendfile"},
     {Variant::kSplice, "splice"},
