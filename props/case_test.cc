@@ -75,6 +75,21 @@ TEST(CaseTest, ParseRejectsBadInputWithOneLineErrors) {
   EXPECT_TRUE(ok.ok()) << ok.status();
 }
 
+// A case's network becomes a scenario::Scenario, whose link rate is whole
+// Mbit/s and whose delays are not negative: anything else is refused, not
+// rounded.
+TEST(CaseTest, NetValuesTheScenarioCannotHoldAreRefused) {
+  const std::string head = "profile linux-4.19\nwriter v1-notlast\n";
+  const std::string tail = "message front=3 items=pages:0+1\n";
+  absl::StatusOr<Case> odd = ParseCase(head + "net link_bps=1500000\n" + tail);
+  ASSERT_FALSE(odd.ok());
+  EXPECT_NE(std::string(odd.status().message()).find("link_bps"), std::string::npos) << odd.status();
+  EXPECT_FALSE(ParseCase(head + "net owd_ns=-1\n" + tail).ok());
+  EXPECT_FALSE(ParseCase(head + "net call_ns=-5\n" + tail).ok());
+  absl::StatusOr<Case> whole = ParseCase(head + "net link_bps=25000000000 owd_ns=7\n" + tail);
+  EXPECT_TRUE(whole.ok()) << whole.status();
+}
+
 TEST(CaseTest, WriterProfileCompatibility) {
   EXPECT_TRUE(WriterRunsOn(Writer::kV1Notlast, "linux-4.19"));
   EXPECT_FALSE(WriterRunsOn(Writer::kV1Notlast, "linux-6.8"));
