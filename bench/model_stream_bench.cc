@@ -12,27 +12,15 @@
 #include "model/event_loop.h"
 #include "model/profile.h"
 #include "model/testing/stream_writer.h"
+#include "bench/bench_scenario.h"
 #include "scenario/build.h"
-#include "scenario/scenario.h"
 
 namespace sendsim::model {
 namespace {
 
-// 10 GbE, RTT 50 us, calls of 1 us, TX completion 5 us after the last bit,
-// a peer that decides on every segment at once (no GRO, no ACK latency).
-scenario::Scenario BenchScenario() {
-  scenario::Scenario s;
-  s.call_cost_ns = 1 * kNsPerUs;
-  s.tx_completion_ns = 5 * kNsPerUs;
-  s.gro = scenario::GroMode::kOff;
-  s.gro_flush_ns = 0;
-  s.ack_proc_ns = 0;
-  return s;
-}
-
 void BM_PagewiseStream(benchmark::State& state) {
   const uint64_t messages = static_cast<uint64_t>(state.range(0));
-  const ConnectionConfig cfg = scenario::BuildConnectionConfig(BenchScenario(), {.track_payload = false, .full_trace = false});
+  const ConnectionConfig cfg = scenario::BuildConnectionConfig(bench::BenchScenario(), {.track_payload = false, .full_trace = false});
   const Profile profile = *ProfileByName("linux-4.19");
   testing::MessageShape shape;
   shape.pages = 32;

@@ -18,8 +18,8 @@
 #include "model/profile.h"
 #include "model/testing/stream_writer.h"
 #include "model/testing/trace_hash.h"
+#include "bench/bench_scenario.h"
 #include "scenario/build.h"
-#include "scenario/scenario.h"
 
 namespace sendsim::model {
 namespace {
@@ -36,10 +36,7 @@ struct HashRun {
 
 HashObserver RunScenario(const HashRun& s) {
   // The benchmark's configuration, with the full trace on.
-  scenario::Scenario sc;
-  sc.call_cost_ns = 1 * kNsPerUs;
-  sc.tx_completion_ns = 5 * kNsPerUs;
-  sc.ack_proc_ns = 0;
+  scenario::Scenario sc = bench::BenchScenario();
   sc.tso = s.tso;
   sc.gro = s.gro == GroMode::kBatch ? scenario::GroMode::kBatch : scenario::GroMode::kOff;
   sc.gro_flush_ns = s.gro == GroMode::kBatch ? 2 * kNsPerUs : 0;
