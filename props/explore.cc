@@ -36,10 +36,12 @@
 #include "props/explore_lib.h"
 #include "props/fixture.h"
 #include "props/map.h"
+#include "props/mutation.h"
 #include "props/registry.h"
 #include "props/run_case.h"
 
-ABSL_FLAG(std::string, property, "all", "property name, 'all', or 'holding' (those expected to hold)");
+ABSL_FLAG(std::string, property, "all",
+          "property name, 'all', 'holding' (the claims expected to hold) or 'comparisons' (the paired measurements)");
 ABSL_FLAG(int64_t, cases, 100, "cases per property (before sharding)");
 ABSL_FLAG(uint64_t, seed, 1, "exploration seed");
 ABSL_FLAG(bool, save, false, "shrink and save new counterexamples as fixtures");
@@ -47,7 +49,9 @@ ABSL_FLAG(std::string, out_dir, "",
           "where --save writes (default: $BUILD_WORKSPACE_DIRECTORY/testdata/fixtures, else ./)");
 ABSL_FLAG(int, max_saves, 3, "counterexamples saved per property and run");
 ABSL_FLAG(int, shrink_tries, 3000, "property evaluations spent shrinking one counterexample");
-ABSL_FLAG(bool, fail_on_counterexample, false, "exit 1 when a property expected to hold fails");
+ABSL_FLAG(bool, fail_on_counterexample, false,
+          "exit 1 when a property expected to hold fails, or a property's vacuity floors (share of cases judged, "
+          "share of judged cases decisive) are not met");
 ABSL_FLAG(int, show, 2, "counterexample details printed per property");
 ABSL_FLAG(std::string, json_out, "", "also write this process's counts as JSON (one file per shard)");
 ABSL_FLAG(std::string, merge, "",
@@ -125,9 +129,21 @@ std::vector<PropertySpec> SelectedSpecs() {
   const std::string which = absl::GetFlag(FLAGS_property);
   std::vector<PropertySpec> specs;
   for (PropertySpec& p : AllProperties()) {
-    if (which == "all" || (which == "holding" && p.expected_to_hold) || p.name == which) specs.push_back(p);
+    const bool holding = p.expected_to_hold && !p.comparison;
+    if (which == "all" || (which == "holding" && holding) || (which == "comparisons" && p.comparison) ||
+        p.name == which) {
+      specs.push_back(p);
+    }
   }
   return specs;
+}
+
+// Prints a FLOOR line when `st` misses the property's vacuity floors; true then.
+bool ReportFloors(const PropertySpec& spec, const Stats& st) {
+  const std::string why = FloorViolation(st, spec.floors);
+  if (why.empty()) return false;
+  absl::PrintF("FLOOR %s\n", why);
+  return true;
 }
 
 // One property over this shard's cases; false when saving a fixture failed.
@@ -211,15 +227,17 @@ int Run(int shards, int shard) {
   ShardResult result{absl::GetFlag(FLAGS_seed), cases, shard, shards, {}};
   bool unexpected_failure = false;
   absl::PrintF("explore seed=%u cases=%d shard=%d/%d\n", result.seed, cases, shard, shards);
+  bool below_floor = false;
   for (const PropertySpec& spec : specs) {
     Stats st;
     if (!ExploreProperty(spec, shards, shard, dir, &st, &unexpected_failure)) return 2;
     absl::PrintF("%s", FormatStats(st, spec.summary, /*throughput=*/true));
+    below_floor |= ReportFloors(spec, st);
     std::fflush(stdout);
     result.properties.push_back(std::move(st));
   }
   if (!WriteJson(result)) return 2;
-  return unexpected_failure && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
+  return (unexpected_failure || below_floor) && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
 }
 
 int Merge(const std::string& list) {
@@ -248,6 +266,7 @@ int Merge(const std::string& list) {
     absl::StatusOr<PropertySpec> spec = PropertyByName(st.property);
     absl::PrintF("%s", FormatStats(st, spec.ok() ? spec->summary : "(unknown property)", /*throughput=*/false));
     expected_failed |= spec.ok() && spec->expected_to_hold && st.fails > 0;
+    expected_failed |= spec.ok() && ReportFloors(*spec, st);
   }
   if (static_cast<int>(shards.size()) != merged->shards) {
     absl::FPrintF(stderr, "explore: only %d of %d shards\n", shards.size(), merged->shards);
@@ -326,7 +345,7 @@ bool ReplayOne(const std::string& path) {
       absl::PrintF("  packets (t:seq+len[P]/reason): %s\n", absl::StrJoin(pk, " "));
     }
   }
-  if (f.property != "all" && f.property != "holding") {
+  if (f.property != "all" && f.property != "holding" && f.property != "comparisons") {
     absl::StatusOr<PropertySpec> spec = PropertyByName(f.property);
     if (!spec.ok()) {
       absl::FPrintF(stderr, "explore: %s: %s\n", path, spec.status().message());
@@ -361,7 +380,7 @@ int EnvInt(const char* name, bool* bad) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "explore --property=NAME|all|holding --cases=N --seed=S [--save] [--json_out=F] | --merge=F,F.. | "
+      "explore --property=NAME|all|holding|comparisons --cases=N --seed=S [--save] [--json_out=F] | --merge=F,F.. | "
       "--replay=F,F.. | --trace_out=F | --map [map flags]\n"
       "Sharding: TEST_TOTAL_SHARDS / TEST_SHARD_INDEX select cases i with i % total == index.");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
@@ -389,5 +408,6 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_replay).empty()) return sendsim::props::Replay(absl::GetFlag(FLAGS_replay));
   if (!absl::GetFlag(FLAGS_trace_out).empty()) return sendsim::props::Trace(shards, shard);
   if (sendsim::props::MapRequested()) return sendsim::props::RunMap(shards, shard);
+  if (sendsim::props::MutationScoreRequested()) return sendsim::props::RunMutationScore(sendsim::props::SelectedSpecs());
   return sendsim::props::Run(shards, shard);
 }
