@@ -37,6 +37,7 @@
 #include "props/fixture.h"
 #include "props/map.h"
 #include "props/mutation.h"
+#include "props/regret.h"
 #include "props/registry.h"
 #include "props/run_case.h"
 
@@ -58,6 +59,8 @@ ABSL_FLAG(std::string, merge, "",
           "instead of exploring: comma-separated --json_out files of one sharded run; print the merged summary");
 ABSL_FLAG(std::string, trace_out, "",
           "instead of checking properties: write every case's full run (index, case, outcome, packets) to this file");
+ABSL_FLAG(bool, trace_verdicts, false,
+          "--trace_out: also run each case's property and append its verdict, decisive flag and comparisons");
 ABSL_FLAG(std::string, replay, "",
           "instead of exploring: comma-separated fixture (or bare case) files; run each under its property (or "
           "--property) and every real writer, and print the outcomes");
@@ -297,11 +300,21 @@ int Trace(int shards, int shard) {
                                        p.retransmit ? "R" : ""));
         }
       }
-      // One line per case, "property index | case | outcome | packets".
+      // One line per case, "property index | case | outcome | packets [| verdict]".
       std::string text = FormatCase(*c);
       std::replace(text.begin(), text.end(), '\n', ';');
-      out << absl::StrFormat("%s %08d | %s | %s | %s\n", spec.name, i, text,
-                             o.ok() ? Summarize(*o) : o.status().ToString(), absl::StrJoin(pk, " "));
+      std::string verdict;
+      if (absl::GetFlag(FLAGS_trace_verdicts)) {
+        const PropertyResult r = spec.check(*c, RunCase);
+        std::vector<std::string> cmps;
+        for (const Comparison& cmp : r.comparisons) {
+          cmps.push_back(absl::StrFormat("%s %d/%d %d/%d", cmp.label, cmp.better_sub_mss, cmp.other_sub_mss,
+                                         cmp.better_packets, cmp.other_packets));
+        }
+        verdict = absl::StrFormat(" | %s decisive=%d %s", VerdictName(r.verdict), r.decisive, absl::StrJoin(cmps, "; "));
+      }
+      out << absl::StrFormat("%s %08d | %s | %s | %s%s\n", spec.name, i, text,
+                             o.ok() ? Summarize(*o) : o.status().ToString(), absl::StrJoin(pk, " "), verdict);
     }
   }
   if (!out) {
@@ -408,6 +421,7 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_replay).empty()) return sendsim::props::Replay(absl::GetFlag(FLAGS_replay));
   if (!absl::GetFlag(FLAGS_trace_out).empty()) return sendsim::props::Trace(shards, shard);
   if (sendsim::props::MapRequested()) return sendsim::props::RunMap(shards, shard);
+  if (sendsim::props::RegretRequested()) return sendsim::props::RunRegret();
   if (sendsim::props::MutationScoreRequested()) return sendsim::props::RunMutationScore(sendsim::props::SelectedSpecs());
   return sendsim::props::Run(shards, shard);
 }

@@ -101,8 +101,11 @@ bool MutationScoreRequested() { return absl::GetFlag(FLAGS_mutation_score); }
 
 int RunMutationScore(const std::vector<PropertySpec>& selected) {
   std::vector<PropertySpec> specs;
+  // With every property selected, only those that must kill a mutant
+  // (the others are not claims about flags: integrity, liveness, ...).
+  const bool all = selected.size() == AllProperties().size();
   for (const PropertySpec& p : selected) {
-    if (p.expected_to_hold) specs.push_back(p);
+    if (p.expected_to_hold && (!all || !p.must_kill.empty())) specs.push_back(p);
   }
   const int64_t cases = absl::GetFlag(FLAGS_cases);
   const uint64_t seed = absl::GetFlag(FLAGS_seed);
