@@ -73,12 +73,17 @@ PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
 // segment mid-run and the rest for the ACK (fixture lower_bound_zero_cost-*).
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run);
 
-// The layout's own bound, independent of where a writer pushes. Messages
-// joined by more_to_follow form one flush unit (libceph sends their footers
-// with MSG_MORE, so nothing obliges a push between them); a unit ends at a
-// footer sent without MORE, which every writer must push (the peer waits
-// for the message). A unit of B v1 wire bytes cannot leave in fewer than
-// ceil(B/MSS) segments, and holds a sub-MSS segment whenever B mod MSS != 0.
+// The layout's own bound, for units that end in MSG_EOR. Messages joined by
+// more_to_follow form one flush unit (libceph sends their footers with
+// MSG_MORE); a unit ends at a footer sent without MORE, which libceph
+// always sends with MSG_EOR. The bound rests on skb->eor, not on a push:
+// nothing is appended to an eor skb (tcp_skb_can_collapse_to; model/send.cc),
+// so each unit starts a fresh skb and no segment spans two units, while a
+// push inside a unit that does not leave at once (cwnd, autocork) is joined
+// by the unit's later bytes. A unit of B v1 wire bytes cannot leave in fewer
+// than ceil(B/MSS) segments, and holds a sub-MSS segment whenever B mod MSS
+// != 0. Without EOR a held tail takes the next unit's bytes and a writer
+// beats the bound (control-no-eor, fixture lower_bound_layout_no_eor-*).
 struct LayoutBound {
   std::vector<uint64_t> unit_bytes;
   uint64_t packets = 0;  // sum of ceil(B/MSS)
