@@ -136,6 +136,21 @@ std::string Histogram(const std::map<int64_t, uint64_t>& h) {
   return absl::StrJoin(parts, " ");
 }
 
+// "+0.496 [+0.45, +0.54]": the mean of a histogram with a normal 95 %
+// interval (paired differences: the cases are independent draws).
+std::string MeanWithInterval(const std::map<int64_t, uint64_t>& h) {
+  double sum = 0, sq = 0, n = 0;
+  for (const auto& [k, v] : h) {
+    sum += static_cast<double>(k) * static_cast<double>(v);
+    sq += static_cast<double>(k) * static_cast<double>(k) * static_cast<double>(v);
+    n += static_cast<double>(v);
+  }
+  if (n < 2) return "n/a";
+  const double mean = sum / n, var = std::max(0.0, (sq - n * mean * mean) / (n - 1));
+  const double half = 1.959963984540054 * std::sqrt(var / n);
+  return absl::StrFormat("%+.3f [%+.3f, %+.3f]", mean, mean - half, mean + half);
+}
+
 std::string RuntSummary(const std::map<uint32_t, uint64_t>& runts, uint32_t top) {
   // Most frequent sizes first, then a coarse histogram by 256-byte ranges.
   std::vector<std::pair<uint64_t, uint32_t>> by_count;
@@ -207,6 +222,8 @@ std::string FormatStats(const Stats& st, const std::string& summary, bool throug
                             ShareWithInterval(c->strict, n), ShareWithInterval(c->equal, n),
                             ShareWithInterval(c->reversed, n));
     }
+    absl::StrAppendFormat(&out, "  per case, other - better (95 %%): sub-MSS %s, packets %s\n",
+                          MeanWithInterval(st.sub_gain), MeanWithInterval(st.packet_gain));
     absl::StrAppendFormat(&out, "  packets saved (other - better): %s\n", Histogram(st.packet_gain));
     absl::StrAppendFormat(&out, "  sub-MSS saved (other - better): %s\n", Histogram(st.sub_gain));
   }
