@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,6 +20,11 @@ int main(int argc, char** argv) {
   env.err = &std::cerr;
   env.err_is_tty = isatty(STDERR_FILENO) == 1;
   const int code = sendsim::cli::RunApp(args, env, sendsim::cli::RunOne);
+  // A full disk or a closed pipe on stdout must not look like success.
   std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "sendsim: cannot write to standard output\n";
+    return code == 0 ? 2 : code;
+  }
   return code;
 }

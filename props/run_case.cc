@@ -10,6 +10,7 @@
 #include "messenger/connection.h"
 #include "messenger/decoder.h"
 #include "messenger/message.h"
+#include "messenger/writer_policy.h"
 #include "model/config.h"
 #include "model/connection.h"
 #include "model/constants.h"
@@ -48,13 +49,12 @@ bool IsAsyncReason(model::PushReason r) {
 // The writer must exist on the profile, and the messenger must model what
 // the layout asks of it.
 absl::Status CheckApplicable(const Case& c, const model::Profile& profile) {
-  const bool is_v1_sendpage = c.writer != Writer::kV1Splice && c.writer != Writer::kV2 && c.writer != Writer::kV1Sendmsg;
-  if (is_v1_sendpage && !profile.has_sendpage) {
-    return absl::FailedPreconditionError(
-        absl::StrFormat("%s needs sendpage, absent on %s", WriterName(c.writer), c.profile));
-  }
-  if (c.writer == Writer::kV1Splice && !profile.has_splice_pages) {
-    return absl::FailedPreconditionError(absl::StrFormat("v1-splice needs MSG_SPLICE_PAGES, absent on %s", c.profile));
+  // The assigned, rule and mutant writers are the v1 skeleton: sendpage.
+  absl::StatusOr<msgr::WriterKind> named = msgr::ParseWriterKind(std::string(WriterName(c.writer)));
+  const msgr::WriterKind kind = named.ok() ? *named : msgr::WriterKind::kV1Legacy;
+  if (absl::Status st = msgr::WriterAvailable(kind, profile.has_sendpage, profile.has_splice_pages, c.profile);
+      !st.ok()) {
+    return st;
   }
   if (c.writer == Writer::kV2 && c.layout.revoke.has_value()) {
     return absl::FailedPreconditionError("the messenger does not model msgr2 revoke");
