@@ -127,12 +127,19 @@ uint64_t NextPerturbation() {
 
 }  // namespace
 
-absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
-  const bool full = depth == RunDepth::kFull;
+absl::Status CheckCaseRunnable(const Case& c) {
   if (absl::Status st = ValidateCase(c); !st.ok()) return st;
+  if (absl::Status st = ValidateCaseSetup(c); !st.ok()) return st;
   absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
   if (!profile.ok()) return profile.status();
-  if (absl::Status st = CheckApplicable(c, *profile); !st.ok()) return st;
+  return CheckApplicable(c, *profile);
+}
+
+absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
+  const bool full = depth == RunDepth::kFull;
+  if (absl::Status st = CheckCaseRunnable(c); !st.ok()) return st;
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
+  if (!profile.ok()) return profile.status();
   const model::ConnectionConfig cfg = MapConfig(c.net, full);
   if (absl::Status st = model::ValidateConfig(cfg); !st.ok()) return st;
   absl::StatusOr<msgr::ConnectionOptions> opts = MessengerOptions(c, profile->has_sendpage);

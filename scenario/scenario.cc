@@ -129,6 +129,36 @@ absl::Status CheckWriterOnKernel(const WriterSpec& w, absl::string_view scenario
 
 }  // namespace
 
+absl::Status ValidateNetwork(const Scenario& s) {
+#define SENDSIM_RETURN_IF_ERROR(expr) \
+  do {                                \
+    absl::Status st_ = (expr);        \
+    if (!st_.ok()) return st_;        \
+  } while (0)
+  SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
+  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
+                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
+                        s.mtu - HeaderOverhead(s)));
+  }
+  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
+    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
+  }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("link_mbps", s.link_mbps, 1, 1'000'000, "Mbit/s"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("rtt_ns", s.rtt_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("tx_completion_ns", s.tx_completion_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("call_cost_ns", s.call_cost_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("crc_ns_per_page", s.crc_ns_per_page, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_every", s.ack_every, 1, 64, "segments"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("gro_flush_ns", s.gro_flush_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_proc_ns", s.ack_proc_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckKernel("kernel", s.kernel));
+#undef SENDSIM_RETURN_IF_ERROR
+  return absl::OkStatus();
+}
+
 absl::Status ValidateScenario(const Scenario& s) {
 #define SENDSIM_RETURN_IF_ERROR(expr) \
   do {                                \
@@ -162,29 +192,10 @@ absl::Status ValidateScenario(const Scenario& s) {
   SENDSIM_RETURN_IF_ERROR(CheckRange("queue_depth", s.queue_depth, 0, 4096, "requests"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_ns", s.osd_reply_ns, 0, kMaxTimeNs, "ns"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_jitter_ns", s.osd_reply_jitter_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
-  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
-                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
-                        s.mtu - HeaderOverhead(s)));
-  }
   if (s.sndbuf != 0) {
     SENDSIM_RETURN_IF_ERROR(CheckRange("sndbuf", s.sndbuf, kMinSndbuf, 1u << 30, "bytes (0 = autotuned)"));
   }
-  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
-    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
-  }
-  SENDSIM_RETURN_IF_ERROR(CheckRange("link_mbps", s.link_mbps, 1, 1'000'000, "Mbit/s"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("rtt_ns", s.rtt_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("tx_completion_ns", s.tx_completion_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("call_cost_ns", s.call_cost_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("crc_ns_per_page", s.crc_ns_per_page, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_every", s.ack_every, 1, 64, "segments"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("gro_flush_ns", s.gro_flush_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_proc_ns", s.ack_proc_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckKernel("kernel", s.kernel));
+  SENDSIM_RETURN_IF_ERROR(ValidateNetwork(s));
   if (s.writers.empty()) return Invalid("writers: no writer to run");
   std::set<std::pair<std::string, std::string>> seen;
   for (const WriterSpec& w : s.writers) {

@@ -156,6 +156,10 @@ uint32_t HeaderOverhead(const Scenario& s);
 
 // Checks every knob; the message names the knob and the problem in one line.
 absl::Status ValidateScenario(const Scenario& s);
+// The connection, link, host and kernel knobs only (mss, mtu, hz, rates,
+// delays, the ACK policy, the kernel profile): what the property tests'
+// cases share with scenarios.
+absl::Status ValidateNetwork(const Scenario& s);
 
 }  // namespace sendsim::scenario
 
