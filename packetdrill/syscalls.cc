@@ -458,7 +458,8 @@ absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo
   switch (mo) {
     case model::SockOpt::kSoSndbuf:
       // sock_setsockopt reads net.core.wmem_max now: min(val, wmem_max).
-      listen.sndbuf = std::min<int64_t>(v, run_.settings.wmem_max);
+      // min_t(u32, val, wmem_max): a negative value is a huge one.
+      listen.sndbuf = std::min<uint64_t>(static_cast<uint32_t>(v), run_.settings.wmem_max);
       listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, 4608);
       break;
     case model::SockOpt::kTcpNodelay: listen.nodelay = v != 0; break;
