@@ -85,7 +85,8 @@ ABSL_FLAG(uint64_t, gro_flush_ns, D().gro_flush_ns,
 ABSL_FLAG(uint64_t, ack_proc_ns, D().ack_proc_ns,
           "Peer softirq latency before an ACK leaves [ns]. Source: receive softirq + TX, a few us (UNVERIFIED).");
 ABSL_FLAG(std::string, kernel, D().kernel,
-          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18. Source: the seed's era (v4.19).");
+          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18; also sendsim packetdrill's "
+          "default. Source: the seed's era (v4.19).");
 ABSL_FLAG(std::string, writers, "v1-legacy,v1-notlast,v1-cork,v1-splice@linux-6.8,v2@linux-6.8",
           "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "
           "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "

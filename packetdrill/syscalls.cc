@@ -491,7 +491,8 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
   } else if (opt == "TCP_CORK") {
     val = opts.cork;
   } else if (opt == "TCP_NOTSENT_LOWAT") {
-    val = opts.notsent_lowat;
+    // Read back through an int: -1 stays -1.
+    val = static_cast<int32_t>(opts.notsent_lowat);
   } else if (opt == "SO_ERROR") {
     // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
     // no connect timeout, the only sources of one in these scripts.
