@@ -202,9 +202,11 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
     plot.stream() << RenderSizeHistogramSvg(
         results, absl::StrFormat("Packet sizes: %d messages, MSS %d, %s", s.messages, s.mss, s.kernel));
   }
-  if (absl::Status st = outputs.Commit(); !st.ok()) return Fail(env, kExitRunFailed, st.message());
+  // An output that cannot be written whole is an output-path problem (2),
+  // like one that cannot be created.
+  if (absl::Status st = outputs.Commit(); !st.ok()) return Fail(env, kExitBadInput, st.message());
   if (!s.plot.empty()) {
-    if (absl::Status st = plot.Commit(); !st.ok()) return Fail(env, kExitRunFailed, st.message());
+    if (absl::Status st = plot.Commit(); !st.ok()) return Fail(env, kExitBadInput, st.message());
   }
   switch (opts.format) {
     case OutputFormat::kTable: *env.out << FormatTable(s, *runs); break;

@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +11,12 @@
 #include "cli/working_dir.h"
 
 int main(int argc, char** argv) {
+  // With stdout closed, the next file opened (an output) would become fd 1
+  // and receive the table.
+  if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+    std::cerr << "sendsim: cannot write to standard output (it is closed)\n";
+    return 2;
+  }
   if (absl::Status s = sendsim::cli::EnterUserWorkingDirectory(); !s.ok()) {
     std::cerr << "sendsim: " << s.message() << "\n";
     return 2;
