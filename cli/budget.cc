@@ -1,22 +1,42 @@
 #include "cli/budget.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_format.h"
-#include "cli/runner.h"
+#include "absl/strings/str_join.h"
 
 namespace sendsim::cli {
+
+double MinSimulatedSeconds(const scenario::Scenario& s) {
+  uint64_t smallest = UINT64_MAX;
+  for (const scenario::SizeMixEntry& e : s.sizes) smallest = std::min(smallest, e.bytes);
+  if (smallest == UINT64_MAX) smallest = 0;
+  const double wire_s = static_cast<double>(s.messages) * static_cast<double>(smallest) * 8.0 /
+                        (static_cast<double>(std::max<uint64_t>(s.link_mbps, 1)) * 1e6);
+  const double reply_s = s.queue_depth == 0 ? 0
+                                            : static_cast<double>(s.messages / s.queue_depth) *
+                                                  static_cast<double>(s.osd_reply_ns) / 1e9;
+  return std::max(wire_s, reply_s);
+}
+
+model::TimeNs SimulatedHorizonNs(const scenario::Scenario& s) {
+  constexpr model::TimeNs kStuckAfterNs = 3600 * model::kNsPerSec;
+  return kStuckAfterNs + 2 * static_cast<model::TimeNs>(std::llround(MinSimulatedSeconds(s) * 1e9));
+}
 
 Budget EstimateBudget(const scenario::Scenario& s, uint32_t threads) {
   Budget b;
   b.runs = static_cast<uint64_t>(s.writers.size()) * s.seeds;
   b.concurrent = std::min<uint64_t>(std::max<uint32_t>(threads, 1), b.runs);
-  uint64_t weight = 0, smallest = UINT64_MAX;
+  uint64_t weight = 0;
   double weighted_bytes = 0;
   for (const scenario::SizeMixEntry& e : s.sizes) {
     weight += e.weight;
     weighted_bytes += static_cast<double>(e.bytes) * e.weight;
-    smallest = std::min(smallest, e.bytes);
   }
   const double mean_bytes = weight > 0 ? weighted_bytes / static_cast<double>(weight) : 0;
   // Saturating: the product of in-range knobs can pass 64 bits.
@@ -27,14 +47,7 @@ Budget EstimateBudget(const scenario::Scenario& s, uint32_t threads) {
   const double per_run_ns = static_cast<double>(s.messages) * (kCpuNsPerMessage + mean_bytes * kCpuNsPerByte);
   b.cpu_seconds = per_run_ns * static_cast<double>(b.runs) / 1e9;
   b.wall_seconds = b.cpu_seconds / static_cast<double>(b.concurrent);
-  // Every message's smallest possible payload crosses the link once, and
-  // with a queue depth each batch of requests waits for the OSD's replies.
-  const double wire_s = static_cast<double>(s.messages) * static_cast<double>(smallest == UINT64_MAX ? 0 : smallest) *
-                        8.0 / (static_cast<double>(s.link_mbps) * 1e6);
-  const double reply_s = s.queue_depth == 0 ? 0
-                                            : static_cast<double>(s.messages / s.queue_depth) *
-                                                  static_cast<double>(s.osd_reply_ns) / 1e9;
-  b.min_simulated_s = std::max(wire_s, reply_s);
+  b.min_simulated_s = MinSimulatedSeconds(s);
   return b;
 }
 
@@ -50,26 +63,20 @@ std::string Duration(double seconds) {
 }  // namespace
 
 absl::Status CheckBudget(const Budget& b, uint64_t max_memory_mb, uint64_t max_minutes) {
-  const double horizon_s = static_cast<double>(kMaxSimulatedNs) / model::kNsPerSec;
-  if (b.min_simulated_s > horizon_s) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the workload needs at least %s of simulated time (link rate and OSD replies), past the %.0f s a run may "
-        "take; send fewer or smaller messages, or raise link_mbps",
-        Duration(b.min_simulated_s), horizon_s));
-  }
+  std::vector<std::string> over;
   const double mem_mb = static_cast<double>(b.memory_bytes) / (1 << 20);
   if (mem_mb > static_cast<double>(max_memory_mb)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "estimated memory %.0f MiB (%d runs, %d at once) exceeds the %d MiB limit; fewer messages, seeds, writers "
-        "or --threads, or --max-memory-mb=%.0f",
-        mem_mb, b.runs, b.concurrent, max_memory_mb, mem_mb + 1));
+    over.push_back(absl::StrFormat("estimated memory %.0f MiB (%d runs, %d at once) exceeds the %d MiB limit "
+                                   "(fewer messages, seeds, writers or --threads, or --max-memory-mb=%.0f)",
+                                   mem_mb, b.runs, b.concurrent, max_memory_mb, mem_mb + 1));
   }
   if (b.wall_seconds > static_cast<double>(max_minutes) * 60) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "estimated run time %s (%s of CPU over %d threads) exceeds the %d-minute limit; --max-minutes=%.0f allows it",
+    over.push_back(absl::StrFormat(
+        "estimated run time %s (%s of CPU over %d threads) exceeds the %d-minute limit (--max-minutes=%.0f)",
         Duration(b.wall_seconds), Duration(b.cpu_seconds), b.concurrent, max_minutes, b.wall_seconds / 60 + 1));
   }
-  return absl::OkStatus();
+  if (over.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(over, "; "));
 }
 
 }  // namespace sendsim::cli

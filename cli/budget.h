@@ -9,6 +9,8 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "model/event_loop.h"
+#include "model/types.h"
 #include "scenario/scenario.h"
 
 namespace sendsim::cli {
@@ -30,6 +32,16 @@ inline constexpr uint64_t kBytesPerRun = 16ull << 20;
 inline constexpr double kCpuNsPerMessage = 4000;
 inline constexpr double kCpuNsPerByte = 0.25;
 
+// A lower bound of one run's simulated time: every message's smallest
+// payload crosses the link once, and with a queue depth each batch of
+// requests waits for the OSD's reply.
+double MinSimulatedSeconds(const scenario::Scenario& s);
+
+// When a run counts as stuck: an hour of simulated time beyond twice that
+// lower bound, so that a slow link or slow replies are not mistaken for a
+// stall (a fixed hour failed --link-mbps=1 with the default workload).
+model::TimeNs SimulatedHorizonNs(const scenario::Scenario& s);
+
 struct Budget {
   uint64_t runs = 0;             // writers x seeds
   uint64_t concurrent = 0;       // runs in flight at once
@@ -43,8 +55,7 @@ struct Budget {
 Budget EstimateBudget(const scenario::Scenario& s, uint32_t threads);
 
 // InvalidArgument naming the estimate and the overriding flag when the
-// budget exceeds a limit, or when even the lower bound of the simulated
-// time passes the runner's horizon (the run could only fail).
+// budget exceeds a limit (every limit exceeded, in one line).
 absl::Status CheckBudget(const Budget& b, uint64_t max_memory_mb, uint64_t max_minutes);
 
 }  // namespace sendsim::cli

@@ -42,13 +42,25 @@ TEST(BudgetTest, DaysOfWorkRefused) {
   EXPECT_NE(st.message().find("--max-minutes="), std::string::npos) << st;
 }
 
-TEST(BudgetTest, SimulatedTimePastTheHorizonRefused) {
+TEST(BudgetTest, HorizonGrowsWithTheLowerBound) {
   scenario::Scenario s;
-  s.link_mbps = 1;  // 10000 x 131072 bytes x 8 / 1e6 = 10486 s > 3600 s
-  absl::Status st = CheckBudget(EstimateBudget(s, 2), kDefaultMaxMemoryMb, kDefaultMaxMinutes);
-  EXPECT_NE(st.message().find("at least 2.9 hours of simulated time"), std::string::npos) << st;
-  s.link_mbps = 3;  // 3495 s: may finish
+  // The default: 10000 x 131072 x 8 bits at 10 Gbit/s = 1.048576 s; replies
+  // 2500 batches x 0.5 ms = 1.25 s, the larger.
+  EXPECT_DOUBLE_EQ(MinSimulatedSeconds(s), 1.25);
+  EXPECT_EQ(SimulatedHorizonNs(s), 3600'000'000'000 + 2'500'000'000);
+  s.link_mbps = 1;  // 10485.76 s on the wire alone: an hour would fail it
+  EXPECT_DOUBLE_EQ(MinSimulatedSeconds(s), 10485.76);
+  EXPECT_EQ(SimulatedHorizonNs(s), 3600'000'000'000 + 20'971'520'000'000);
   EXPECT_TRUE(CheckBudget(EstimateBudget(s, 2), kDefaultMaxMemoryMb, kDefaultMaxMinutes).ok());
+}
+
+TEST(BudgetTest, EveryExceededLimitInOneLine) {
+  scenario::Scenario s;
+  s.messages = 100'000'000;
+  absl::Status st = CheckBudget(EstimateBudget(s, 2), kDefaultMaxMemoryMb, kDefaultMaxMinutes);
+  EXPECT_NE(st.message().find("estimated memory"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("; estimated run time"), std::string::npos) << st;
+  EXPECT_EQ(st.message().find('\n'), std::string::npos) << st;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "cli/budget.h"
 #include "cli/histogram_observer.h"
 #include "scenario/build.h"
 #include "messenger/connection.h"
@@ -61,15 +62,16 @@ absl::StatusOr<RunResult> RunOne(const Scenario& s, const WriterSpec& w, model::
   // Messages complete in stream order, so one forward scan counts them.
   size_t done = 0;
   const auto& records = driver.records();
+  const model::TimeNs horizon = SimulatedHorizonNs(s);
   while (!loop.empty()) {
     loop.Run(kEventsPerSlice);
     while (done < records.size() && records[done].acked >= 0) ++done;
     if (progress) progress(done, records.size());
-    if (!loop.empty() && loop.now() > kMaxSimulatedNs) {
+    if (!loop.empty() && loop.now() > horizon) {
       // Every message acknowledged but events still due (timers, replies):
       // say so rather than report a stall that contradicts the count.
       return absl::DeadlineExceededError(absl::StrFormat(
-          "no end after %d s of simulated time (%d of %d messages acknowledged%s)", kMaxSimulatedNs / model::kNsPerSec,
+          "no end after %d s of simulated time (%d of %d messages acknowledged%s)", horizon / model::kNsPerSec,
           done, records.size(), done == records.size() ? "; events were still pending" : ""));
     }
   }

@@ -8,14 +8,9 @@
 #include "cli/progress.h"
 #include "cli/run_result.h"
 #include "scenario/scenario.h"
-#include "model/event_loop.h"
 #include "model/observer.h"
-#include "model/types.h"
 
 namespace sendsim::cli {
-
-// A run that has not finished after this much simulated time is stuck.
-inline constexpr model::TimeNs kMaxSimulatedNs = 3600 * model::kNsPerSec;
 
 // `extra` (may be null) also sees every wire packet and delivery (trace,
 // pcap). `progress` (may be empty) is called as messages complete.

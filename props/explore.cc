@@ -296,7 +296,7 @@ int Trace(int shards, int shard) {
 bool ReplayOne(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) {
-    absl::FPrintF(stderr, "explore: %s\n", text.status().message());
+    absl::FPrintF(stderr, "explore: %s\n", scenario::ErrorLine(text.status().message()));
     return false;
   }
   Fixture f;
@@ -306,7 +306,8 @@ bool ReplayOne(const std::string& path) {
     f.c = *c;
     f.property = absl::GetFlag(FLAGS_property);
   } else {
-    absl::FPrintF(stderr, "explore: %s: %s\n", path, fx.status().message());
+    absl::FPrintF(stderr, "explore: %s\n",
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", fx.status().message())));
     return false;
   }
   // Everything that would make the runs meaningless is refused before any
@@ -316,13 +317,15 @@ bool ReplayOne(const std::string& path) {
   if (f.property != "all" && f.property != "holding") {
     absl::StatusOr<PropertySpec> s = PropertyByName(f.property);
     if (!s.ok()) {
-      absl::FPrintF(stderr, "explore: %s: %s\n", scenario::EscapeForMessage(path), s.status().message());
+      absl::FPrintF(stderr, "explore: %s\n",
+                    scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", s.status().message())));
       return false;
     }
     spec = *s;
   }
   if (absl::Status st = CheckCaseRunnable(f.c); !st.ok()) {
-    absl::FPrintF(stderr, "explore: %s: %s\n", scenario::EscapeForMessage(path), st.message());
+    absl::FPrintF(stderr, "explore: %s\n",
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", st.message())));
     return false;
   }
   absl::PrintF("== %s\n%s", path, FormatCase(f.c));

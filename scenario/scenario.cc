@@ -101,7 +101,7 @@ bool Known(const std::vector<std::string>& names, absl::string_view n) {
 absl::Status CheckRange(absl::string_view key, uint64_t v, uint64_t lo, uint64_t hi, absl::string_view unit) {
   if (v < lo || v > hi) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("%s: %d %s is out of range [%d, %d]", key, v, unit, lo, hi));
+        absl::StrFormat("%s: %d%s%s is out of range [%d, %d]", key, v, unit.empty() ? "" : " ", unit, lo, hi));
   }
   return absl::OkStatus();
 }
