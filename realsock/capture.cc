@@ -42,7 +42,9 @@ bool ParseIpv4Tcp(const uint8_t* ip, size_t ip_len, kernelcmp::TcpSegment* out) 
 }
 
 absl::StatusOr<std::unique_ptr<Capture>> Capture::Open(const std::string& device) {
-  const int fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_IP));
+  // ETH_P_ALL: only taps on every protocol see outgoing packets
+  // (dev_queue_xmit_nit delivers to ptype_all); IPv4 is picked per packet.
+  const int fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
   if (fd < 0) return absl::FailedPreconditionError(absl::StrFormat("packet socket: %s", std::strerror(errno)));
   std::unique_ptr<Capture> c(new Capture(fd));
   const int buf = 256 << 20;
@@ -52,7 +54,7 @@ absl::StatusOr<std::unique_ptr<Capture>> Capture::Open(const std::string& device
   }
   struct sockaddr_ll sll = {};
   sll.sll_family = AF_PACKET;
-  sll.sll_protocol = htons(ETH_P_IP);
+  sll.sll_protocol = htons(ETH_P_ALL);
   sll.sll_ifindex = static_cast<int>(if_nametoindex(device.c_str()));
   if (sll.sll_ifindex == 0) return absl::NotFoundError(absl::StrFormat("no device %s", device));
   if (bind(fd, reinterpret_cast<struct sockaddr*>(&sll), sizeof(sll)) != 0) {
@@ -66,12 +68,16 @@ Capture::~Capture() { close(fd_); }
 absl::Status Capture::Drain() {
   uint8_t buf[128];  // IPv4 + TCP headers with options; payload length comes from the IP header
   for (;;) {
-    const ssize_t r = recv(fd_, buf, sizeof(buf), MSG_TRUNC);
+    struct sockaddr_ll from = {};
+    socklen_t from_len = sizeof(from);
+    const ssize_t r =
+        recvfrom(fd_, buf, sizeof(buf), MSG_TRUNC, reinterpret_cast<struct sockaddr*>(&from), &from_len);
     if (r < 0) {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return absl::OkStatus();
       if (errno == EINTR) continue;
       return absl::InternalError(absl::StrFormat("capture recv: %s", std::strerror(errno)));
     }
+    if (from.sll_protocol != htons(ETH_P_IP)) continue;
     kernelcmp::TcpSegment s;
     if (ParseIpv4Tcp(buf, std::min<size_t>(static_cast<size_t>(r), sizeof(buf)), &s)) segments_.push_back(s);
   }

@@ -185,9 +185,13 @@ int64_t FdSocket::SplicePage(const uint8_t* data, uint32_t offset, uint32_t len,
     Discard(len - sent);
     return sent > 0 ? static_cast<int64_t>(sent) : -EAGAIN;
   }
+  // Part of the batch is still at the pipe's head, this page behind it: send
+  // the batch's rest first, then drop the page, which the writer offers again.
   batched_ -= moved;
-  Discard(len);
   if (int64_t f = FinishBatch(); f < 0) return f;
+  stats_.spliced_buffers += buffers - 1;
+  stats_.notlast_buffers += buffers - 1;
+  Discard(len);
   return -EAGAIN;
 }
 

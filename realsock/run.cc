@@ -103,13 +103,13 @@ absl::Status Drive(model::EventLoop* loop, messenger::WorkloadDriver* driver, Fd
     if (now > spec.deadline_ns) {
       return absl::DeadlineExceededError(absl::StrFormat("not finished after %d ms", now / model::kNsPerMs));
     }
-    struct pollfd pfd[3] = {{rx->event_fd(), POLLIN, 0}, {capture->fd(), POLLIN, 0}, {sock->fd(), 0, 0}};
+    struct pollfd pfd[3] = {{rx->event_fd(), POLLIN, 0}, {capture ? capture->fd() : -1, POLLIN, 0}, {sock->fd(), 0, 0}};
     if (sock->wants_write_space()) pfd[2].events = POLLOUT;
     const model::TimeNs next = loop->NextEventTime();
     const model::TimeNs wait = next < 0 ? 100 * model::kNsPerMs : std::max<model::TimeNs>(0, next - now);
     const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec), static_cast<long>(wait % model::kNsPerSec)};
     if (ppoll(pfd, 3, &ts, nullptr) < 0 && errno != EINTR) return Errno("ppoll");
-    if ((pfd[1].revents & POLLIN) != 0) {
+    if (capture != nullptr && (pfd[1].revents & POLLIN) != 0) {
       if (absl::Status s = capture->Drain(); !s.ok()) return s;
     }
     if ((pfd[0].revents & POLLIN) != 0) {
@@ -128,27 +128,25 @@ absl::Status Drive(model::EventLoop* loop, messenger::WorkloadDriver* driver, Fd
 
 }  // namespace
 
-absl::StatusOr<RunOutcome> RunWriter(const Testbed& tb, const RunSpec& spec) {
+absl::StatusOr<RunOutcome> RunOnSockets(int send_fd, int recv_fd, const RunSpec& spec, Capture* capture) {
   // Sleeps end when asked: the default 50 us of slack would stretch every
   // CPU gap the connection charges.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  Sockets s;
-  std::unique_ptr<Capture> capture;
-  kernelcmp::Flow flow;
-  if (absl::Status st = Connect(tb, spec, &s, &capture, &flow); !st.ok()) return st;
-
-  absl::StatusOr<std::unique_ptr<FdSocket>> sock = FdSocket::Create(s.send_fd);
-  s.send_fd = -1;  // owned by the FdSocket now
-  if (!sock.ok()) return sock.status();
+  absl::StatusOr<std::unique_ptr<FdSocket>> sock = FdSocket::Create(send_fd);
+  if (!sock.ok()) {
+    close(recv_fd);
+    return sock.status();
+  }
   model::EventLoop loop;
   messenger::WorkloadDriver driver(&loop, spec.messages, spec.driver);
-  if (absl::Status st = driver.Attach(sock->get(), spec.connection); !st.ok()) return st;
-
+  if (absl::Status st = driver.Attach(sock->get(), spec.connection); !st.ok()) {
+    close(recv_fd);
+    return st;
+  }
   const model::TimeNs origin = MonotonicNs();
-  Receiver rx(s.recv_fd, origin);
-  s.recv_fd = -1;
+  Receiver rx(recv_fd, origin);
   driver.Start();
-  absl::Status st = Drive(&loop, &driver, sock->get(), &rx, capture.get(), origin, spec);
+  absl::Status st = Drive(&loop, &driver, sock->get(), &rx, capture, origin, spec);
   RunOutcome out;
   out.duration_ns = loop.now();
   out.socket = (*sock)->stats();
@@ -157,11 +155,25 @@ absl::StatusOr<RunOutcome> RunWriter(const Testbed& tb, const RunSpec& spec) {
   if (!st.ok()) return st;
   if (!rs.ok()) return rs;
   if (absl::Status f = driver.Finish(); !f.ok()) return f;
-  if (absl::Status c = capture->Finish(); !c.ok()) return c;
-  absl::StatusOr<kernelcmp::RunFigures> fig = kernelcmp::AnalyzeFlow(capture->segments(), flow, spec.mss, /*split_tso=*/true);
-  if (!fig.ok()) return fig.status();
-  out.figures = *fig;
   out.messages = driver.decoder().messages();
+  return out;
+}
+
+absl::StatusOr<RunOutcome> RunWriter(const Testbed& tb, const RunSpec& spec) {
+  Sockets s;
+  std::unique_ptr<Capture> capture;
+  kernelcmp::Flow flow;
+  if (absl::Status st = Connect(tb, spec, &s, &capture, &flow); !st.ok()) return st;
+  const int send_fd = s.send_fd;
+  const int recv_fd = s.recv_fd;
+  s.send_fd = s.recv_fd = -1;  // RunOnSockets owns them now
+  absl::StatusOr<RunOutcome> out = RunOnSockets(send_fd, recv_fd, spec, capture.get());
+  if (!out.ok()) return out;
+  if (absl::Status c = capture->Finish(); !c.ok()) return c;
+  absl::StatusOr<kernelcmp::RunFigures> fig =
+      kernelcmp::AnalyzeFlow(capture->segments(), flow, spec.mss, /*split_tso=*/true);
+  if (!fig.ok()) return fig.status();
+  out->figures = *fig;
   return out;
 }
 

@@ -46,7 +46,13 @@ struct RunOutcome {
   model::TimeNs duration_ns = 0;  // first submission to the last reply
 };
 
+// Connects across the testbed, runs, and counts the capture.
 absl::StatusOr<RunOutcome> RunWriter(const Testbed& tb, const RunSpec& spec);
+
+// The run on an already connected pair (owns both descriptors); `capture`
+// (may be null) is drained as packets arrive. No figures.
+class Capture;
+absl::StatusOr<RunOutcome> RunOnSockets(int send_fd, int recv_fd, const RunSpec& spec, Capture* capture);
 
 }  // namespace sendsim::realsock
 

@@ -28,17 +28,17 @@ std::string Us(uint64_t ns) { return absl::StrFormat("%.3fus", static_cast<doubl
 }  // namespace
 
 absl::Status CheckCanRun(const TestbedOptions& opts) {
-  if (geteuid() != 0) return absl::FailedPreconditionError("needs root (network namespaces, veth)");
+  if (geteuid() != 0) return absl::UnavailableError("needs root (network namespaces, veth)");
   if (access("/proc/self/ns/net", R_OK) != 0) {
-    return absl::FailedPreconditionError("kernel has no network namespaces (/proc/self/ns/net)");
+    return absl::UnavailableError("kernel has no network namespaces (/proc/self/ns/net)");
   }
   absl::StatusOr<kernelcmp::CommandResult> ip = RunCommand({"ip", "-V"});
-  if (!ip.ok() || ip->exit_code != 0) return absl::FailedPreconditionError("`ip` (iproute2) is not installed");
+  if (!ip.ok() || ip->exit_code != 0) return absl::UnavailableError("`ip` (iproute2) is not installed");
   if (opts.shape) {
     absl::StatusOr<kernelcmp::CommandResult> tc = RunCommand({"tc", "-V"});
-    if (!tc.ok() || tc->exit_code != 0) return absl::FailedPreconditionError("`tc` (iproute2) is not installed");
+    if (!tc.ok() || tc->exit_code != 0) return absl::UnavailableError("`tc` (iproute2) is not installed");
     if (access("/proc/sys/net/core/netdev_max_backlog", W_OK) != 0) {
-      return absl::FailedPreconditionError("cannot write net.core.netdev_max_backlog");
+      return absl::UnavailableError("cannot write net.core.netdev_max_backlog");
     }
   }
   return absl::OkStatus();
