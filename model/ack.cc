@@ -80,7 +80,11 @@ void TcpSock::TcpAck(const Segment& seg) {
   // snd_wl1; the window updates when the ACK advances or the window grows.
   if (ack > snd_una_ || seg.win > snd_wnd_) {
     flag |= kFlagWinUpdate;
+    const bool changed = seg.win != snd_wnd_;
     snd_wnd_ = seg.win;
+    // tcp_ack_update_window: a changed window with data queued checks for
+    // restart after idle too (a zero-window stall sends no data).
+    if (changed && !write_queue_.empty()) SlowStartAfterIdleCheck();
     if (seg.win > max_window_) max_window_ = seg.win;
   }
   if (ack > snd_una_) retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
