@@ -109,7 +109,7 @@ int Main(int argc, char** argv) {
   kernelcmp::SignalGuard guard(&cleanup);
   absl::StatusOr<Recording> rec = RunLive(opts, &cleanup);
   if (!rec.ok()) {
-    return Fail(rec.status().code() == absl::StatusCode::kFailedPrecondition ? 77 : 1,
+    return Fail(rec.status().code() == absl::StatusCode::kUnavailable ? 77 : 1,
                 std::string(rec.status().message()));
   }
   std::fputs(FormatComparison(*rec).c_str(), stdout);
