@@ -26,6 +26,10 @@ struct CliOptions {
   bool dump_scenario = false;
   uint32_t threads = 0;  // runs at once; 0: one per CPU
   std::string target = "model";  // sendsim packetdrill: model or kernel
+  // sendsim packetdrill: packetdrill's matching flags (packetdrill/outbound.h).
+  int64_t tolerance_usecs = 4000;
+  double tolerance_percent = 12.5;
+  bool strict_segments = false;
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
   std::set<std::string> given;          // flags present on the command line ('_' form)

@@ -219,7 +219,17 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
       *real = NewSocket(nonblock);
       return *real < 0 ? CallResult(-1) : std::make_pair(int64_t{want_fd}, 0);
     };
-    *after = [this, real, want_fd](int64_t) { fds_[want_fd] = *real; };
+    *after = [this, real, want_fd, line](int64_t) {
+      fds_[want_fd] = *real;
+      // The script's congestion control, not the host's default (bbr on some
+      // hosts; a new namespace inherits it and may not pick cubic itself).
+      char cc[32] = {};
+      socklen_t len = sizeof(cc) - 1;
+      if (getsockopt(*real, IPPROTO_TCP, TCP_CONGESTION, cc, &len) != 0 || cc_ != cc) {
+        value_mismatch_ = Fail(line, absl::StrFormat("congestion control %s could not be set on the kernel target "
+                                                     "(the socket has %s)", cc_, cc));
+      }
+    };
     return absl::OkStatus();
   }
   if (n == "open") {
@@ -325,10 +335,12 @@ absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const i
     if (length > kMaxBuffer) return Skip(line, n + "() of more than 64 MiB on the kernel target");
     const bool out = n == "write" || n == "send";
     const bool plain = n == "write" || n == "read";  // also on files
-    *body = [f, out, plain, len = static_cast<size_t>(length), fl = static_cast<int>(flags)] {
-      std::vector<char> buf(len, 0);
-      if (plain) return CallResult(out ? write(f, buf.data(), len) : read(f, buf.data(), len));
-      return CallResult(out ? send(f, buf.data(), len, fl | MSG_NOSIGNAL) : recv(f, buf.data(), len, fl));
+    const bool null = a.size() > 1 && IsNull(a[1]);  // the kernel sees a null pointer (EFAULT)
+    *body = [f, out, plain, null, len = static_cast<size_t>(length), fl = static_cast<int>(flags)] {
+      std::vector<char> storage(null ? 0 : len, 0);
+      char* buf = null ? nullptr : storage.data();
+      if (plain) return CallResult(out ? write(f, buf, len) : read(f, buf, len));
+      return CallResult(out ? send(f, buf, len, fl | MSG_NOSIGNAL) : recv(f, buf, len, fl));
     };
     return absl::OkStatus();
   }

@@ -22,6 +22,10 @@ namespace {
 // The child's verdict on the pipe: one byte, then the reason.
 constexpr char kPass = 'P', kFail = 'F', kSkip = 'S';
 
+// SCHED_FIFO priority of the child: above every normal task, below the
+// kernel's own real-time threads (which use 50 and up).
+constexpr int kRealTimePriority = 10;
+
 // In the child: a fresh network namespace with its tun device, the script,
 // the verdict on `out`.
 [[noreturn]] void ChildRun(const std::string& path, const KernelOptions& opts, int out) {
@@ -34,6 +38,14 @@ constexpr char kPass = 'P', kFail = 'F', kSkip = 'S';
   };
   absl::StatusOr<Script> script = ParseScriptFile(path);
   if (!script.ok()) report(kFail, std::string(script.status().message()));
+  // Real-time priority for the script's threads (the tun reader, the calls):
+  // on a loaded machine a normal-priority process wakes milliseconds late, so
+  // a packet's capture time and an event's start drift past the tolerance
+  // and verdicts flip between runs. Real packetdrill takes packet times from
+  // the kernel; waking at once gets us the same. Without the privilege the
+  // run goes on at normal priority.
+  const sched_param rt{kRealTimePriority};
+  sched_setscheduler(0, SCHED_FIFO, &rt);
   if (unshare(CLONE_NEWNET) != 0) report(kFail, absl::StrFormat("unshare(CLONE_NEWNET): %s", std::strerror(errno)));
   absl::StatusOr<std::unique_ptr<TunDevice>> tun = TunDevice::Create();
   if (!tun.ok()) report(kFail, std::string(tun.status().message()));

@@ -24,13 +24,14 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "packetdrill/outbound.h"
 #include "packetdrill/runner.h"
 
 namespace sendsim::packetdrill {
 
 struct KernelOptions {
-  // Lower bound of the timing tolerance (the script's own is used if larger).
-  int64_t min_tolerance_us = 4000;
+  // Tolerance and --strict_segments (a script's own option lines override them).
+  MatchRules rules;
   // A script still running after this long is killed and FAILs.
   int timeout_s = 120;
 };

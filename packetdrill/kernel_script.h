@@ -20,6 +20,7 @@
 #include "packetdrill/ast.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/kernel_tun.h"
+#include "packetdrill/outbound.h"
 
 namespace sendsim::packetdrill {
 
@@ -60,6 +61,8 @@ class KernelScript {
   absl::Status Inbound(const Event& e, const PacketEvent& p);
   absl::Status Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi, int64_t* last);
   absl::Status Command(int line, const std::string& text);
+  absl::Status SetSysctl(int line, const std::string& name, const std::string& value,
+                         std::vector<std::pair<std::string, std::string>>* old);
   absl::Status Code(int line, const std::string& code);
 
   // kernel_calls.cc
@@ -76,10 +79,11 @@ class KernelScript {
   TunDevice* tun_;
   const KernelOptions opts_;
   int64_t origin_ = 0;
-  int64_t tolerance_us_ = 4000;
-  bool strict_ = false;
+  MatchRules rules_ = opts_.rules;  // then the script's option lines
   std::string cc_ = "cubic";
   std::string tmpdir_;
+  // What /tmp/sysctl_restore_${PPID}.sh puts back (the latest set_sysctls.py call's old values).
+  std::optional<std::vector<std::pair<std::string, std::string>>> sysctl_restore_;
 
   int64_t prev_done_ = 0, prev_script_ = 0;
   bool prev_inbound_ = false;

@@ -15,6 +15,11 @@ int PacketdrillMain(const std::vector<std::string>& files, const std::string& ke
 
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, std::ostream& out,
                     std::ostream& err) {
+  return PacketdrillMain(files, kernel, MatchRules{}, out, err);
+}
+
+int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, const MatchRules& rules,
+                    std::ostream& out, std::ostream& err) {
   absl::StatusOr<model::Profile> profile = model::ProfileByName(kernel);
   if (!profile.ok()) {
     err << "sendsim packetdrill: " << profile.status().message() << "\n";
@@ -27,7 +32,7 @@ int PacketdrillMain(const std::vector<std::string>& files, const std::string& ke
   const EndpointFactory factory = ModelEndpointFactory();
   int passed = 0, failed = 0, skipped = 0;
   for (const std::string& f : files) {
-    Result r = RunScript(f, *profile, factory);
+    Result r = RunScript(f, *profile, factory, rules);
     switch (r.verdict) {
       case Verdict::kPass:
         ++passed;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "packetdrill/outbound.h"
+
 namespace sendsim::packetdrill {
 
 // `sendsim packetdrill FILE...`: runs each script on the model with kernel
@@ -15,6 +17,9 @@ namespace sendsim::packetdrill {
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel);
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, std::ostream& out,
                     std::ostream& err);
+// With the command line's tolerance and --strict_segments.
+int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, const MatchRules& rules,
+                    std::ostream& out, std::ostream& err);
 
 }  // namespace sendsim::packetdrill
 
