@@ -66,6 +66,42 @@ TEST(KernelRun, AWrongExpectationFails) {
   EXPECT_NE(r.reason.find("window differs"), std::string::npos) << r.reason;
 }
 
+std::string HostWmemMax() {
+  std::ifstream in("/proc/sys/net/core/wmem_max");
+  std::string v;
+  std::getline(in, v);
+  return v;
+}
+
+// A host-wide sysctl a script sets (net.core.wmem_max is read-only in a
+// network namespace) is changed for the run and put back after it, also
+// when the script fails or is killed for running too long.
+TEST(KernelRun, HostWideSysctlsAreRestored) {
+  absl::Status can = CheckKernelTarget();
+  if (!can.ok()) GTEST_SKIP() << "cannot run against the kernel here: " << can.message();
+  const std::string before = HostWmemMax();
+  ASSERT_FALSE(before.empty());
+  const std::string fail = ::testing::TempDir() + "/host_sysctl_fail.pkt";
+  std::ofstream(fail) << "`sysctl -q net.core.wmem_max=30000`\n"
+                         "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n"
+                         "+0 setsockopt(3, SOL_SOCKET, SO_SNDBUF, [100000], 4) = 0\n"
+                         "+0 getsockopt(3, SOL_SOCKET, SO_SNDBUF, [1], [4]) = 0\n";
+  Result r = RunScriptOnKernel(fail, KernelOptions());
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.reason;
+  EXPECT_NE(r.reason.find("getsockopt() gave 60000"), std::string::npos) << r.reason;  // the value was in force
+  EXPECT_EQ(HostWmemMax(), before);
+  const std::string slow = ::testing::TempDir() + "/host_sysctl_slow.pkt";
+  std::ofstream(slow) << "`sysctl -q net.core.wmem_max=30000`\n"
+                         "0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n"
+                         "+5 close(3) = 0\n";
+  KernelOptions quick;
+  quick.timeout_s = 1;
+  r = RunScriptOnKernel(slow, quick);
+  EXPECT_EQ(r.verdict, Verdict::kFail) << r.reason;
+  EXPECT_NE(r.reason.find("still running"), std::string::npos) << r.reason;
+  EXPECT_EQ(HostWmemMax(), before);
+}
+
 // The wire form of SYN options (RFC 793/7323 layouts, padded to 4 bytes)
 // and back: no root needed.
 TEST(KernelTun, OptionsRoundTrip) {

@@ -3,6 +3,7 @@
 
 #include "packetdrill/kernel_script.h"
 
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,21 @@ constexpr int64_t kNsPerUs = 1000;
 constexpr int64_t kAnyTimeHorizonNs = 3600LL * 1000000000;
 
 std::string TimeStr(int64_t t) { return absl::StrFormat("%.6f", static_cast<double>(t) / 1e9); }
+
+// A sysctl's value as written back (the kernel separates a vector's
+// numbers with tabs).
+std::string ReadSysctl(const std::string& path) {
+  std::ifstream in(path);
+  std::string cur;
+  std::getline(in, cur);
+  std::replace(cur.begin(), cur.end(), '\t', ' ');
+  return cur;
+}
+
+bool WriteSysctl(const std::string& path, const std::string& value) {
+  std::ofstream f(path);
+  return static_cast<bool>(f << value << "\n") && static_cast<bool>(f.flush());
+}
 
 // The arguments of rm, dd or truncate name only files under /tmp/ (no
 // recursion, globs or parent directories).
@@ -309,19 +325,37 @@ absl::Status KernelScript::SetSysctl(int line, const std::string& name, const st
   }
   std::string path = "/proc/sys/" + name;
   std::replace(path.begin() + 10, path.end(), '.', '/');
-  if (name.find("..") != std::string::npos || name.find('/') != std::string::npos || access(path.c_str(), W_OK) != 0) {
+  if (name.find("..") != std::string::npos || name.find('/') != std::string::npos || name.empty()) {
+    return Fail(line, "bad sysctl name " + name);
+  }
+  if (access(path.c_str(), W_OK) != 0) return SetHostSysctl(line, name, path, value, old);
+  if (old != nullptr) old->emplace_back(name, ReadSysctl(path));
+  if (!WriteSysctl(path, value)) return Fail(line, absl::StrFormat("cannot set %s to %s", name, value));
+  return absl::OkStatus();
+}
+
+// A sysctl that is not per network namespace (absent or read-only in ours,
+// e.g. net.core.wmem_max): written in the host's namespace, which changes
+// the whole machine, so its old value goes to the parent process first; the
+// parent puts it back when this run ends, however it ends.
+absl::Status KernelScript::SetHostSysctl(int line, const std::string& name, const std::string& path,
+                                         const std::string& value,
+                                         std::vector<std::pair<std::string, std::string>>* old) {
+  if (host_netns_ < 0 || own_netns_ < 0 || restore_out_ < 0) {
     return Skip(line, absl::StrFormat("sysctl %s is not per network namespace: not changed on the kernel target",
                                       name));
   }
-  if (old != nullptr) {
-    std::ifstream in(path);
-    std::string cur;
-    std::getline(in, cur);
-    std::replace(cur.begin(), cur.end(), '\t', ' ');
-    old->emplace_back(name, cur);
+  if (setns(host_netns_, CLONE_NEWNET) != 0) return Fail(line, "setns to the host's network namespace failed");
+  std::string cur;
+  bool ok = access(path.c_str(), W_OK) == 0;
+  if (ok) {
+    cur = ReadSysctl(path);
+    const std::string rec = absl::StrFormat("%s\t%s\n", path, cur);
+    ok = write(restore_out_, rec.data(), rec.size()) == static_cast<ssize_t>(rec.size()) && WriteSysctl(path, value);
   }
-  std::ofstream f(path);
-  if (!(f << value << "\n") || !f.flush()) return Fail(line, absl::StrFormat("cannot set %s to %s", name, value));
+  if (setns(own_netns_, CLONE_NEWNET) != 0) return Fail(line, "setns back to the script's network namespace failed");
+  if (!ok) return Fail(line, absl::StrFormat("cannot set %s to %s", name, value));
+  if (old != nullptr) old->emplace_back(name, cur);
   return absl::OkStatus();
 }
 

@@ -30,7 +30,13 @@ inline constexpr uint32_t kRemoteIsn = 1000000;        // the peer's ISN on the 
 
 class KernelScript {
  public:
-  KernelScript(const Script& s, TunDevice* tun, const KernelOptions& o) : script_(s), tun_(tun), opts_(o) {}
+  // `host_netns` and `own_netns`: descriptors of the host's and the script's
+  // network namespaces; `restore_out`: where each host-wide sysctl's old
+  // value goes before it is changed ("path\tvalue\n"; the parent process
+  // puts them back whatever happens to this one). -1: host-wide sysctls SKIP.
+  KernelScript(const Script& s, TunDevice* tun, const KernelOptions& o, int host_netns = -1, int own_netns = -1,
+               int restore_out = -1)
+      : script_(s), tun_(tun), opts_(o), host_netns_(host_netns), own_netns_(own_netns), restore_out_(restore_out) {}
   ~KernelScript();
   absl::Status Run();
 
@@ -63,6 +69,8 @@ class KernelScript {
   absl::Status Command(int line, const std::string& text);
   absl::Status SetSysctl(int line, const std::string& name, const std::string& value,
                          std::vector<std::pair<std::string, std::string>>* old);
+  absl::Status SetHostSysctl(int line, const std::string& name, const std::string& path, const std::string& value,
+                             std::vector<std::pair<std::string, std::string>>* old);
   absl::Status Code(int line, const std::string& code);
 
   // kernel_calls.cc
@@ -78,6 +86,7 @@ class KernelScript {
   const Script& script_;
   TunDevice* tun_;
   const KernelOptions opts_;
+  const int host_netns_, own_netns_, restore_out_;
   int64_t origin_ = 0;
   MatchRules rules_ = opts_.rules;  // then the script's option lines
   std::string cc_ = "cubic";
