@@ -45,6 +45,7 @@ class KernelScript {
   struct Call {
     std::thread th;
     std::atomic<bool> done{false};
+    std::atomic<int> tid{0};  // the thread's id, for its scheduling state
     int64_t ret = 0;
     int err = 0;
     int64_t done_at = 0;
