@@ -2,13 +2,38 @@
 // (packetdrill/main.h does the work).
 #include "cli/subcommands.h"
 
+#include "absl/strings/str_format.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/main.h"
 
 namespace sendsim::cli {
 
+namespace {
+
+// The only flags a script run reads; every other flag (a scenario knob, an
+// output, --format, ...) would be silently ignored, so it is an error.
+bool AppliesToPacketdrill(const std::string& flag) {
+  return flag == "kernel" || flag == "target" || flag == "tolerance_usecs" || flag == "tolerance_percent" ||
+         flag == "strict_segments";
+}
+
+}  // namespace
+
 int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& options, std::ostream& out,
                    std::ostream& err) {
+  for (const std::string& flag : options.given) {
+    if (AppliesToPacketdrill(flag)) continue;
+    std::string name = flag;
+    for (char& c : name) {
+      if (c == '_') c = '-';
+    }
+    err << absl::StrFormat(
+        "sendsim packetdrill: --%s does not apply to packetdrill scripts (they set their own sockets, sysctls and "
+        "routes; only --kernel, --target and the matching flags --tolerance-usecs, --tolerance-percent and "
+        "--strict-segments do)\n",
+        name);
+    return 2;
+  }
   packetdrill::MatchRules rules;
   rules.tolerance_usecs = options.tolerance_usecs;
   rules.tolerance_percent = options.tolerance_percent;
@@ -22,9 +47,9 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
     kopts.rules = rules;
     return packetdrill::KernelPacketdrillMain(files, kopts, out, err);
   }
-  // The runner plays the linux-6.8 profile unless --kernel names another.
-  const std::string kernel = options.Given("kernel") ? options.scenario.kernel : "linux-6.8";
-  return packetdrill::PacketdrillMain(files, kernel, rules, out, err);
+  // The scenario's kernel is the one default (model::kDefaultProfile); a
+  // script's "// profiles:" header may pick another unless --kernel is given.
+  return packetdrill::PacketdrillMain(files, options.scenario.kernel, options.Given("kernel"), out, err, rules);
 }
 
 }  // namespace sendsim::cli

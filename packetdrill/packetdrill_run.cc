@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "model/profile.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/main.h"
 
 int main(int argc, char** argv) {
-  std::string kernel = "linux-6.8";
+  std::string kernel(sendsim::model::kDefaultProfile);
+  bool kernel_given = false;
   std::string target = "model";
   sendsim::packetdrill::MatchRules rules;
   std::vector<std::string> files;
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
     bool ok = true;
     if (a.rfind("--kernel=", 0) == 0) {
       kernel = a.substr(9);
+      kernel_given = true;
     } else if (a.rfind("--target=", 0) == 0) {
       target = a.substr(9);
     } else if (a.rfind("--tolerance_usecs=", 0) == 0) {
@@ -50,5 +53,5 @@ int main(int argc, char** argv) {
     std::cerr << "packetdrill_run: unknown --target '" << target << "' (model or kernel)\n";
     return 2;
   }
-  return sendsim::packetdrill::PacketdrillMain(files, kernel, rules, std::cout, std::cerr);
+  return sendsim::packetdrill::PacketdrillMain(files, kernel, kernel_given, std::cout, std::cerr, rules);
 }
