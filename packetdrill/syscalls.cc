@@ -359,7 +359,13 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
   const Expr& valx = c.sc.args[3];
   SockOpts& listen = run_.sock.listen_opts;
   if (opt == "SO_REUSEADDR" || opt == "SO_REUSEPORT" || opt == "SO_ZEROCOPY") {
-    if (opt == "SO_ZEROCOPY") listen.zerocopy = true;
+    if (opt == "SO_ZEROCOPY") {
+      // sock_setsockopt: SOCK_ZEROCOPY on or off; a connection's own flag
+      // once it exists, else the listener's, inherited by the connection.
+      std::optional<int64_t> on = IntValue(valx);
+      if (!on) return run_.Skip(c.line(), "setsockopt(SO_ZEROCOPY) with a non-integer value");
+      (on_conn ? run_.sock.conn_opts : listen).zerocopy = *on != 0;
+    }
     return Immediate(c, 0);
   }
   if (opt == "TCP_CONGESTION") {
@@ -457,11 +463,10 @@ absl::StatusOr<int> SyscallDriver::SendFlags(const Call& c, const Expr* flags_ex
   }
   const int64_t known = model::kMsgMore | model::kMsgEor | model::kMsgDontwait | model::kMsgNosignal | model::kMsgZerocopy;
   if (f & ~known) return run_.Skip(c.line(), absl::StrFormat("send flags 0x%x are not modelled", f & ~known));
-  if (f & model::kMsgZerocopy) {
-    // Accepted; the data is handled as a copy and no completion
-    // notifications are generated (deliberate simplification).
-    f &= ~model::kMsgZerocopy;
-  }
+  // tcp_sendmsg_locked honours MSG_ZEROCOPY only with SO_ZEROCOPY set (else
+  // it copies). No completion notifications are generated (deliberate
+  // simplification: the MSG_ERRQUEUE read is not checked).
+  if ((f & model::kMsgZerocopy) && !run_.sock.conn_opts.zerocopy) f &= ~model::kMsgZerocopy;
   f &= ~model::kMsgNosignal;
   if (fds_[fd].nonblock) f |= model::kMsgDontwait;
   return static_cast<int>(f);
