@@ -77,6 +77,10 @@ struct Profile {
 absl::StatusOr<Profile> ProfileByName(std::string_view name);
 std::vector<std::string> ProfileNames();
 
+// The profile every front end uses when none is named (sendsim, sendsim
+// packetdrill, the development runner): the seed measurement's kernel.
+inline constexpr std::string_view kDefaultProfile = "linux-4.19";
+
 }  // namespace sendsim::model
 
 #endif  // SENDSIM_MODEL_PROFILE_H_
