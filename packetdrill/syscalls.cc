@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "model/constants.h"
 #include "packetdrill/handshake.h"
+#include "packetdrill/passive_options.h"
 #include "packetdrill/receive.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
@@ -442,6 +443,12 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
     if (!on_conn) listen.rcvbuf = *v;
     return Immediate(c, 0);
   }
+  if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
+    if (IsConnFd(fd) && run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
+    const int r = po->check(*v, on_conn);
+    if (r == 0) passive_[{on_conn, opt}] = *v;
+    return Immediate(c, r);
+  }
   std::optional<model::SockOpt> mo = ModelSockOpt(opt);
   if (!mo) return run_.Skip(c.line(), absl::StrFormat("socket option %s is not modelled", opt));
   if (on_conn) {
@@ -499,6 +506,11 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
   } else if (opt == "TCP_NOTSENT_LOWAT") {
     // Read back through an int: -1 stays -1.
     val = static_cast<int32_t>(opts.notsent_lowat);
+  } else if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
+    // The connection inherits what was set on the listener.
+    auto own = passive_.find({on_conn, opt});
+    auto inherited = passive_.find({false, opt});
+    val = own != passive_.end() ? own->second : inherited != passive_.end() ? inherited->second : po->initial;
   } else if (opt == "SO_ERROR") {
     // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
     // no connect timeout, the only sources of one in these scripts.
