@@ -23,15 +23,22 @@ while IFS=$'\t' read -r name want_rc want_first cmd; do
   T=$(mktemp -d "$scratch/case.XXXXXX")
   out=$(mktemp "$scratch/out.XXXXXX")
   err=$(mktemp "$scratch/err.XXXXXX")
+  rss=$(mktemp "$scratch/rss.XXXXXX")
   cp "$D/s.json" "$T/s.json"
   echo KEEP >"$T/keep.svg"
   before=$(cd "$T" && ls -A && md5sum keep.svg s.json)
+  start=$EPOCHREALTIME
   (
     cd "$T" || exit 99
     [[ -z ${ASAN_OPTIONS:-} ]] && ulimit -v 4194304
-    T=$T timeout 60 bash -c "$cmd" >"$out" 2>"$err"
+    if [[ -x /usr/bin/time ]]; then
+      # Peak RSS of the largest process of the case, for the record.
+      T=$T exec /usr/bin/time -f %M -o "$rss" timeout 60 bash -c "$cmd" >"$out" 2>"$err"
+    fi
+    T=$T exec timeout 60 bash -c "$cmd" >"$out" 2>"$err"
   )
   rc=$?
+  kb=$(tail -n 1 "$rss" 2>/dev/null)
   if [[ -s $err ]]; then first=$(head -n 1 "$err"); else first=$(head -n 1 "$out"); fi
   after=$(cd "$T" && ls -A && md5sum keep.svg s.json 2>/dev/null)
   problems=()
@@ -40,12 +47,13 @@ while IFS=$'\t' read -r name want_rc want_first cmd; do
   ((${#first} <= 400)) || problems+=("first line is ${#first} characters long")
   if [[ $rc != 0 && $(wc -l <"$err") -gt 1 ]]; then problems+=("$(wc -l <"$err") lines on stderr"); fi
   [[ $before == "$after" ]] || problems+=("the scratch folder changed: $(cd "$T" && ls -A | tr '\n' ' ')")
-  printf '%-40s exit %-3s %s\n' "$name" "$rc" "${first:0:200}"
+  ms=$(((${EPOCHREALTIME/./} - ${start/./}) / 1000))
+  printf '%-40s exit %-3s %6d ms %8s kB  %s\n' "$name" "$rc" "$ms" "${kb:--}" "${first:0:200}"
   if ((${#problems[@]} > 0)); then
     fail=1
     for p in "${problems[@]}"; do printf '    FAILED: %s\n' "$p"; done
   fi
-  rm -rf "$T" "$out" "$err"
+  rm -rf "$T" "$out" "$err" "$rss"
 done <"$CASES"
 echo "$count bad inputs"
 if ((count < 100)); then
