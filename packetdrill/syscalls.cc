@@ -582,9 +582,10 @@ absl::Status SyscallDriver::SendFin(int line) {
   return absl::OkStatus();
 }
 
-// shutdown(fd, SHUT_WR / SHUT_RDWR): tcp_shutdown sends the FIN; the fd
-// stays open, later writes fail with EPIPE. SHUT_RD has no effect on
-// the send side.
+// shutdown(fd, how): inet_shutdown sets RCV_SHUTDOWN for SHUT_RD and
+// SHUT_RDWR (reads then return 0 once the queue is empty, tcp_recvmsg), and
+// tcp_shutdown sends the FIN for SHUT_WR and SHUT_RDWR; the fd stays open,
+// later writes fail with EPIPE.
 absl::Status SyscallDriver::SysShutdown(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
@@ -592,6 +593,7 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
   std::optional<int64_t> how = c.sc.args.size() == 2 ? IntValue(c.sc.args[1]) : std::nullopt;
   if (!how || *how < 0 || *how > 2) return run_.Skip(c.line(), "shutdown() how not understood");
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
+  if (*how != 1) run_.sock.rcv_shutdown = true;  // SHUT_RD = 0, SHUT_RDWR = 2
   if (*how != 0) {
     if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
   }
@@ -599,8 +601,9 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
 }
 
 // read()/recv()/recvfrom() on the connection: the peer's data that
-// receive.cc queued. Blocks (or EAGAIN) while nothing is queued and the peer
-// has not closed; 0 at end of stream.
+// receive.cc queued. Blocks (or EAGAIN) while nothing is queued, the peer
+// has not closed and the reading side is not shut down; then 0 (tcp_recvmsg
+// copies queued data before it looks at RCV_SHUTDOWN).
 absl::Status SyscallDriver::SysRead(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
@@ -619,7 +622,7 @@ absl::Status SyscallDriver::SysRead(const Call& c) {
   }
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
   const uint64_t want = static_cast<uint64_t>(*len);
-  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin; };
+  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin || run_.sock.rcv_shutdown; };
   auto finish = [this, want]() -> int64_t {
     const uint64_t n = std::min(want, run_.sock.rcv.queued);
     OnRead(run_, n);
@@ -664,7 +667,12 @@ int64_t SyscallDriver::Revents(int fd) const {
     return run_.sock.phase == SocketPhase::kEstablished && !accepted_ ? (kPollIn | kPollRdnorm) : 0;
   }
   if (!Connected() || run_.sock.phase == SocketPhase::kSynSent) return 0;
-  const int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
+  int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
+  // tcp_poll: RCV_SHUTDOWN (ours, or the peer's FIN) reads as POLLIN|POLLRDHUP,
+  // both directions shut as POLLHUP.
+  const bool rcv_shut = run_.sock.rcv_shutdown || run_.sock.peer_fin;
+  if (rcv_shut) in |= kPollIn | kPollRdnorm | kPollRdhup;
+  if (rcv_shut && run_.sock.fin_seq) in |= kPollHup;
   return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 
