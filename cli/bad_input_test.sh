@@ -5,6 +5,7 @@
 # scratch folder $T holding keep.svg and s.json; afterwards the folder must
 # hold exactly those two files, unchanged (no partial, temporary or
 # truncated output), within 60 s and (outside ASan) 4 GiB of address space.
+# "$D" in an expected first line stands for this folder's absolute path.
 # Every case also prints its first line at most 400 characters long and,
 # when it fails, at most one line on stderr.
 # Usage: bad_input_test.sh SENDSIM EXPLORE CASES_TSV
@@ -20,6 +21,7 @@ count=0
 while IFS=$'\t' read -r name want_rc want_first cmd; do
   [[ -z $name || $name == \#* ]] && continue
   count=$((count + 1))
+  want_first=${want_first//'$D'/$D}
   T=$(mktemp -d "$scratch/case.XXXXXX")
   out=$(mktemp "$scratch/out.XXXXXX")
   err=$(mktemp "$scratch/err.XXXXXX")

@@ -306,8 +306,10 @@ bool ReplayOne(const std::string& path) {
     f.c = *c;
     f.property = absl::GetFlag(FLAGS_property);
   } else {
+    // A bare case (no "case:" section) is reported with the case's error.
+    const absl::Status& why = text->find("case:") == std::string::npos ? c.status() : fx.status();
     absl::FPrintF(stderr, "explore: %s\n",
-                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", fx.status().message())));
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", why.message())));
     return false;
   }
   // Everything that would make the runs meaningless is refused before any
