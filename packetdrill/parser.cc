@@ -550,7 +550,7 @@ absl::StatusOr<Script> ParseScriptFile(const std::string& path) {
   // exhaust memory.
   constexpr uint64_t kMaxScriptBytes = 1 << 20;
   absl::StatusOr<std::string> text = scenario::ReadFileCapped(path, kMaxScriptBytes, "script");
-  if (!text.ok()) return absl::Status(text.status().code(), absl::StrFormat("%s:0: %s", path, text.status().message()));
+  if (!text.ok()) return text.status();  // "script PATH: cannot open file (...)"
   return ParseScript(path, *text);
 }
 
