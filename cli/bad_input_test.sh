@@ -13,9 +13,14 @@ set -u
 SENDSIM=$(realpath "$1")
 EXPLORE=$(realpath "$2")
 CASES=$3
-D=$(realpath "$(dirname "$CASES")")
+# Short paths, so that the messages' 80-character cut of echoed paths
+# leaves the file names visible: the data folder behind a symlink and the
+# scratch folders under /tmp.
+scratch=$(mktemp -d /tmp/sendsim-bad.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+ln -s "$(realpath "$(dirname "$CASES")")" "$scratch/d"
+D=$scratch/d
 export SENDSIM EXPLORE D
-scratch=${TEST_TMPDIR:-$(mktemp -d)}
 fail=0
 count=0
 while IFS=$'\t' read -r name want_rc want_first cmd; do
