@@ -338,8 +338,12 @@ bool ReplayOne(const std::string& path) {
     f.c = *c;
     f.property = absl::GetFlag(FLAGS_property);
   } else {
+    // A bare case (neither "property:" nor "case:") is reported with the
+    // case's error, anything else with the fixture's.
+    const bool fixture = text->find("property:") != std::string::npos || text->find("case:") != std::string::npos;
+    const absl::Status& why = fixture ? fx.status() : c.status();
     absl::FPrintF(stderr, "explore: %s\n",
-                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", fx.status().message())));
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", why.message())));
     return false;
   }
   // Everything that would make the runs meaningless is refused before any
