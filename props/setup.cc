@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "model/constants.h"
-#include "scenario/build.h"
 #include "scenario/scenario.h"
 
 namespace sendsim::props {
@@ -12,8 +11,10 @@ namespace msgr = ::sendsim::messenger;
 
 // A case's network as a scenario (props' link rates are whole Mbit/s: the
 // generator's choices; case.cc rejects others).
-model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
+scenario::Scenario CaseScenario(const Case& c) {
+  const NetConfig& n = c.net;
   scenario::Scenario s;
+  s.kernel = c.profile;
   s.mss = n.mss;
   s.mtu = n.mss + 40 + 12;  // IPv4 + TCP headers + timestamp option
   s.timestamps = true;
@@ -36,7 +37,7 @@ model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
   s.gro_flush_ns = static_cast<uint64_t>(n.gro_flush_ns);
   // The model's own receiver latency: none (the CLI's default is 5 us).
   s.ack_proc_ns = 0;
-  return scenario::BuildConnectionConfig(s, {.track_payload = track_payload, .full_trace = true});
+  return s;
 }
 
 namespace {
