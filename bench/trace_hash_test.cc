@@ -4,7 +4,7 @@
 // (golden fixtures: the values are the model's own output at commit 2a0b5d0,
 // by design -- this test guards "same results", not correctness). Re-recorded
 // on 3 Dec 2026 when the model started to force PSH on every multi-segment
-// transmitted skb (__tcp_transmit_skb, issue 19): the peer's GRO flushes at
+// transmitted skb (__tcp_transmit_skb): the peer's GRO flushes at
 // each PSH, so ACKs (and in the slow-reader run the data packets) change.
 // Optimisations of the event loop, link, NIC or peer must keep them.
 

@@ -3,8 +3,8 @@
 // //cli:golden_default_test). The seed's figures (the 2018 patch's
 // measurement) are not checked here: the run reports them as criteria, held
 // or not (cli/seed_criteria.h), and a criterion the model misses is not
-// tuned back in. What is checked is issue 17's acceptance: the default is
-// not a phase artifact of a lockstep cycle.
+// tuned back in. What is checked: the default is not a phase artifact of a
+// lockstep cycle.
 
 #include <algorithm>
 #include <fstream>

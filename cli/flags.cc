@@ -30,7 +30,7 @@ ABSL_FLAG(std::string, format, "table",
 ABSL_FLAG(bool, dump_scenario, false, "Print the effective scenario as JSON and exit without running.");
 
 ABSL_FLAG(uint64_t, messages, D().messages,
-          "Messages sent per writer [count]. Source: issue 6 asks for about 10,000 krbd writes.");
+          "Messages sent per writer [count]. Source: about 10,000 krbd-style 128 KiB OSD writes.");
 ABSL_FLAG(std::string, sizes, "131072",
           "Data bytes per message, a weighted mix SIZE[:WEIGHT],... with K/M/G suffixes [bytes]. "
           "Source: krbd 128 KiB writes as in the seed measurement.");
@@ -89,7 +89,7 @@ ABSL_FLAG(std::string, kernel, D().kernel,
 ABSL_FLAG(std::string, writers, "v1-legacy,v1-notlast,v1-cork,v1-splice@linux-6.8,v2@linux-6.8",
           "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "
           "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "
-          "sendmsg per message), v1-cork-batch (TCP_CORK held across more_to_follow; props/README.md). Source: issue 6.");
+          "sendmsg per message), v1-cork-batch (TCP_CORK held across more_to_follow; props/README.md).");
 ABSL_FLAG(uint64_t, seed, D().seed,
           "Seed of the first run's PRNG streams (size mix draws, page contents, OSD reply spread). Same inputs "
           "+ seed = same output.");

@@ -11,7 +11,7 @@
 
 namespace sendsim::cli {
 
-// `sendsim packetdrill FILE...` (issue 7): runs packetdrill scripts on the
+// `sendsim packetdrill FILE...`: runs packetdrill scripts on the
 // model; `options.scenario.kernel` is the --kernel value when
 // options.Given("kernel") (the runner defaults to linux-6.8 otherwise).
 // Returns the process exit code (0 only when nothing failed; 2 on bad input).
