@@ -1,8 +1,8 @@
 // The default run's shape, checked on its golden JSON
 // (testdata/golden/default.json, kept equal to the real output by
-// //cli:golden_default_test). The seed's figures (the 2018 patch's
-// measurement) are not checked here: the run reports them as criteria, held
-// or not (cli/seed_criteria.h), and a criterion the model misses is not
+// //cli:golden_default_test). The 2018 measurement's figures (the
+// patch's) are not checked here: the run reports them as criteria, held
+// or not (cli/reported_criteria.h), and a criterion the model misses is not
 // tuned back in. What is checked: the default is not a phase artifact of a
 // lockstep cycle.
 
@@ -73,8 +73,8 @@ TEST(AcceptanceTest, SeedsGiveDifferentCountsAndTheSameShape) {
   }
 }
 
-// Every criterion of the seed is reported, held or not, over every seed.
-TEST(AcceptanceTest, SeedCriteriaAreReported) {
+// Every criterion of the 2018 measurement is reported, held or not, over every seed.
+TEST(AcceptanceTest, ReportedCriteriaAreReported) {
   const nlohmann::json j = Golden();
   const nlohmann::json& cs = j["seed_criteria"];
   ASSERT_EQ(cs.size(), 6u);

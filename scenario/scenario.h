@@ -94,7 +94,7 @@ struct Scenario {
                                      {"v2", "linux-6.8"}};
   uint64_t seed = 1;
   // Runs of the whole comparison, under seed, seed + 1, ..., seed + seeds - 1:
-  // the table is the first run's, the spread and the seed's criteria are
+  // the table is the first run's, the spread and the 2018 measurement's criteria are
   // reported over all of them.
   uint32_t seeds = 5;
   // --- outputs (empty: not written) ---
