@@ -76,7 +76,7 @@ TEST(AcceptanceTest, SeedsGiveDifferentCountsAndTheSameShape) {
 // Every criterion of the 2018 measurement is reported, held or not, over every seed.
 TEST(AcceptanceTest, ReportedCriteriaAreReported) {
   const nlohmann::json j = Golden();
-  const nlohmann::json& cs = j["seed_criteria"];
+  const nlohmann::json& cs = j["reported_criteria"];
   ASSERT_EQ(cs.size(), 6u);
   for (const auto& c : cs) {
     EXPECT_EQ(c["runs"], j["scenario"]["seeds"]) << c["criterion"];

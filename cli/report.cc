@@ -152,7 +152,7 @@ std::string FormatJson(const Scenario& s, const std::vector<SeedRun>& runs) {
   }
   root["seed_runs"] = others;
   root["spread"] = SpreadsJson(runs, ComputeSpread(runs));
-  root["seed_criteria"] = CriteriaJson(JudgeReportedCriteria(runs));
+  root["reported_criteria"] = CriteriaJson(JudgeReportedCriteria(runs));
   return Dump(root);
 }
 

@@ -30,7 +30,7 @@ std::string FormatJson(const scenario::Scenario& s, const std::vector<RunResult>
 // measurement's criteria (cli/spread.h, cli/reported_criteria.h).
 std::string FormatTable(const scenario::Scenario& s, const std::vector<SeedRun>& runs);
 // As FormatJson above for runs[0], plus "seed_runs": [{"seed", "results"}]
-// for the other seeds, "spread" and "seed_criteria".
+// for the other seeds, "spread" and "reported_criteria".
 std::string FormatJson(const scenario::Scenario& s, const std::vector<SeedRun>& runs);
 
 // Long form: writer,kernel,kind,key,value with kind in

@@ -220,7 +220,7 @@ std::string FormatCriteria(const std::vector<CriterionReport>& criteria) {
   if (criteria.empty()) return "";
   const size_t runs = criteria.front().runs;
   std::string out = absl::StrFormat(
-      "\nThe seed's criteria (the 2018 patch's 128 KiB writes at MSS 1448; a report, not a gate), over %d "
+      "\nThe 2018 measurement's criteria (the patch's 128 KiB writes at MSS 1448; a report, not a gate), over %d "
       "seed%s,\nmean [min, max]; margin > 0: held by that much (pts: points of the packets over the next size, "
       "or inside\n[-10, -5] %%; pkts: packets over the 5th most frequent other size):\n",
       runs, runs == 1 ? "" : "s");
@@ -237,7 +237,7 @@ nlohmann::ordered_json CriteriaJson(const std::vector<CriterionReport>& criteria
   for (const CriterionReport& c : criteria) {
     nlohmann::ordered_json j;
     j["criterion"] = c.criterion;
-    j["seed"] = c.reported;
+    j["reported"] = c.reported;
     j["status"] = CriterionStatus(c);
     j["held_runs"] = c.held;
     j["runs"] = c.runs;
