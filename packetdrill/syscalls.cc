@@ -399,7 +399,7 @@ absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo
     case model::SockOpt::kSoSndbuf:
       // sock_setsockopt reads net.core.wmem_max now: min(val, wmem_max).
       listen.sndbuf = std::min<int64_t>(v, run_.settings.wmem_max);
-      listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, 4608);
+      listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, model::kSockMinSndbuf);
       break;
     case model::SockOpt::kTcpNodelay: listen.nodelay = v != 0; break;
     case model::SockOpt::kTcpCork: listen.cork = v != 0; break;
