@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "model/constants.h"
 #include "scenario/scenario.h"
 
@@ -38,6 +40,17 @@ scenario::Scenario CaseScenario(const Case& c) {
   // The model's own receiver latency: none (the CLI's default is 5 us).
   s.ack_proc_ns = 0;
   return s;
+}
+
+absl::Status ValidateCaseSetup(const Case& c) {
+  const scenario::Scenario s = CaseScenario(c);
+  if (c.net.link_bps % 1'000'000 != 0 || c.net.link_bps / 1'000'000 > UINT32_MAX) {
+    return absl::InvalidArgumentError(absl::StrFormat("case: link_bps %d is not a whole number of Mbit/s", c.net.link_bps));
+  }
+  if (absl::Status st = scenario::ValidateNetwork(s); !st.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("case: ", st.message()));
+  }
+  return absl::OkStatus();
 }
 
 namespace {
