@@ -3,46 +3,33 @@
 // yet (v1-more, v1-sendmsg, v1-cork-batch): packets, sub-MSS packets and the
 // change against v1-notlast. Deterministic; it measures results, not speed:
 //   bazel run -c opt //bench:default_scenario_writers
-// The run loop is cli/runner.cc's RunOne with the writer given as a kind.
+// Each run is the writer's Simulation of the scenario, as the CLI's RunOne.
 
 #include <cstdio>
-#include <memory>
-#include <vector>
+#include <string>
 
 #include "absl/strings/str_format.h"
 #include "cli/histogram_observer.h"
 #include "cli/run_result.h"
-#include "scenario/build.h"
-#include "scenario/scenario.h"
-#include "messenger/workload_driver.h"
 #include "messenger/writer_policy.h"
-#include "model/connection.h"
-#include "model/profile.h"
+#include "scenario/scenario.h"
+#include "scenario/simulation.h"
 
 namespace sendsim::cli {
 
-using scenario::BuildConnectionConfig;
-using scenario::BuildConnectionOptions;
-using scenario::BuildDriverOptions;
-using scenario::BuildWorkload;
 using scenario::Scenario;
 namespace {
 
 absl::StatusOr<RunResult> Run(const Scenario& s, messenger::WriterKind kind, const std::string& kernel) {
-  absl::StatusOr<model::Profile> profile = model::ProfileByName(kernel);
-  if (!profile.ok()) return profile.status();
-  const model::ConnectionConfig cfg = BuildConnectionConfig(s);
-  model::EventLoop loop;
+  scenario::Simulation sim;
+  sim.scenario = s;
+  sim.scenario.kernel = kernel;
   HistogramObserver hist(s.mss);
-  messenger::WorkloadDriver driver(&loop, BuildWorkload(s), BuildDriverOptions(s, cfg), &hist);
-  absl::StatusOr<std::unique_ptr<model::Connection>> conn = model::Connection::Create(&loop, cfg, *profile, &driver);
-  if (!conn.ok()) return conn.status();
-  if (absl::Status st = driver.Attach(&(*conn)->socket(), BuildConnectionOptions(s, cfg, kind, *profile)); !st.ok()) {
-    return st;
-  }
-  driver.Start();
-  loop.Run();
-  if (absl::Status st = driver.Finish(); !st.ok()) return st;
+  sim.observers = {&hist};
+  scenario::MessengerWorkload app = scenario::MessengerWorkload::ForScenario(s, kind);
+  absl::StatusOr<scenario::SimulationResult> run = sim.Run(app);
+  if (!run.ok()) return run.status();
+  if (absl::Status st = app.driver().Finish(); !st.ok()) return st;
   RunResult r;
   hist.FillResult(&r);
   return r;

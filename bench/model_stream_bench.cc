@@ -5,23 +5,20 @@
 // prints the other benchmarks as ratios to it.
 
 #include <algorithm>
-#include <memory>
 
 #include "benchmark/benchmark.h"
-#include "model/connection.h"
-#include "model/event_loop.h"
-#include "model/profile.h"
-#include "model/testing/stream_writer.h"
 #include "bench/bench_scenario.h"
-#include "scenario/build.h"
+#include "scenario/simulation.h"
 
 namespace sendsim::model {
 namespace {
 
 void BM_PagewiseStream(benchmark::State& state) {
   const uint64_t messages = static_cast<uint64_t>(state.range(0));
-  const ConnectionConfig cfg = scenario::BuildConnectionConfig(bench::BenchScenario(), {.track_payload = false, .full_trace = false});
-  const Profile profile = *ProfileByName("linux-4.19");
+  scenario::Simulation sim;
+  sim.scenario = bench::BenchScenario();
+  sim.outputs = {.track_payload = false, .full_trace = false, .record_data_timing = false};
+  sim.scenario.kernel = "linux-4.19";
   testing::MessageShape shape;
   shape.pages = 32;
   shape.notlast = true;
@@ -29,16 +26,16 @@ void BM_PagewiseStream(benchmark::State& state) {
   uint64_t events = 0;
   uint64_t max_queue = 0;
   for (auto _ : state) {
-    EventLoop loop;
-    std::unique_ptr<Connection> conn = *Connection::Create(&loop, cfg, profile, nullptr);
-    testing::StreamWriter writer(&loop, &conn->socket(), shape, messages, cfg.call_cost_ns + 500);
-    writer.Start();
-    loop.Run();
-    if (!writer.done()) state.SkipWithError("writer did not finish");
-    packets += conn->histogram().packets;
-    events += loop.events_run();
-    max_queue = std::max<uint64_t>(max_queue, loop.max_queue_size());
-    benchmark::DoNotOptimize(conn->histogram().counts.data());
+    bench::StreamApp app(shape, messages);
+    absl::StatusOr<scenario::SimulationResult> r = sim.Run(app);
+    if (!r.ok() || !app.done()) {
+      state.SkipWithError("writer did not finish");
+      break;
+    }
+    packets += r->histogram.packets;
+    events += r->events_run;
+    max_queue = std::max<uint64_t>(max_queue, r->max_queue_size);
+    benchmark::DoNotOptimize(r->histogram.counts.data());
   }
   state.SetItemsProcessed(static_cast<int64_t>(packets));
   state.counters["events_per_packet"] = static_cast<double>(events) / static_cast<double>(packets);

@@ -41,7 +41,7 @@ struct CountingRunner {
   }
 };
 
-// Issue 15's targets, on one core with -c opt, printed next to the rates.
+// The exploration's speed targets, on one core with -c opt, printed next to the rates.
 double TargetFor(const std::string& property, bool one_message) {
   if (property == "integrity" && one_message) return 10'000;
   if (property == "optimality_quiescent") return 500;

@@ -4,22 +4,17 @@
 // (golden fixtures: the values are the model's own output at commit 2a0b5d0,
 // by design -- this test guards "same results", not correctness). Re-recorded
 // on 3 Dec 2026 when the model started to force PSH on every multi-segment
-// transmitted skb (__tcp_transmit_skb, issue 19): the peer's GRO flushes at
+// transmitted skb (__tcp_transmit_skb): the peer's GRO flushes at
 // each PSH, so ACKs (and in the slow-reader run the data packets) change.
 // Optimisations of the event loop, link, NIC or peer must keep them.
 
 #include <cstdint>
-#include <memory>
 #include <string>
 
 #include "gtest/gtest.h"
-#include "model/connection.h"
-#include "model/event_loop.h"
-#include "model/profile.h"
-#include "model/testing/stream_writer.h"
 #include "model/testing/trace_hash.h"
 #include "bench/bench_scenario.h"
-#include "scenario/build.h"
+#include "scenario/simulation.h"
 
 namespace sendsim::model {
 namespace {
@@ -41,17 +36,18 @@ HashObserver RunScenario(const HashRun& s) {
   sc.gro = s.gro == GroMode::kBatch ? scenario::GroMode::kBatch : scenario::GroMode::kOff;
   sc.gro_flush_ns = s.gro == GroMode::kBatch ? 2 * kNsPerUs : 0;
   sc.receiver.app_read_bytes_per_sec = s.app_read_bps;
-  const ConnectionConfig cfg = scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = true});
+  sc.kernel = s.profile;
   testing::MessageShape shape;
   shape.pages = 32;
   shape.notlast = s.notlast;
-  EventLoop loop;
   HashObserver obs;
-  std::unique_ptr<Connection> conn = *Connection::Create(&loop, cfg, *ProfileByName(s.profile), &obs);
-  testing::StreamWriter writer(&loop, &conn->socket(), shape, 200, cfg.call_cost_ns + 500);
-  writer.Start();
-  loop.Run();
-  EXPECT_TRUE(writer.done());
+  bench::StreamApp app(shape, 200);
+  scenario::Simulation sim;
+  sim.scenario = sc;
+  sim.outputs = {.track_payload = false, .full_trace = true, .record_data_timing = false};
+  sim.observers = {&obs};
+  EXPECT_TRUE(sim.Run(app).ok());
+  EXPECT_TRUE(app.done());
   return obs;
 }
 

@@ -312,14 +312,14 @@ TEST(AppTest, SeedsRunEverySeedAndJsonCarriesEveryRun) {
   EXPECT_EQ(j["spread"]["seeds"], nlohmann::json::parse("[4, 5, 6]"));
   EXPECT_EQ(j["spread"]["writers"][0]["packets"]["min"], 26.0);
   EXPECT_EQ(j["spread"]["writers"][0]["packets"]["max"], 28.0);
-  EXPECT_EQ(j["seed_criteria"].size(), 6u);
+  EXPECT_EQ(j["reported_criteria"].size(), 6u);
 }
 
 TEST(AppTest, TableHasSpreadAndCriteria) {
   const Outcome r = RunWith({"--messages=2", "--seeds=2"}, SeededFakeRun);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("Over 2 seeds, 1-2, mean [min, max]:"));
-  EXPECT_THAT(r.out, HasSubstr("The seed's criteria"));
+  EXPECT_THAT(r.out, HasSubstr("The 2018 measurement's criteria"));
   EXPECT_THAT(r.out, HasSubstr("1448 first, v1-legacy"));
 }
 

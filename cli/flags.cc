@@ -30,12 +30,12 @@ ABSL_FLAG(std::string, format, "table",
 ABSL_FLAG(bool, dump_scenario, false, "Print the effective scenario as JSON and exit without running.");
 
 ABSL_FLAG(uint64_t, messages, D().messages,
-          "Messages sent per writer [count]. Source: issue 6 asks for about 10,000 krbd writes.");
+          "Messages sent per writer [count]. Source: about 10,000 krbd-style 128 KiB OSD writes.");
 ABSL_FLAG(std::string, sizes, "131072",
           "Data bytes per message, a weighted mix SIZE[:WEIGHT],... with K/M/G suffixes [bytes]. "
-          "Source: krbd 128 KiB writes as in the seed measurement.");
+          "Source: krbd 128 KiB writes as in the 2018 measurement.");
 ABSL_FLAG(uint32_t, front_len, D().front_len,
-          "MOSDOp front length [bytes]. Source: the seed's odd packet sizes imply 192 "
+          "MOSDOp front length [bytes]. Source: the 2018 measurement's odd packet sizes imply 192 "
           "(1019 = 131339 mod 1448); docs/libceph-write-path.md 11.2 computes 277 for a luminous MOSDOp v8.");
 ABSL_FLAG(std::string, layout, "bio",
           "Data item kind: pages, pagelist, bio, bvecs. Source: krbd passes block-layer bios (docs/libceph-write-path.md 7.1).");
@@ -45,7 +45,7 @@ ABSL_FLAG(uint32_t, page_offset, D().page_offset,
 ABSL_FLAG(uint32_t, queue_depth, D().queue_depth,
           "OSD requests kept outstanding; a new one is submitted when a reply arrives [requests, 0 = all at "
           "t=0]. Source: a lightly loaded krbd client (fio iodepth=4; krbd allows 128). At >= 8 the 10 GbE link "
-          "saturates and the model shows none of the seed's per-page runts (docs/notes/2026-12-02-default-scenario-calibration.md).");
+          "saturates and the model shows none of the 2018 measurement's per-page runts (docs/notes/2026-12-02-default-scenario-calibration.md).");
 ABSL_FLAG(uint64_t, osd_reply_ns, D().osd_reply_ns,
           "OSD time from having the whole request to its reply [ns]. Source: SSD-backed BlueStore write "
           "latency of a few hundred us (UNVERIFIED).");
@@ -86,17 +86,17 @@ ABSL_FLAG(uint64_t, ack_proc_ns, D().ack_proc_ns,
           "Peer softirq latency before an ACK leaves [ns]. Source: receive softirq + TX, a few us (UNVERIFIED).");
 ABSL_FLAG(std::string, kernel, D().kernel,
           "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18; also sendsim packetdrill's "
-          "default. Source: the seed's era (v4.19).");
+          "default. Source: the 2018 measurement's era (v4.19).");
 ABSL_FLAG(std::string, writers, "v1-legacy,v1-notlast,v1-cork,v1-splice@linux-6.8,v2@linux-6.8",
           "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "
           "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "
-          "sendmsg per message), v1-cork-batch (TCP_CORK held across more_to_follow; props/README.md). Source: issue 6.");
+          "sendmsg per message), v1-cork-batch (TCP_CORK held across more_to_follow; props/README.md).");
 ABSL_FLAG(uint64_t, seed, D().seed,
           "Seed of the first run's PRNG streams (size mix draws, page contents, OSD reply spread). Same inputs "
           "+ seed = same output.");
 ABSL_FLAG(uint32_t, seeds, D().seeds,
           "Runs of the comparison, under seeds seed .. seed+N-1 [runs, 1-1000]. The table, csv, --trace, "
-          "--pcap and --plot are the first run's; the spread across runs and the seed measurement's criteria "
+          "--pcap and --plot are the first run's; the spread across runs and the 2018 measurement's criteria "
           "follow the table, and JSON carries every run.");
 ABSL_FLAG(std::string, target, "model",
           "sendsim packetdrill only: run the scripts on the model, or on this machine's kernel over a tun "

@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/flags.h"
 #include "scenario/scenario_json.h"
-#include "cli/seed_criteria.h"
+#include "cli/reported_criteria.h"
 #include "cli/spread.h"
 #include "nlohmann/json.hpp"
 
@@ -139,7 +139,7 @@ std::string FormatJson(const Scenario& s, const std::vector<RunResult>& results)
 std::string FormatTable(const Scenario& s, const std::vector<SeedRun>& runs) {
   if (runs.empty()) return FormatTable(s, std::vector<RunResult>{});
   return FormatTable(s, runs[0].results) + FormatSpreadTable(runs, ComputeSpread(runs)) +
-         FormatCriteria(JudgeSeedCriteria(runs));
+         FormatCriteria(JudgeReportedCriteria(runs));
 }
 
 std::string FormatJson(const Scenario& s, const std::vector<SeedRun>& runs) {
@@ -152,7 +152,7 @@ std::string FormatJson(const Scenario& s, const std::vector<SeedRun>& runs) {
   }
   root["seed_runs"] = others;
   root["spread"] = SpreadsJson(runs, ComputeSpread(runs));
-  root["seed_criteria"] = CriteriaJson(JudgeSeedCriteria(runs));
+  root["reported_criteria"] = CriteriaJson(JudgeReportedCriteria(runs));
   return Dump(root);
 }
 

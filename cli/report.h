@@ -13,7 +13,7 @@
 
 namespace sendsim::cli {
 
-// Sizes shown per writer in the table (the seed's "top 5").
+// Sizes shown per writer in the table (the 2018 measurement's "top 5").
 inline constexpr int kTableTopSizes = 5;
 
 // Packet change of `r` against `base` in percent (0 when base has none).
@@ -26,11 +26,11 @@ std::string FormatTable(const scenario::Scenario& s, const std::vector<RunResult
 std::string FormatJson(const scenario::Scenario& s, const std::vector<RunResult>& results);
 
 // Several seeds (runs[0] under the scenario's own seed): the table above of
-// runs[0], then each writer's spread across the runs and the seed
-// measurement's criteria (cli/spread.h, cli/seed_criteria.h).
+// runs[0], then each writer's spread across the runs and the 2018
+// measurement's criteria (cli/spread.h, cli/reported_criteria.h).
 std::string FormatTable(const scenario::Scenario& s, const std::vector<SeedRun>& runs);
 // As FormatJson above for runs[0], plus "seed_runs": [{"seed", "results"}]
-// for the other seeds, "spread" and "seed_criteria".
+// for the other seeds, "spread" and "reported_criteria".
 std::string FormatJson(const scenario::Scenario& s, const std::vector<SeedRun>& runs);
 
 // Long form: writer,kernel,kind,key,value with kind in

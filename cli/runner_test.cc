@@ -53,7 +53,7 @@ TEST(RunnerTest, EveryPacketAndRuntIsAccountedFor) {
     EXPECT_EQ(packets, r->packets);
     EXPECT_EQ(sub, r->sub_mss_packets);
     EXPECT_EQ(bytes, r->payload_bytes);
-    // Issue 6: "every runt is accounted for" by a push reason.
+    // Every runt is accounted for by a push reason.
     EXPECT_EQ(std::accumulate(r->sub_mss_by_reason.begin(), r->sub_mss_by_reason.end(), uint64_t{0}),
               r->sub_mss_packets);
     EXPECT_EQ(std::accumulate(r->packets_by_reason.begin(), r->packets_by_reason.end(), uint64_t{0}), r->packets);
@@ -97,7 +97,7 @@ TEST(RunnerTest, ProgressReachesTotal) {
 
 using testing::RunCommand;
 
-// Issue 6 item 4: tshark's histogram of a real run's pcap equals sendsim's.
+// tshark's histogram of a real run's pcap equals sendsim's.
 TEST(RunnerTest, TsharkHistogramOfARunEqualsOurs) {
   if (std::system("command -v tshark >/dev/null 2>&1") != 0) {
     GTEST_SKIP() << "tshark not found on PATH: install the tshark package to run this test";

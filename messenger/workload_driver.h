@@ -6,8 +6,8 @@
 // increments, piggybacked/standalone acks flowing back) after a processing
 // delay, and per-message completion times.
 //
-// Usage: build the driver, pass it as the Observer to model::Connection::Create,
-// then Attach() the socket, Start() and run the loop.
+// Usage: scenario::MessengerWorkload runs it in a scenario::Simulation
+// (the driver is the connection's first observer; Attach, Start, run).
 //
 // The model may call OnDeliver early (Link lookahead mode: loop time < t,
 // even from inside a socket call), so everything the peer does in response

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "model/constants.h"
 #include "model/event_loop.h"
 #include "model/host/host.h"
 
@@ -46,16 +47,17 @@ struct PeerConfig {
 // (kept in ConnectionConfig for history). Defaults are the kernel's, so a
 // config that does not mention them behaves as before they existed.
 struct TcpSysctls {
-  uint32_t wmem[3] = {4096, 16384, 4 * 1024 * 1024};  // tcp_wmem: [1] initial sndbuf, [2] autotuning cap
-  uint32_t min_tso_segs = 2;                           // tcp_min_tso_segs
-  uint32_t tso_win_divisor = 3;                        // tcp_tso_win_divisor (0: fixed 3-MSS rule)
+  // tcp_wmem: [1] initial sndbuf, [2] autotuning cap
+  uint32_t wmem[3] = {static_cast<uint32_t>(kPageSize), kTcpWmemDefault, kTcpWmemMax};
+  uint32_t min_tso_segs = kTcpMinTsoSegs;              // tcp_min_tso_segs
+  uint32_t tso_win_divisor = kTcpTsoWinDivisor;        // tcp_tso_win_divisor (0: fixed 3-MSS rule)
   uint32_t pacing_ss_ratio = 200;                      // tcp_pacing_ss_ratio (%)
   uint32_t pacing_ca_ratio = 120;                      // tcp_pacing_ca_ratio (%)
   uint32_t notsent_lowat = UINT32_MAX;                 // tcp_notsent_lowat (socket option overrides)
   uint32_t mtu_probing = 0;                            // tcp_mtu_probing (2: tcp_mtu_probe from the start)
   uint32_t base_mss = 1024;                            // tcp_base_mss (first MSS when probing)
   uint32_t probe_threshold = 8;                        // tcp_probe_threshold (bytes of MTU search interval)
-  uint32_t wmem_max = 212992;                          // net.core.wmem_max (caps SO_SNDBUF)
+  uint32_t wmem_max = kWmemMax;                        // net.core.wmem_max (caps SO_SNDBUF)
 
   friend bool operator==(const TcpSysctls&, const TcpSysctls&) = default;
 };

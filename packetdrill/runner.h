@@ -4,7 +4,7 @@
 // Runs a packetdrill script against the model. The model plays the local
 // socket, the script the remote peer.
 //
-// Semantics (upstream packetdrill's, as specified in issue 7):
+// Semantics (upstream packetdrill's):
 // - Times: absolute "0.1", relative "+.1" (from when the previous event
 //   actually completed; an inbound packet after an inbound packet counts from
 //   the previous script time), ranges "a~b", blocking calls "a...b" (when a

@@ -475,7 +475,7 @@ absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo
       // sock_setsockopt reads net.core.wmem_max now: min(val, wmem_max).
       // min_t(u32, val, wmem_max): a negative value is a huge one.
       listen.sndbuf = std::min<uint64_t>(static_cast<uint32_t>(v), run_.settings.wmem_max);
-      listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, 4608);
+      listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, model::kSockMinSndbuf);
       break;
     case model::SockOpt::kTcpNodelay: listen.nodelay = v != 0; break;
     case model::SockOpt::kTcpCork: listen.cork = v != 0; break;

@@ -1,7 +1,7 @@
 #ifndef SENDSIM_PROPS_PROPERTIES_H_
 #define SENDSIM_PROPS_PROPERTIES_H_
 
-// The properties of issue 5 as plain functions of a concrete Case. Each
+// The writers' properties as plain functions of a concrete Case. Each
 // property = a precondition (in its name and comment; a case that does not
 // meet it is kSkipped) + a body. Bodies are public so that negative controls
 // can run them on a deliberately wrong writer or mutation and assert that

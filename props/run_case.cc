@@ -19,6 +19,7 @@
 #include "props/payload.h"
 #include "props/recorder.h"
 #include "props/setup.h"
+#include "scenario/simulation.h"
 
 namespace sendsim::props {
 namespace {
@@ -125,6 +126,57 @@ uint64_t NextPerturbation() {
   return ++counter;
 }
 
+// A case's messages through the messenger's CephConnection, all queued at
+// t = 0, watched by the Recorder; done when every message is written and
+// acknowledged.
+class CaseApp : public scenario::Application {
+ public:
+  CaseApp(const Case& c, bool full) : case_(c), full_(full) {}
+
+  absl::StatusOr<model::Observer*> Prepare(model::EventLoop* loop, const model::Profile& profile,
+                                           const model::ConnectionConfig&) override {
+    absl::StatusOr<msgr::ConnectionOptions> opts = MessengerOptions(case_, profile.has_sendpage);
+    if (!opts.ok()) return opts.status();
+    absl::StatusOr<std::vector<msgr::CephMsgRef>> msgs = BuildMessages(case_);
+    if (!msgs.ok()) return msgs.status();
+    loop_ = loop;
+    opts_ = *std::move(opts);
+    msgs_ = *std::move(msgs);
+    const msgr::Protocol protocol = case_.writer == Writer::kV2 ? msgr::Protocol::kV2 : msgr::Protocol::kV1;
+    rec_ = std::make_unique<Recorder>(case_, loop, protocol, full_);
+    return rec_.get();
+  }
+
+  absl::Status Start(model::Connection* conn) override {
+    conn_ = conn;
+    ceph_ = std::make_unique<msgr::CephConnection>(loop_, &conn->socket(), opts_, rec_.get());
+    rec_->set_connection(ceph_.get(), &msgs_);
+    // Every message is queued at t = 0, back to back (ceph_con_send each).
+    loop_->ScheduleAt(0, [this] {
+      for (const msgr::CephMsgRef& m : msgs_) ceph_->ceph_con_send(m);
+    });
+    return absl::OkStatus();
+  }
+
+  bool Done() const override {
+    return loop_->now() > 0 && ceph_->idle() && ceph_->out_queue_size() == 0 && conn_->unacked_bytes() == 0;
+  }
+
+  Recorder& rec() { return *rec_; }
+  const msgr::CephConnection& ceph() const { return *ceph_; }
+  const std::vector<msgr::CephMsgRef>& msgs() const { return msgs_; }
+
+ private:
+  const Case& case_;
+  bool full_;
+  model::EventLoop* loop_ = nullptr;
+  model::Connection* conn_ = nullptr;
+  msgr::ConnectionOptions opts_;
+  std::vector<msgr::CephMsgRef> msgs_;
+  std::unique_ptr<Recorder> rec_;
+  std::unique_ptr<msgr::CephConnection> ceph_;
+};
+
 }  // namespace
 
 absl::Status CheckCaseRunnable(const Case& c) {
@@ -138,42 +190,19 @@ absl::Status CheckCaseRunnable(const Case& c) {
 absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
   const bool full = depth == RunDepth::kFull;
   if (absl::Status st = CheckCaseRunnable(c); !st.ok()) return st;
-  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
-  if (!profile.ok()) return profile.status();
-  const model::ConnectionConfig cfg = MapConfig(c.net, full);
-  if (absl::Status st = model::ValidateConfig(cfg); !st.ok()) return st;
-  absl::StatusOr<msgr::ConnectionOptions> opts = MessengerOptions(c, profile->has_sendpage);
-  if (!opts.ok()) return opts.status();
-  absl::StatusOr<std::vector<msgr::CephMsgRef>> msgs = BuildMessages(c);
-  if (!msgs.ok()) return msgs.status();
-
-  model::EventLoop loop;
-  const msgr::Protocol protocol = c.writer == Writer::kV2 ? msgr::Protocol::kV2 : msgr::Protocol::kV1;
-  Recorder rec(c, &loop, protocol, full);
-  absl::StatusOr<std::unique_ptr<model::Connection>> conn = model::Connection::Create(&loop, cfg, *profile, &rec);
-  if (!conn.ok()) return conn.status();
-  msgr::CephConnection ceph(&loop, &(*conn)->socket(), *std::move(opts), &rec);
-  rec.set_connection(&ceph, &*msgs);
-  // Every message is queued at t = 0, back to back (ceph_con_send each).
-  loop.ScheduleAt(0, [&ceph, &msgs] {
-    for (const msgr::CephMsgRef& m : *msgs) ceph.ceph_con_send(m);
-  });
-
-  auto done = [&] {
-    return loop.now() > 0 && ceph.idle() && ceph.out_queue_size() == 0 && (*conn)->unacked_bytes() == 0;
-  };
-  TimeNs t = 0;
-  TimeNs finished_at = -1;
   const TimeNs horizon = LivenessHorizonNs(c);
-  while (t < horizon && !loop.empty()) {
-    t = std::min(t + kSliceNs, horizon);
-    loop.RunUntil(t);
-    if (done()) {
-      finished_at = loop.now();
-      break;
-    }
-  }
-  const bool completed = finished_at >= 0;
+  scenario::Simulation sim;
+  sim.scenario = CaseScenario(c);
+  sim.outputs = {.track_payload = full, .full_trace = true, .record_data_timing = false};
+  sim.plan.slice_ns = kSliceNs;
+  sim.plan.horizon_ns = horizon;
+  CaseApp app(c, full);
+  absl::StatusOr<scenario::SimulationResult> run = sim.Run(app);
+  if (!run.ok()) return run.status();
+  const bool completed = run->app_done;
+  const TimeNs finished_at = run->end_ns;
+  Recorder& rec = app.rec();
+  const msgr::CephConnection& ceph = app.ceph();
 
   Outcome o;
   o.mss = c.net.mss;
@@ -184,13 +213,13 @@ absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
   for (const auto& span : rec.spans()) o.messages_expected += span.first >= 0 ? 1 : 0;
   o.stream_checked = full;
   if (full) {
-    JudgeDecoder(rec, *msgs, completed, ceph, &o);
+    JudgeDecoder(rec, app.msgs(), completed, ceph, &o);
   } else if (!ceph.error().ok()) {
     o.decoder_error = absl::StrCat("connection error: ", ceph.error().message());
   }
   // Completion: all written and acknowledged. The time is the arrival of the
   // ACK that covered the last byte.
-  const model::Counters& counters = (*conn)->socket().counters();
+  const model::Counters& counters = run->counters;
   o.completed = completed;
   if (completed) {
     o.completion_ns = finished_at;
@@ -201,17 +230,17 @@ absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
       }
     }
   } else {
-    const model::TcpInfo info = (*conn)->socket().info();
+    const model::TcpInfo& info = run->info;
     o.stall_info = absl::StrFormat(
         "at %d ns: writer idle=%d queued=%u, socket unacked=%u bytes, notsent=%u, packets_out=%u, cwnd=%u, snd_wnd=%u, "
         "loop %s",
-        loop.now(), ceph.idle(), ceph.out_queue_size(), (*conn)->unacked_bytes(), info.notsent_bytes, info.unacked,
-        info.snd_cwnd, info.snd_wnd, loop.empty() ? "empty (nothing will ever happen)" : "still has events");
+        run->end_ns, ceph.idle(), ceph.out_queue_size(), run->unacked_bytes, info.notsent_bytes, info.unacked,
+        info.snd_cwnd, info.snd_wnd, run->loop_empty ? "empty (nothing will ever happen)" : "still has events");
   }
   o.probe0_packets = counters.packets_by_reason[static_cast<int>(model::PushReason::kProbe0)];
-  o.async_during_write = AsyncDuringWrite(rec, loop.now());
+  o.async_during_write = AsyncDuringWrite(rec, run->end_ns);
   o.trace_hash = c.mutation.perturb_trace ? MixHash(rec.hash(), NextPerturbation()) : rec.hash();
-  o.invariants = (*conn)->CheckInvariants();
+  o.invariants = run->invariants;
   o.counters = {{"autocorks", counters.autocorks},         {"tso_deferrals", counters.tso_deferrals},
                 {"eagains", counters.eagains},             {"tsq_throttles", counters.tsq_throttles},
                 {"nagle_holds", counters.nagle_holds},     {"cork_holds", counters.cork_holds},

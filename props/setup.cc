@@ -5,7 +5,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "model/constants.h"
-#include "scenario/build.h"
 #include "scenario/scenario.h"
 
 namespace sendsim::props {
@@ -14,10 +13,10 @@ namespace msgr = ::sendsim::messenger;
 
 // A case's network as a scenario (props' link rates are whole Mbit/s: the
 // generator's choices; case.cc rejects others).
-namespace {
-
-scenario::Scenario NetScenario(const NetConfig& n) {
+scenario::Scenario CaseScenario(const Case& c) {
+  const NetConfig& n = c.net;
   scenario::Scenario s;
+  s.kernel = c.profile;
   s.mss = n.mss;
   s.mtu = n.mss + 40 + 12;  // IPv4 + TCP headers + timestamp option
   s.timestamps = true;
@@ -43,15 +42,8 @@ scenario::Scenario NetScenario(const NetConfig& n) {
   return s;
 }
 
-}  // namespace
-
-model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
-  return scenario::BuildConnectionConfig(NetScenario(n), {.track_payload = track_payload, .full_trace = true});
-}
-
 absl::Status ValidateCaseSetup(const Case& c) {
-  scenario::Scenario s = NetScenario(c.net);
-  s.kernel = c.profile;
+  const scenario::Scenario s = CaseScenario(c);
   if (c.net.link_bps % 1'000'000 != 0 || c.net.link_bps / 1'000'000 > UINT32_MAX) {
     return absl::InvalidArgumentError(absl::StrFormat("case: link_bps %d is not a whole number of Mbit/s", c.net.link_bps));
   }

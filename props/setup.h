@@ -6,15 +6,14 @@
 #include "absl/status/statusor.h"
 #include "messenger/connection.h"
 #include "messenger/writer_policy.h"
-#include "model/config.h"
 #include "props/case.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::props {
 
-// The model's connection configuration for a case: the ONE place props fills
-// model::ConnectionConfig.
-// `track_payload`: copy payload bytes and deliver them (RunDepth::kFull).
-model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload);
+// A case's network and kernel as a scenario (RunCase's Simulation builds the
+// model from it).
+scenario::Scenario CaseScenario(const Case& c);
 
 // The case's network and profile checked by the scenario's own rules
 // (scenario::ValidateNetwork: the same ranges as a command line or a

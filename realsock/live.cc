@@ -86,9 +86,13 @@ absl::StatusOr<Recording> RunLive(const LiveOptions& o, kernelcmp::CleanupStack*
     absl::StatusOr<messenger::WriterKind> kind = messenger::ParseWriterKind(w);
     if (!kind.ok()) return kind.status();
     RunSpec spec;
-    spec.connection = scenario::BuildConnectionOptions(s, cfg, *kind, *profile);
+    // The model-facing options as scenario::MessengerWorkload sets them.
+    spec.connection = scenario::BuildConnectionOptions(s, *kind);
+    spec.connection.has_sendpage = profile->has_sendpage;
+    spec.connection.costs.call_cost_ns = cfg.call_cost_ns;
     spec.messages = scenario::BuildWorkload(s);
-    spec.driver = scenario::BuildDriverOptions(s, cfg);
+    spec.driver = scenario::BuildDriverOptions(s);
+    spec.driver.ack_arrival_delay_ns = cfg.one_way_delay_ns;
     spec.driver.verify_payload = true;  // every byte, not only the crcs
     spec.mss = s.mss;
     spec.nodelay = s.nodelay;

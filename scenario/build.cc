@@ -76,27 +76,23 @@ std::vector<messenger::MessageSpec> BuildWorkload(const Scenario& s) {
   return specs;
 }
 
-messenger::DriverOptions BuildDriverOptions(const Scenario& s, const model::ConnectionConfig& cfg) {
+messenger::DriverOptions BuildDriverOptions(const Scenario& s) {
   messenger::DriverOptions d;
   d.seed = s.seed;
   d.replies = true;
   d.reply_delay_ns = static_cast<model::TimeNs>(s.osd_reply_ns);
   d.reply_jitter_ns = static_cast<model::TimeNs>(s.osd_reply_jitter_ns);
   d.queue_depth = s.queue_depth;
-  d.ack_arrival_delay_ns = cfg.one_way_delay_ns;
   // The decoder still checks every crc; byte-for-byte comparison is the
   // messenger tests' job and would double the run time.
   d.verify_payload = false;
   return d;
 }
 
-messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, const model::ConnectionConfig& cfg,
-                                                    messenger::WriterKind kind, const model::Profile& profile) {
+messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, messenger::WriterKind kind) {
   messenger::ConnectionOptions o;
   o.policy = messenger::MakeWriterPolicy(kind);
-  o.has_sendpage = profile.has_sendpage;
   o.costs.crc_ns_per_4k = static_cast<model::TimeNs>(s.crc_ns_per_page);
-  o.costs.call_cost_ns = cfg.call_cost_ns;  // must equal the model's (messenger/connection.h)
   return o;
 }
 

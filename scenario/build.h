@@ -34,10 +34,13 @@ model::ConnectionConfig BuildConnectionConfig(const Scenario& s, const ModelOutp
 // (SplitMix64: the same on every platform).
 std::vector<messenger::MessageSpec> BuildWorkload(const Scenario& s);
 
-messenger::DriverOptions BuildDriverOptions(const Scenario& s, const model::ConnectionConfig& cfg);
+// The OSD's replies and the queue depth. The ACK arrival delay is the
+// model's (MessengerWorkload sets it from the configuration).
+messenger::DriverOptions BuildDriverOptions(const Scenario& s);
 
-messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, const model::ConnectionConfig& cfg,
-                                                    messenger::WriterKind kind, const model::Profile& profile);
+// The writer and the messenger's crc cost. The call cost and sendpage come
+// from the model's configuration and profile (MessengerWorkload sets them).
+messenger::ConnectionOptions BuildConnectionOptions(const Scenario& s, messenger::WriterKind kind);
 
 }  // namespace sendsim::scenario
 

@@ -80,11 +80,8 @@ TEST(BuildTest, TcpReceiverAndHostReachTheModel) {
 TEST(BuildTest, CostsReachTheMessenger) {
   Scenario s;
   s.crc_ns_per_page = 777;
-  const model::ConnectionConfig c = BuildConnectionConfig(s);
-  const messenger::ConnectionOptions o =
-      BuildConnectionOptions(s, c, messenger::WriterKind::kV1Notlast, model::Profile{});
+  const messenger::ConnectionOptions o = BuildConnectionOptions(s, messenger::WriterKind::kV1Notlast);
   EXPECT_EQ(o.costs.crc_ns_per_4k, 777);
-  EXPECT_EQ(o.costs.call_cost_ns, c.call_cost_ns);
   EXPECT_EQ(o.policy.kind, messenger::WriterKind::kV1Notlast);
 }
 

@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "model/config.h"
+#include "model/constants.h"
 #include "model/profile.h"
 
 namespace sendsim::scenario {
@@ -95,7 +96,7 @@ struct Scenario {
                                      {"v2", "linux-6.8"}};
   uint64_t seed = 1;
   // Runs of the whole comparison, under seed, seed + 1, ..., seed + seeds - 1:
-  // the table is the first run's, the spread and the seed's criteria are
+  // the table is the first run's, the spread and the 2018 measurement's criteria are
   // reported over all of them.
   uint32_t seeds = 5;
   // --- outputs (empty: not written) ---
@@ -143,11 +144,11 @@ inline constexpr uint64_t kMaxMessages = 100'000'000;
 inline constexpr uint64_t kMaxMessageBytes = uint64_t{1} << 30;   // 1 GiB of data per message
 inline constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 50;    // messages x largest size
 inline constexpr uint32_t kMaxFrontLen = 1 << 20;
-inline constexpr uint32_t kPageSize = 4096;
-inline constexpr uint32_t kMinMss = 88;       // TCP_MIN_MSS
+inline constexpr uint32_t kPageSize = model::kPageSize;
+inline constexpr uint32_t kMinMss = model::kTcpMinMss;
 inline constexpr uint32_t kMinMtu = 576;      // IPv4 minimum datagram every host accepts
 inline constexpr uint32_t kMaxMtu = 65535;
-inline constexpr uint32_t kMinSndbuf = 4608;  // SOCK_MIN_SNDBUF on x86-64
+inline constexpr uint32_t kMinSndbuf = model::kSockMinSndbuf;
 inline constexpr uint64_t kMaxTimeNs = 10'000'000'000;  // 10 s for any delay/cost knob
 inline constexpr uint32_t kMaxSeeds = 1000;
 

@@ -17,10 +17,10 @@ std::string ErrorOf(const Scenario& s) {
   return std::string(st.message());
 }
 
-TEST(ScenarioTest, DefaultIsValidAndMatchesTheIssue) {
+TEST(ScenarioTest, DefaultIsValidAndTheDocumentedWorkload) {
   Scenario s;
   EXPECT_TRUE(ValidateScenario(s).ok()) << ValidateScenario(s);
-  // Issue 6: ~10,000 krbd 128 KiB writes, 192-byte front, MSS 1448, linux-4.19.
+  // ~10,000 krbd 128 KiB writes, 192-byte front, MSS 1448, linux-4.19.
   EXPECT_EQ(s.messages, 10000u);
   ASSERT_EQ(s.sizes.size(), 1u);
   EXPECT_EQ(s.sizes[0].bytes, 128u * 1024);
@@ -33,7 +33,7 @@ TEST(ScenarioTest, DefaultIsValidAndMatchesTheIssue) {
   EXPECT_EQ(s.writers[1].writer, "v1-notlast");
   EXPECT_EQ(EffectiveKernel(s.writers[3], s.kernel), "linux-6.8");
   EXPECT_EQ(EffectiveKernel(s.writers[0], s.kernel), "linux-4.19");
-  // Issue 17: no lockstep by default, and several seeds.
+  // No lockstep by default, and several seeds.
   EXPECT_GT(s.osd_reply_jitter_ns, 0u);
   EXPECT_GT(s.seeds, 1u);
 }

@@ -16,11 +16,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "messenger/workload_driver.h"
-#include "model/config.h"
-#include "model/connection.h"
 #include "model/profile.h"
-#include "scenario/build.h"
 #include "scenario/scenario.h"
+#include "scenario/simulation.h"
 
 ABSL_FLAG(uint64_t, count, 200, "messages");
 ABSL_FLAG(uint64_t, kib, 128, "data KiB per message");
@@ -64,39 +62,34 @@ int Main() {
   std::printf("%-10s %-11s %8s %8s %8s %6s %9s %9s  %s\n", "profile", "writer", "packets", "sub-mss", "eagain",
               "runs", "p50_us", "p99_us", "top sub-MSS sizes (count)");
   for (const std::string& pname : model::ProfileNames()) {
-    const model::Profile profile = *model::ProfileByName(pname);
     for (const std::string& wname : writers) {
-      model::EventLoop loop;
-      const model::ConnectionConfig cfg = scenario::BuildConnectionConfig(SurveyScenario());
+      scenario::Simulation sim;
+      sim.scenario = SurveyScenario();
+      sim.scenario.kernel = pname;
       DriverOptions dopt;
       dopt.queue_depth = absl::GetFlag(FLAGS_queue_depth);
-      dopt.ack_arrival_delay_ns = cfg.one_way_delay_ns;
       dopt.verify_payload = false;
-      WorkloadDriver driver(&loop,
-                            KrbdWrites(absl::GetFlag(FLAGS_count), absl::GetFlag(FLAGS_kib) * 1024,
-                                       absl::GetFlag(FLAGS_front),
-                                       static_cast<model::TimeNs>(absl::GetFlag(FLAGS_interval_us)) * model::kNsPerUs),
-                            dopt);
-      auto conn = model::Connection::Create(&loop, cfg, profile, &driver);
-      if (!conn.ok()) {
-        std::fprintf(stderr, "error: %s\n", std::string(conn.status().message()).c_str());
-        return 1;
-      }
       ConnectionOptions copt;
       copt.policy = MakeWriterPolicy(*ParseWriterKind(wname));
-      copt.has_sendpage = profile.has_sendpage;
-      copt.costs.call_cost_ns = cfg.call_cost_ns;
-      if (absl::Status s = driver.Attach(&(*conn)->socket(), copt); !s.ok()) return 1;
-      driver.Start();
-      loop.Run();
+      scenario::MessengerWorkload app(
+          KrbdWrites(absl::GetFlag(FLAGS_count), absl::GetFlag(FLAGS_kib) * 1024, absl::GetFlag(FLAGS_front),
+                     static_cast<model::TimeNs>(absl::GetFlag(FLAGS_interval_us)) * model::kNsPerUs),
+          dopt, copt);
+      absl::StatusOr<scenario::SimulationResult> run = sim.Run(app);
+      if (!run.ok()) {
+        std::fprintf(stderr, "error: %s\n", std::string(run.status().message()).c_str());
+        return 1;
+      }
+      const WorkloadDriver& driver = app.driver();
       if (absl::Status s = driver.Finish(); !s.ok()) {
         std::fprintf(stderr, "error: %s/%s: %s\n", pname.c_str(), wname.c_str(), std::string(s.message()).c_str());
         return 1;
       }
-      const model::PacketHistogram& h = (*conn)->histogram();
+      const uint32_t mss = sim.scenario.mss;
+      const model::PacketHistogram& h = run->histogram;
       std::vector<std::pair<uint64_t, uint32_t>> small;
       uint64_t sub = 0;
-      for (uint32_t len = 1; len < cfg.mss && len < h.counts.size(); ++len) {
+      for (uint32_t len = 1; len < mss && len < h.counts.size(); ++len) {
         if (h.counts[len] > 0) {
           small.push_back({h.counts[len], len});
           sub += h.counts[len];
@@ -111,8 +104,8 @@ int Main() {
       auto pct = [&lat](double p) { return lat[static_cast<size_t>(p * (lat.size() - 1))] / 1000.0; };
       std::printf("%-10s %-11s %8lu %8lu %8lu %6lu %9.1f %9.1f  %s\n", pname.c_str(), wname.c_str(),
                   static_cast<unsigned long>(h.packets), static_cast<unsigned long>(sub),
-                  static_cast<unsigned long>((*conn)->socket().counters().eagains),
-                  static_cast<unsigned long>(driver.connection().worker_runs()), pct(0.5), pct(0.99),
+                  static_cast<unsigned long>(run->counters.eagains),
+                  static_cast<unsigned long>(app.driver().connection().worker_runs()), pct(0.5), pct(0.99),
                   absl::StrJoin(top, " ").c_str());
     }
   }

@@ -2,7 +2,7 @@
 // (two private network namespaces joined by a veth pair), captures the data
 // direction and prints the packet figures beside the model's (profile linux-6.18) ones.
 //
-//   bazel run //tools:kernelcmp -- --scenario=FILE [--variants=all] [--repeats=3]
+//   bazel run //tools/kernelcmp -- --scenario=FILE [--variants=all] [--repeats=3]
 //
 // Exit status: 0 done, 1 failure, 2 bad flags/scenario, 77 cannot run here
 // (not root, no network namespaces, missing tools).

@@ -8,10 +8,8 @@
 #include "messenger/workload_driver.h"
 #include "messenger/writer_policy.h"
 #include "model/config.h"
-#include "model/connection.h"
-#include "model/profile.h"
-#include "scenario/build.h"
 #include "scenario/scenario.h"
+#include "scenario/simulation.h"
 #include "tools/kernelcmp/model_replay.h"
 
 namespace sendsim::kernelcmp {
@@ -30,8 +28,9 @@ constexpr uint32_t kMss = 1448;
 // The rest is calibration (tools/kernelcmp/README.md, "The model side").
 // The testbed's run as a scenario (its link rate is whole Mbit/s: the
 // default 100 Gbit/s or --model_link_mbps).
-model::ConnectionConfig ConfigFor(const ModelSettings& s) {
+scenario::Scenario ScenarioFor(const ModelSettings& s) {
   scenario::Scenario sc;
+  sc.kernel = kModelProfile;
   sc.mss = kMss;
   sc.mtu = 1500;
   sc.timestamps = true;
@@ -65,7 +64,7 @@ model::ConnectionConfig ConfigFor(const ModelSettings& s) {
     sc.receiver.init_rcv_wnd_segs = 65535;
   }
   if (s.peer_wscale >= 0) sc.receiver.wscale = static_cast<uint8_t>(s.peer_wscale);
-  return scenario::BuildConnectionConfig(sc, {.track_payload = true, .full_trace = true, .record_data_timing = true});
+  return sc;
 }
 
 absl::StatusOr<messenger::WriterKind> WriterFor(Variant v) {
@@ -157,9 +156,10 @@ std::string DescribeModelSettings(const ModelSettings& s) {
 
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoMode io,
                                          const ModelSettings& settings) {
+  const scenario::Scenario sc = ScenarioFor(settings);
   if (io == IoMode::kBlocking || variant == Variant::kSendmsgAll ||
       variant == Variant::kSendfile || variant == Variant::kSplice) {
-    return ReplayCallsOnModel(w, variant, ConfigFor(settings), io, settings.between_calls_ns);
+    return ReplayCallsOnModel(w, variant, sc, io, settings.between_calls_ns);
   }
   absl::StatusOr<messenger::WriterKind> writer = WriterFor(variant);
   if (!writer.ok()) return writer.status();
@@ -169,40 +169,30 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
   if (w.prefix_bytes < kV1PrefixFixedBytes) {
     return absl::InvalidArgumentError("prefix shorter than tag + header");
   }
-  absl::StatusOr<model::Profile> profile = model::ProfileByName(kModelProfile);
-  if (!profile.ok()) return profile.status();
-  const model::ConnectionConfig cfg = ConfigFor(settings);
-
-  model::EventLoop loop;
-  CaptureCounter counter(cfg.mss);
   messenger::DriverOptions dopt;
   dopt.seed = 1;
   // The kernel replay has no OSD replies, so no acks ride along.
   dopt.replies = false;
-  dopt.ack_arrival_delay_ns = cfg.one_way_delay_ns;
   dopt.verify_payload = false;
-  // All messages queued at t = 0: the replayer writes back to back.
-  std::vector<messenger::MessageSpec> specs = messenger::KrbdWrites(
-      w.messages, w.message_bytes, w.prefix_bytes - kV1PrefixFixedBytes, 0);
-  messenger::WorkloadDriver driver(&loop, std::move(specs), dopt, &counter);
-  absl::StatusOr<std::unique_ptr<model::Connection>> conn =
-      model::Connection::Create(&loop, cfg, *profile, &driver);
-  if (!conn.ok()) return conn.status();
   messenger::ConnectionOptions copt;
   copt.policy = messenger::MakeWriterPolicy(*writer);
-  copt.has_sendpage = profile->has_sendpage;
   // The replayer computes no crcs between calls.
   copt.costs.crc_ns_per_4k = 0;
   copt.costs.per_call_ns = settings.between_calls_ns;
   copt.costs.prepare_message_ns = 0;
-  copt.costs.call_cost_ns = cfg.call_cost_ns;
-  absl::Status s = driver.Attach(&(*conn)->socket(), copt);
-  if (!s.ok()) return s;
-  driver.Start();
-  loop.Run();
+  // All messages queued at t = 0: the replayer writes back to back.
+  scenario::MessengerWorkload app(
+      messenger::KrbdWrites(w.messages, w.message_bytes, w.prefix_bytes - kV1PrefixFixedBytes, 0), dopt, copt);
+  CaptureCounter counter(sc.mss);
+  scenario::Simulation sim;
+  sim.scenario = sc;
+  sim.outputs = {.track_payload = true, .full_trace = true, .record_data_timing = true};
+  sim.observers = {&counter};
+  absl::StatusOr<scenario::SimulationResult> run = sim.Run(app);
+  if (!run.ok()) return run.status();
+  messenger::WorkloadDriver& driver = app.driver();
   // Every message delivered, decoder clean, no connection error.
-  s = driver.Finish();
-  if (!s.ok()) return s;
+  if (absl::Status st = driver.Finish(); !st.ok()) return st;
   if (!driver.connection().error().ok()) return driver.connection().error();
   if (!driver.decoder().status().ok()) return driver.decoder().status();
   if (!driver.decoder().at_boundary()) {
@@ -214,7 +204,7 @@ absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoM
         "model delivered %u of %u bytes (%u written)", driver.delivered_bytes(), expected,
         driver.connection().bytes_written()));
   }
-  return counter.Figures(w.messages, **conn);
+  return counter.Figures(w.messages, *run);
 }
 
 }  // namespace sendsim::kernelcmp

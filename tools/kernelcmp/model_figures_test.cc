@@ -1,11 +1,7 @@
 #include "tools/kernelcmp/model_figures.h"
 
-#include <memory>
-
 #include "gtest/gtest.h"
-#include "model/connection.h"
-#include "model/event_loop.h"
-#include "model/profile.h"
+#include "scenario/simulation.h"
 #include "tools/kernelcmp/model_replay.h"
 
 namespace sendsim::kernelcmp {
@@ -48,13 +44,7 @@ Workload Small() {
 // bit. Data 1448 at 1 us, an ACK, data 1448 at 3 us, a retransmission at
 // 4 us (left out), data 100 at 5 us: 2996 bytes in 4 us = 749 MB/s.
 TEST(CaptureCounter, BytesPerSecondSpansFirstTransmissions) {
-  model::EventLoop loop;
   CaptureCounter counter(1448);
-  absl::StatusOr<model::Profile> profile = model::ProfileByName("linux-6.8");
-  ASSERT_TRUE(profile.ok());
-  absl::StatusOr<std::unique_ptr<model::Connection>> conn =
-      model::Connection::Create(&loop, model::ConnectionConfig{}, *profile, &counter);
-  ASSERT_TRUE(conn.ok()) << conn.status();
   auto packet = [](model::TimeNs t, model::Direction dir, uint32_t len, model::PushReason reason) {
     model::WirePacket p;
     p.time = t;
@@ -68,7 +58,7 @@ TEST(CaptureCounter, BytesPerSecondSpansFirstTransmissions) {
   counter.OnWirePacket(packet(3'000, model::Direction::kData, 1448, model::PushReason::kPushOne));
   counter.OnWirePacket(packet(4'000, model::Direction::kData, 1448, model::PushReason::kRetransmit));
   counter.OnWirePacket(packet(5'000, model::Direction::kData, 100, model::PushReason::kAck));
-  const ModelFigures f = counter.Figures(1, **conn);
+  const ModelFigures f = counter.Figures(1, scenario::SimulationResult{});
   EXPECT_DOUBLE_EQ(f.bytes_per_sec, 2996 * 1e9 / 4'000);
   EXPECT_EQ(f.packets, 3u);
   EXPECT_EQ(f.retransmitted, 1u);

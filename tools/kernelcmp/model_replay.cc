@@ -6,10 +6,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "model/connection.h"
 #include "model/constants.h"
 #include "model/event_loop.h"
-#include "model/profile.h"
 #include "model/socket.h"
 #include "model/types.h"
 #include "tools/kernelcmp/traffic.h"
@@ -52,15 +50,14 @@ void CaptureCounter::OnDeliver(model::TimeNs, uint32_t, const uint8_t*, uint32_t
   delivered_ += len;
 }
 
-ModelFigures CaptureCounter::Figures(uint64_t messages, model::Connection& conn) const {
+ModelFigures CaptureCounter::Figures(uint64_t messages, const scenario::SimulationResult& run) const {
   ModelFigures f = fig_;
   f.sub_mss_per_msg = static_cast<double>(sub_mss_) / messages;
-  f.autocorks = conn.socket().counters().autocorks;
-  f.delayed_acks = conn.peer_delayed_acks();
-  const model::TcpInfo info = conn.socket().info();
-  f.snd_cwnd = info.snd_cwnd;
-  f.rtt_us = info.rtt_us;
-  f.delays = ModelDelays(conn.data_timing());
+  f.autocorks = run.counters.autocorks;
+  f.delayed_acks = run.peer_delayed_acks;
+  f.snd_cwnd = run.info.snd_cwnd;
+  f.rtt_us = run.info.rtt_us;
+  f.delays = ModelDelays(run.data_timing);
   const model::TimeNs d = last_data_ns_ - first_data_ns_;
   f.bytes_per_sec = first_data_ns_ >= 0 && d > 0 ? payload_bytes_ * 1e9 / d : 0;
   return f;
@@ -130,22 +127,32 @@ std::vector<Call> MessageCalls(const Workload& w, Variant v) {
   return calls;
 }
 
-class Replay {
+// kernelcmp's calls as the run's application.
+class Replay : public scenario::Application {
  public:
-  Replay(model::EventLoop* loop, model::Socket* sock, std::vector<Call> per_message,
-         uint64_t messages, model::TimeNs call_cost, model::TimeNs between_calls, bool blocking)
-      : loop_(loop), sock_(sock), calls_(std::move(per_message)), messages_(messages),
-        call_cost_(call_cost), between_calls_(between_calls), blocking_(blocking),
-        buf_(std::max<size_t>(64 * 1024, 1 << 20), 0x5a) {
+  Replay(std::vector<Call> per_message, uint64_t messages, model::TimeNs between_calls, bool blocking)
+      : calls_(std::move(per_message)), messages_(messages), between_calls_(between_calls), blocking_(blocking),
+        buf_(std::max<size_t>(64 * 1024, 1 << 20), 0x5a) {}
+
+  absl::StatusOr<model::Observer*> Prepare(model::EventLoop* loop, const model::Profile&,
+                                           const model::ConnectionConfig& cfg) override {
+    loop_ = loop;
+    call_cost_ = cfg.call_cost_ns;
+    return nullptr;
+  }
+
+  absl::Status Start(model::Connection* conn) override {
+    sock_ = &conn->socket();
     sock_->set_write_space_callback([this] {
       if (waiting_) {
         waiting_ = false;
         Step();
       }
     });
+    Step();
+    return absl::OkStatus();
   }
 
-  void Start() { Step(); }
   bool done() const { return msg_ == messages_; }
   int64_t error() const { return error_; }
 
@@ -230,11 +237,11 @@ class Replay {
     }
   }
 
-  model::EventLoop* loop_;
-  model::Socket* sock_;
+  model::EventLoop* loop_ = nullptr;
+  model::Socket* sock_ = nullptr;
   std::vector<Call> calls_;
   uint64_t messages_;
-  model::TimeNs call_cost_;
+  model::TimeNs call_cost_ = 0;
   model::TimeNs between_calls_;
   bool blocking_;
   std::vector<uint8_t> buf_;
@@ -247,27 +254,22 @@ class Replay {
 
 }  // namespace
 
-absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
-                                                const model::ConnectionConfig& cfg_in, IoMode io,
-                                                model::TimeNs between_calls_ns) {
+absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant, const scenario::Scenario& sc,
+                                                IoMode io, model::TimeNs between_calls_ns) {
   if (io == IoMode::kNonBlocking && variant == Variant::kV2) {
     // The non-blocking replay's cork follows EAGAIN (traffic.cc); the
     // messenger's msgr2 writer is the model of that.
     return absl::InvalidArgumentError("non-blocking v2 goes through the messenger's writer");
   }
-  absl::StatusOr<model::Profile> profile = model::ProfileByName(kModelProfile);
-  if (!profile.ok()) return profile.status();
-  model::ConnectionConfig cfg = cfg_in;
-  cfg.track_payload = false;  // sizes only; no decoder on this path
-  model::EventLoop loop;
-  CaptureCounter counter(cfg.mss);
-  absl::StatusOr<std::unique_ptr<model::Connection>> conn =
-      model::Connection::Create(&loop, cfg, *profile, &counter);
-  if (!conn.ok()) return conn.status();
-  Replay replay(&loop, &(*conn)->socket(), MessageCalls(w, variant), w.messages, cfg.call_cost_ns,
-                between_calls_ns, io == IoMode::kBlocking);
-  replay.Start();
-  loop.Run();
+  CaptureCounter counter(sc.mss);
+  Replay replay(MessageCalls(w, variant), w.messages, between_calls_ns, io == IoMode::kBlocking);
+  // Sizes only; no decoder on this path.
+  scenario::Simulation sim;
+  sim.scenario = sc;
+  sim.outputs = {.track_payload = false, .full_trace = true, .record_data_timing = true};
+  sim.observers = {&counter};
+  absl::StatusOr<scenario::SimulationResult> run = sim.Run(replay);
+  if (!run.ok()) return run.status();
   if (replay.error() != 0) {
     return absl::InternalError(absl::StrFormat("model socket call failed: %d", replay.error()));
   }
@@ -276,7 +278,7 @@ absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant varia
     return absl::DataLossError(absl::StrFormat("model delivered %u of %u bytes",
                                                counter.delivered_bytes(), expected));
   }
-  return counter.Figures(w.messages, **conn);
+  return counter.Figures(w.messages, *run);
 }
 
 }  // namespace sendsim::kernelcmp

@@ -4,9 +4,9 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "model/config.h"
-#include "model/connection.h"
 #include "model/observer.h"
+#include "scenario/scenario.h"
+#include "scenario/simulation.h"
 #include "tools/kernelcmp/model_figures.h"
 #include "tools/kernelcmp/workload.h"
 
@@ -28,7 +28,7 @@ class CaptureCounter : public model::Observer {
 
   // What the capture counted, with the connection's own counters after the
   // run (autocorks, delayed ACKs, tcp_info, delays).
-  ModelFigures Figures(uint64_t messages, model::Connection& conn) const;
+  ModelFigures Figures(uint64_t messages, const scenario::SimulationResult& run) const;
   uint64_t delivered_bytes() const { return delivered_; }
 
  private:
@@ -47,14 +47,13 @@ class CaptureCounter : public model::Observer {
 // (libceph never blocks). Non-blocking: a short count is retried at once,
 // -EAGAIN waits for the write-space callback; blocking: a call that must wait
 // parks in sk_stream_wait_memory (pushing what is queued) and returns the
-// full count. Each call holds the socket call_cost_ns.
+// full count. Each call holds the socket the scenario's call cost.
 // sendfile/splice move 64 KiB per sendmsg(bvec, MSG_SPLICE_PAGES), as
 // splice_to_socket does with a 16-slot pipe; sendfile's last chunk goes
 // without MORE (splice_direct_to_actor), splice's with SPLICE_F_MORE.
 // `between_calls_ns`: the caller's own CPU after each call, socket not held.
-absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant,
-                                                const model::ConnectionConfig& cfg, IoMode io,
-                                                model::TimeNs between_calls_ns = 0);
+absl::StatusOr<ModelFigures> ReplayCallsOnModel(const Workload& w, Variant variant, const scenario::Scenario& sc,
+                                                IoMode io, model::TimeNs between_calls_ns = 0);
 
 }  // namespace sendsim::kernelcmp
 

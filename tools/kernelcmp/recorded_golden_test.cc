@@ -4,7 +4,7 @@
 // model computes today from the recorded kernel side, calibrated as
 // kernelcmp does without flags. A model change that moves it fails here;
 // then rerun (one command line)
-//   bazel build -c opt //tools:kernelcmp && bazel-bin/tools/kernelcmp
+//   bazel build -c opt //tools/kernelcmp && bazel-bin/tools/kernelcmp/kernelcmp
 //     --scenario=$PWD/testdata/kernelcmp/4k.json
 //     --kernel_json=$PWD/testdata/kernelcmp/results-4k.json
 //     --json_out=$PWD/testdata/kernelcmp/results-4k.json

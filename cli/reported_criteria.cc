@@ -1,4 +1,4 @@
-#include "cli/seed_criteria.h"
+#include "cli/reported_criteria.h"
 
 #include <algorithm>
 #include <optional>
@@ -11,7 +11,7 @@
 namespace sendsim::cli {
 namespace {
 
-// The sizes the seed names.
+// The sizes the 2018 measurement names.
 constexpr uint32_t kFull = 1448;
 constexpr uint32_t kFooter = 21;
 
@@ -54,12 +54,12 @@ std::optional<size_t> IndexOf(const SeedRun& run, const char* writer) {
 double Mean(const std::vector<double>& xs) { return SpreadOf(xs).mean; }
 
 // `size` among the first five of `writer`'s sizes.
-CriterionReport TopFive(const std::vector<SeedRun>& runs, size_t w, uint32_t size, const std::string& seed,
+CriterionReport TopFive(const std::vector<SeedRun>& runs, size_t w, uint32_t size, const std::string& reported,
                         const std::string& mechanism) {
   CriterionReport c;
   const std::string& writer = runs[0].results[w].writer;
   c.criterion = absl::StrFormat("%d in %s's top 5", size, writer);
-  c.seed = seed;
+  c.reported = reported;
   c.kind = CriterionReport::Kind::kTopFive;
   std::vector<double> rank, margin, per_msg, fifth_per_msg;
   for (const SeedRun& run : runs) {
@@ -82,11 +82,11 @@ CriterionReport TopFive(const std::vector<SeedRun>& runs, size_t w, uint32_t siz
   return c;
 }
 
-CriterionReport FullFirst(const std::vector<SeedRun>& runs, size_t w, const std::string& seed) {
+CriterionReport FullFirst(const std::vector<SeedRun>& runs, size_t w, const std::string& reported) {
   CriterionReport c;
   const std::string& writer = runs[0].results[w].writer;
   c.criterion = absl::StrFormat("%d first, %s", kFull, writer);
-  c.seed = seed;
+  c.reported = reported;
   c.kind = CriterionReport::Kind::kFirst;
   std::vector<double> rank, margin;
   for (const SeedRun& run : runs) {
@@ -112,7 +112,7 @@ CriterionReport Reduction(const std::vector<SeedRun>& runs, size_t legacy, size_
   CriterionReport c;
   c.criterion = absl::StrFormat("5-10 %% fewer packets, %s vs %s", runs[0].results[notlast].writer,
                                 runs[0].results[legacy].writer);
-  c.seed = "5-10 % fewer packets";
+  c.reported = "5-10 % fewer packets";
   c.kind = CriterionReport::Kind::kReduction;
   std::vector<double> change, margin, before, after, before_sub;
   for (const SeedRun& run : runs) {
@@ -195,7 +195,7 @@ std::string CriterionStatus(const CriterionReport& c) {
   return absl::StrFormat("held %d/%d", c.held, c.runs);
 }
 
-std::vector<CriterionReport> JudgeSeedCriteria(const std::vector<SeedRun>& runs) {
+std::vector<CriterionReport> JudgeReportedCriteria(const std::vector<SeedRun>& runs) {
   if (runs.empty()) return {};
   const std::optional<size_t> legacy = IndexOf(runs[0], "v1-legacy");
   const std::optional<size_t> notlast = IndexOf(runs[0], "v1-notlast");
@@ -220,7 +220,7 @@ std::string FormatCriteria(const std::vector<CriterionReport>& criteria) {
   if (criteria.empty()) return "";
   const size_t runs = criteria.front().runs;
   std::string out = absl::StrFormat(
-      "\nThe seed's criteria (the 2018 patch's 128 KiB writes at MSS 1448; a report, not a gate), over %d "
+      "\nThe 2018 measurement's criteria (the patch's 128 KiB writes at MSS 1448; a report, not a gate), over %d "
       "seed%s,\nmean [min, max]; margin > 0: held by that much (pts: points of the packets over the next size, "
       "or inside\n[-10, -5] %%; pkts: packets over the 5th most frequent other size):\n",
       runs, runs == 1 ? "" : "s");
@@ -237,7 +237,7 @@ nlohmann::ordered_json CriteriaJson(const std::vector<CriterionReport>& criteria
   for (const CriterionReport& c : criteria) {
     nlohmann::ordered_json j;
     j["criterion"] = c.criterion;
-    j["seed"] = c.seed;
+    j["reported"] = c.reported;
     j["status"] = CriterionStatus(c);
     j["held_runs"] = c.held;
     j["runs"] = c.runs;

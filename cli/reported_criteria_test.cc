@@ -1,4 +1,4 @@
-#include "cli/seed_criteria.h"
+#include "cli/reported_criteria.h"
 
 #include <string>
 
@@ -35,8 +35,8 @@ const CriterionReport& Find(const std::vector<CriterionReport>& cs, const std::s
   return kNone;
 }
 
-TEST(SeedCriteriaTest, FullSegmentsFirst) {
-  const auto cs = JudgeSeedCriteria(TwoSeeds());
+TEST(ReportedCriteriaTest, FullSegmentsFirst) {
+  const auto cs = JudgeReportedCriteria(TwoSeeds());
   ASSERT_EQ(cs.size(), 6u);
   const CriterionReport& legacy = Find(cs, "1448 first, v1-legacy");
   EXPECT_EQ(legacy.held, 2u);
@@ -53,8 +53,8 @@ TEST(SeedCriteriaTest, FullSegmentsFirst) {
   EXPECT_NEAR(notlast.margin.mean, 91.068, 0.001);
 }
 
-TEST(SeedCriteriaTest, TopFiveByRankWithMarginOverTheFifthOtherSize) {
-  const auto cs = JudgeSeedCriteria(TwoSeeds());
+TEST(ReportedCriteriaTest, TopFiveByRankWithMarginOverTheFifthOtherSize) {
+  const auto cs = JudgeReportedCriteria(TwoSeeds());
   // 1200: 2nd in seed 1 (60 against the 5th other size, 952 x10: +50),
   // 6th in seed 2 (10 against 208 x15: -5).
   const CriterionReport& c1200 = Find(cs, "1200 in v1-legacy's top 5");
@@ -77,8 +77,8 @@ TEST(SeedCriteriaTest, TopFiveByRankWithMarginOverTheFifthOtherSize) {
   EXPECT_DOUBLE_EQ(footer.margin.max, 30);
 }
 
-TEST(SeedCriteriaTest, ReductionBetweenFiveAndTenPercent) {
-  const auto cs = JudgeSeedCriteria(TwoSeeds());
+TEST(ReportedCriteriaTest, ReductionBetweenFiveAndTenPercent) {
+  const auto cs = JudgeReportedCriteria(TwoSeeds());
   const CriterionReport& c = Find(cs, "5-10 % fewer packets, v1-notlast vs v1-legacy");
   EXPECT_EQ(c.held, 1u);
   EXPECT_DOUBLE_EQ(c.value.min, -6);
@@ -92,24 +92,24 @@ TEST(SeedCriteriaTest, ReductionBetweenFiveAndTenPercent) {
             "message, and 5 % would take 5.00");
 }
 
-TEST(SeedCriteriaTest, NotHeldInAnySeed) {
+TEST(ReportedCriteriaTest, NotHeldInAnySeed) {
   std::vector<SeedRun> runs = TwoSeeds();
   runs[1].results[1] = Writer("v1-notlast", {{1448, 900}, {21, 30}, {1019, 30}});  // 960 again: -4 %
   runs[0].results[1] = runs[1].results[1];
-  const CriterionReport c = JudgeSeedCriteria(runs).back();
+  const CriterionReport c = JudgeReportedCriteria(runs).back();
   EXPECT_EQ(CriterionStatus(c), "not held");
   EXPECT_DOUBLE_EQ(c.margin.max, -1);
 }
 
-TEST(SeedCriteriaTest, NeedsBothWriters) {
+TEST(ReportedCriteriaTest, NeedsBothWriters) {
   std::vector<SeedRun> runs = TwoSeeds();
   for (SeedRun& r : runs) r.results.pop_back();
-  EXPECT_TRUE(JudgeSeedCriteria(runs).empty());
+  EXPECT_TRUE(JudgeReportedCriteria(runs).empty());
   EXPECT_EQ(FormatCriteria({}), "");
 }
 
-TEST(SeedCriteriaTest, TableAndJson) {
-  const auto cs = JudgeSeedCriteria(TwoSeeds());
+TEST(ReportedCriteriaTest, TableAndJson) {
+  const auto cs = JudgeReportedCriteria(TwoSeeds());
   const std::string t = FormatCriteria(cs);
   EXPECT_THAT(t, HasSubstr("over 2 seeds"));
   EXPECT_THAT(t, HasSubstr("21 in v1-notlast's top 5"));

@@ -1,7 +1,7 @@
-#ifndef SENDSIM_CLI_SEED_CRITERIA_H_
-#define SENDSIM_CLI_SEED_CRITERIA_H_
+#ifndef SENDSIM_CLI_REPORTED_CRITERIA_H_
+#define SENDSIM_CLI_REPORTED_CRITERIA_H_
 
-// The project's seed, the 2018 libceph patch's measurement of 128 KiB OSD
+// The 2018 measurement: the libceph patch's measurement of 128 KiB OSD
 // writes at MSS 1448 (before: 1448 x777700, 952 x127915, 1200 x39238,
 // 1219 x9806, 21 x5675; after: 1448 x897280, 21 x6201, 1019 x2797,
 // 643 x2739, 376 x2479; 5-10 % fewer packets), read as criteria on
@@ -30,7 +30,7 @@ struct CriterionReport {
   };
   Kind kind = Kind::kFirst;
   std::string criterion;  // "21 in v1-notlast's top 5"
-  std::string seed;       // what the 2018 measurement showed
+  std::string reported;   // what the 2018 measurement showed
   size_t held = 0;        // runs in which it holds
   size_t runs = 0;
   Spread value;
@@ -43,11 +43,11 @@ std::string CriterionStatus(const CriterionReport& c);
 
 // Empty when the runs lack a v1-legacy or a v1-notlast writer (the first of
 // each name is judged).
-std::vector<CriterionReport> JudgeSeedCriteria(const std::vector<SeedRun>& runs);
+std::vector<CriterionReport> JudgeReportedCriteria(const std::vector<SeedRun>& runs);
 
 std::string FormatCriteria(const std::vector<CriterionReport>& criteria);
 nlohmann::ordered_json CriteriaJson(const std::vector<CriterionReport>& criteria);
 
 }  // namespace sendsim::cli
 
-#endif  // SENDSIM_CLI_SEED_CRITERIA_H_
+#endif  // SENDSIM_CLI_REPORTED_CRITERIA_H_
