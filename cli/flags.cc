@@ -99,7 +99,8 @@ ABSL_FLAG(uint32_t, seeds, D().seeds,
           "follow the table, and JSON carries every run.");
 ABSL_FLAG(std::string, target, "model",
           "sendsim packetdrill only: run the scripts on the model, or on this machine's kernel over a tun "
-          "device in a network namespace (kernel; root only).");
+          "device in a network namespace (kernel; root only), or on Linux 6.1 or 6.12 as user-mode Linux in "
+          "virtual time (uml-6.1, uml-6.12; deterministic; kernels from tools/uml/build.sh).");
 ABSL_FLAG(uint32_t, threads, 0,
           "Runs at once [threads, 0 = one per CPU]. The output does not depend on it.");
 ABSL_FLAG(std::string, trace, "",
@@ -366,8 +367,9 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
   }
   opts.dump_scenario = absl::GetFlag(FLAGS_dump_scenario);
   opts.target = absl::GetFlag(FLAGS_target);
-  if (opts.target != "model" && opts.target != "kernel") {
-    return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel)", EscapeForMessage(opts.target)));
+  if (opts.target != "model" && opts.target != "kernel" && opts.target != "uml-6.1" && opts.target != "uml-6.12") {
+    return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel, uml-6.1, uml-6.12)",
+                               EscapeForMessage(opts.target)));
   }
   opts.threads = absl::GetFlag(FLAGS_threads);
   if (opts.threads > kMaxThreads) {
@@ -379,7 +381,7 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
 std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
-      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel] FILE...\n"
+      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12] FILE...\n"
       "                                        run packetdrill scripts on the model (or the kernel)\n"
       "\n"
       "Simulates libceph's messenger writing OSD requests into a model of the Linux TCP send path and\n"

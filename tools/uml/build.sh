@@ -20,8 +20,7 @@ ALL_SERIES=(6.1 6.12)
 # is checked in the final .config, so a silently dropped option fails the build.
 CONFIG_OPTIONS=(
   "UML_TIME_TRAVEL_SUPPORT=y"  # time-travel=inf-cpu: virtual time, reruns give the same packets
-  "HZ_250=y"                   # Debian's and the host's HZ; at HZ=100 timers fire a tick late
-  "HZ=250"                     # (the value HZ_250 selects; checked too)
+  "HZ=250"                     # Debian's and the host's HZ; at HZ=100 timers fire a tick late (see UML_HZ)
   "NET_NS=y"                   # packetdrill's kernel target runs each script in its own netns
   "TUN=y"                      # packetdrill injects and captures packets through tun0
   "VETH=y"                     # real sockets talking to each other across namespaces
@@ -41,14 +40,19 @@ CONFIG_OPTIONS=(
   "DEVTMPFS=y"                 # /dev/net/tun and friends without a prepared /dev
   "DEVTMPFS_MOUNT=y"           # (mounted at boot)
   "MAGIC_SYSRQ=y"              # `echo o > /proc/sysrq-trigger` powers the guest off
-  "DEBUG_INFO=n"               # smaller, faster build; nobody debugs these binaries
+  "DEBUG_INFO_NONE=y"          # smaller, faster build; nobody debugs these binaries ...
+  "DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=n"  # (the other choice, defconfig's)
+  "DEBUG_INFO=n"               # (checked: no debug info)
 )
+# UML fixes HZ at 100 (arch/um/Kconfig declares it without a prompt, so no
+# config option can change it); the build rewrites that default instead.
+UML_HZ=250
 
 log() { printf 'uml/build.sh: %s\n' "$*" >&2; }
 die() { printf 'uml/build.sh: error: %s\n' "$*" >&2; exit "${2:-1}"; }
 
 config_hash() {
-  printf '%s\n' "${CONFIG_OPTIONS[@]}" | sha256sum | cut -c1-12
+  printf '%s\n' "${CONFIG_OPTIONS[@]}" "UML_HZ=$UML_HZ" | sha256sum | cut -c1-12
 }
 
 package_version() {  # SERIES -> installed version of linux-source-SERIES, or empty
@@ -123,6 +127,8 @@ build_one() {  # SERIES
   local src="$work/linux-source-$series"
   [[ -d "$src" ]] || die "unexpected tarball layout in $tarball"
   local mk=(nice -n 10 make -C "$src" ARCH=um SUBARCH=x86_64)
+  grep -q '^config HZ$' "$src/arch/um/Kconfig" || die "$series: arch/um/Kconfig declares no HZ"
+  sed -i "/^config HZ\$/,/^\$/ s/^\tdefault [0-9]*\$/\tdefault $UML_HZ/" "$src/arch/um/Kconfig"
   "${mk[@]}" defconfig >"$work/config.log" 2>&1 || die "defconfig failed (see $work/config.log)"
   local args=() opt name val
   for opt in "${CONFIG_OPTIONS[@]}"; do
@@ -130,7 +136,7 @@ build_one() {  # SERIES
     case "$val" in
       y) args+=(--enable "$name") ;;
       n) args+=(--disable "$name") ;;
-      *) args+=(--set-val "$name" "$val") ;;
+      *) [[ "$name" == HZ ]] || args+=(--set-val "$name" "$val") ;;
     esac
   done
   "$src/scripts/config" --file "$src/.config" "${args[@]}"
