@@ -64,12 +64,14 @@ struct Profile {
   bool rcv_backlog_ack_defer = false;
   // v6.18 tcp_rcv_space_adjust / tcp_rcvbuf_grow, as a tcp_rcvbuf_grow trace
   // on a 6.18 receiver shows it: the bytes still queued (inq) are not counted
-  // as copied, and the target window is 2 x copied plus twice the growth
-  // term, without the 16-MSS cushion of older kernels.
+  // as copied (also in Debian's 6.12.118 source, a stable backport) ...
   bool rcv_drs_skips_queued = false;
+  // ... and the target window is 2 x copied plus twice the growth term,
+  // without the 16-MSS cushion of older kernels (6.12.118 keeps it).
+  bool rcv_drs_no_cushion = false;
 };
 
-// "linux-4.19", "linux-5.0", "linux-6.8", "linux-6.18".
+// "linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18".
 absl::StatusOr<Profile> ProfileByName(std::string_view name);
 std::vector<std::string> ProfileNames();
 

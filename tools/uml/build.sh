@@ -28,7 +28,7 @@ CONFIG_OPTIONS=(
   "SYN_COOKIES=y"              # net.ipv4.tcp_syncookies exists as on distribution kernels
   "TCP_MD5SIG=y"               # TCP_MD5SIG socket option as on distribution kernels
   "TCP_CONG_CUBIC=y"           # the model's congestion control ...
-  "DEFAULT_CUBIC=y"            # ... and the kernel's default, as on Debian
+  'DEFAULT_TCP_CONG="cubic"'   # ... and the kernel's default, as on Debian (checked)
   "PACKET=y"                   # tcpdump inside the guest
   "INET_DIAG=y"                # ss inside the guest
   "INET_TCP_DIAG=y"            # (ss's TCP part)
@@ -136,6 +136,7 @@ build_one() {  # SERIES
     case "$val" in
       y) args+=(--enable "$name") ;;
       n) args+=(--disable "$name") ;;
+      \"*) args+=(--set-str "$name" "${val//\"/}") ;;
       *) [[ "$name" == HZ ]] || args+=(--set-val "$name" "$val") ;;
     esac
   done
