@@ -61,8 +61,10 @@ if [[ -z "$kernel" ]]; then
 fi
 mkdir -p "$CACHE/runs" 2>/dev/null && [[ -w "$CACHE/runs" ]] ||
   cannot_run "$CACHE/runs is not writable (set SENDSIM_UML_CACHE)"
-shm=${TMPDIR:-/dev/shm}
-[[ -d "$shm" && -w "$shm" ]] || cannot_run "no writable $shm for the guest's memory file"
+# The guest's memory is a file in $TMPDIR; tmpfs keeps it off the disk.
+shm=/dev/shm
+[[ -d "$shm" && -w "$shm" ]] || shm=${TMPDIR:-/tmp}
+[[ -d "$shm" && -w "$shm" ]] || cannot_run "no writable /dev/shm or $shm for the guest's memory file"
 
 run=$(mktemp -d "$CACHE/runs/run.XXXXXX")
 [[ "$run" != /tmp/* ]] || die "the cache must not be under /tmp (the guest's /tmp is its own)"
@@ -112,7 +114,7 @@ INIT
 chmod +x "$run/init"
 
 log=$run/console.log
-setsid "$kernel" mem="$mem" rootfstype=hostfs rootflags=/ ro init="$run/init" \
+TMPDIR=$shm setsid "$kernel" mem="$mem" rootfstype=hostfs rootflags=/ ro init="$run/init" \
   time-travel=inf-cpu con0=fd:0,fd:1 con=null ssl=null quiet \
   </dev/null >"$log" 2>&1 &
 pid=$!
