@@ -81,7 +81,12 @@ void TcpSock::TcpAck(const Segment& seg) {
   if (ack > snd_una_ || seg.win > snd_wnd_) {
     flag |= kFlagWinUpdate;
     snd_wnd_ = seg.win;
-    if (seg.win > max_window_) max_window_ = seg.win;
+    if (seg.win > max_window_) {
+      max_window_ = seg.win;
+      // tcp_ack_update_window re-syncs the MSS on a new max_window; only
+      // MTU probing's clamp can make that differ from mss_cache here.
+      if (mtup_.enabled) SyncMss();
+    }
   }
   if (ack > snd_una_) retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
   snd_una_ = ack;

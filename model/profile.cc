@@ -49,6 +49,7 @@ Profile Linux68() {
   p.check_space_on_new_data = true;
   p.notsent_lowat_wake_shift = true;
   p.rcv_backlog_ack_defer = true;
+  p.rto_zero_window_counts_backoff = true;
   return p;
 }
 
@@ -58,13 +59,14 @@ Profile Linux68() {
 // subtraction, autocork on a non-eor tail only, no linear first skb, backlog
 // flush every 16 new skbs, single-skb TSQ exemption, the autosize RTT term,
 // tcp_check_space in tcp_event_new_data_sent. The receiver has no deferred
-// backlog ACK (v6.7).
+// backlog ACK (v6.7); a zero-window RTO counts no backoff (v6.5).
 Profile Linux61() {
   Profile p = Linux68();
   p.name = "linux-6.1";
   p.has_sendpage = true;
   p.has_splice_pages = false;
   p.rcv_backlog_ack_defer = false;
+  p.rto_zero_window_counts_backoff = false;
   return p;
 }
 

@@ -44,6 +44,11 @@ struct Profile {
   bool check_space_on_new_data = false;
   // tcp_stream_memory_free(sk, wake) shifts unsent bytes by `wake` (v5.4+).
   bool notsent_lowat_wake_shift = false;
+  // tcp_retransmit_timer's zero-window branch (the RTO resends the head as a
+  // window probe) counts icsk_backoff: since v6.5 the increment sits after the
+  // out_reset_timer label it jumps to (read in 6.12.118, seen on 6.18); in
+  // 6.1.192 and before it is skipped (tcpi_backoff stays 0).
+  bool rto_zero_window_counts_backoff = false;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
   // tcp_select_initial_window caps the initial receive window at

@@ -39,6 +39,8 @@ TEST(ProfileTest, Linux61HasSendpageWithTheNewerSendPath) {
   EXPECT_FALSE(p.rcv_backlog_ack_defer);  // no tcp_backlog_ack_defer sysctl in 6.1
   EXPECT_FALSE(p.rcv_drs_skips_queued);   // tcp_rcv_space_adjust counts inq as copied
   EXPECT_FALSE(p.rcv_drs_no_cushion);
+  // tcp_retransmit_timer: the zero-window branch jumps past icsk_backoff++.
+  EXPECT_FALSE(p.rto_zero_window_counts_backoff);
 }
 
 TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
@@ -57,6 +59,8 @@ TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
   // tcp_rcv_space_adjust subtracts inq but keeps rcvwin's 16 * advmss.
   EXPECT_TRUE(p.rcv_drs_skips_queued);
   EXPECT_FALSE(p.rcv_drs_no_cushion);
+  // tcp_retransmit_timer: icsk_backoff++ follows out_reset_timer.
+  EXPECT_TRUE(p.rto_zero_window_counts_backoff);
 }
 
 TEST(ProfileTest, Linux618DropsTheCushionToo) {
