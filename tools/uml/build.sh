@@ -90,7 +90,7 @@ progress() {  # SERIES DIR PID START
   local series=$1 dir=$2 pid=$3 start=$4 n
   while kill -0 "$pid" 2>/dev/null; do
     sleep 30
-    n=$(find "$dir" -name '*.o' 2>/dev/null | wc -l)
+    n=$(find "$dir" -name '*.o' 2>/dev/null | wc -l) || n='?'  # files come and go
     log "$series: compiling, $n object files, $((SECONDS - start)) s"
   done
 }

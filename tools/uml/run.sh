@@ -52,6 +52,8 @@ done
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive whole number of seconds, got '$timeout'" 2
 [[ "$mem" =~ ^[1-9][0-9]*[KMG]$ ]] || die "--mem must look like 512M or 1G, got '$mem'" 2
 
+[[ "$PWD" != /tmp && "$PWD" != /tmp/* ]] ||
+  die "the working directory $PWD is under /tmp, which the guest replaces with its own tmpfs; run from elsewhere" 2
 [[ "$(uname -s)/$(uname -m)" == Linux/x86_64 ]] || cannot_run "UML kernels here are built for x86_64 Linux hosts, not $(uname -s)/$(uname -m)"
 kernel=$("$HERE/build.sh" --path "$series" 2>/dev/null) || kernel=
 if [[ -z "$kernel" ]]; then
