@@ -85,7 +85,8 @@ ABSL_FLAG(uint64_t, gro_flush_ns, D().gro_flush_ns,
 ABSL_FLAG(uint64_t, ack_proc_ns, D().ack_proc_ns,
           "Peer softirq latency before an ACK leaves [ns]. Source: receive softirq + TX, a few us (UNVERIFIED).");
 ABSL_FLAG(std::string, kernel, D().kernel,
-          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18. Source: the seed's era (v4.19).");
+          "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18; also sendsim packetdrill's "
+          "default. Source: the seed's era (v4.19).");
 ABSL_FLAG(std::string, writers, "v1-legacy,v1-notlast,v1-cork,v1-splice@linux-6.8,v2@linux-6.8",
           "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "
           "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "
@@ -103,6 +104,10 @@ ABSL_FLAG(std::string, target, "model",
           "virtual time (uml-6.1, uml-6.12; deterministic; kernels from tools/uml/build.sh).");
 ABSL_FLAG(uint32_t, threads, 0,
           "Runs at once [threads, 0 = one per CPU]. The output does not depend on it.");
+ABSL_FLAG(uint64_t, max_memory_mb, 4096,
+          "Refuse a run whose estimated memory exceeds this [MiB]; the estimate is printed with the refusal.");
+ABSL_FLAG(uint64_t, max_minutes, 60,
+          "Refuse a run whose estimated run time exceeds this [minutes]; the estimate is printed with the refusal.");
 ABSL_FLAG(std::string, trace, "",
           "Write one CSV row per wire packet to FILE (per writer FILE.<writer>-<kernel>.csv when several run).");
 ABSL_FLAG(std::string, pcap, "", "Write a pcap of the run to FILE (per writer suffix as for --trace).");
@@ -200,7 +205,8 @@ const std::vector<Knob>& Knobs() {
 #undef SENDSIM_KNOB
 
 // Flags that are not scenario knobs.
-constexpr const char* kControlFlags[] = {"scenario", "format", "dump_scenario", "threads", "target"};
+constexpr const char* kControlFlags[] = {"scenario", "format",      "dump_scenario", "threads",
+                                         "target",   "max_memory_mb", "max_minutes"};
 
 std::vector<std::string> AllFlagNames() {
   std::vector<std::string> names(std::begin(kControlFlags), std::end(kControlFlags));
@@ -222,6 +228,21 @@ void ResetFlags() {
     std::string err;
     if (f != nullptr) f->ParseFrom(f->DefaultValue(), &err);
   }
+}
+
+bool IsIntegerFlag(const absl::CommandLineFlag& f) {
+  return f.IsOfType<uint64_t>() || f.IsOfType<uint32_t>() || f.IsOfType<int64_t>() || f.IsOfType<int32_t>();
+}
+
+// Abseil also reads "0x10" and "+5"; a count or a time in a command line is
+// decimal, and a typo should not become a different number.
+bool IsDecimal(absl::string_view v) {
+  if (!v.empty() && v[0] == '-') v.remove_prefix(1);
+  if (v.empty()) return false;
+  for (char c : v) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
 }
 
 absl::StatusOr<uint64_t> ParseBytes(absl::string_view text, absl::string_view what) {
@@ -321,8 +342,11 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     }
     absl::CommandLineFlag* flag = IsOurFlag(name) ? absl::FindCommandLineFlag(name) : nullptr;
     bool negated = false;
-    if (flag == nullptr && name.size() > 2 && name.substr(0, 2) == "no" && IsOurFlag(name.substr(2))) {
-      flag = absl::FindCommandLineFlag(name.substr(2));
+    // --noNAME and --no-NAME (no_NAME once '-' became '_').
+    if (flag == nullptr && name.size() > 2 && name.substr(0, 2) == "no") {
+      const std::string base = name.size() > 3 && name[2] == '_' && IsOurFlag(name.substr(3)) ? name.substr(3)
+                                                                                            : name.substr(2);
+      flag = IsOurFlag(base) ? absl::FindCommandLineFlag(base) : nullptr;
       negated = flag != nullptr && flag->IsOfType<bool>() && !has_value;
       if (!negated) flag = nullptr;
     }
@@ -336,6 +360,10 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
       value = args[++i];
     }
     std::string error;
+    if (IsIntegerFlag(*flag) && !IsDecimal(value)) {
+      return Err(absl::StrFormat("bad value \"%s\" for --%s: not a decimal integer", EscapeForMessage(value),
+                                 flag->Name()));
+    }
     if (!flag->ParseFrom(value, &error)) {
       return Err(absl::StrFormat("bad value \"%s\" for --%s: %s", EscapeForMessage(value), flag->Name(), error));
     }
@@ -345,6 +373,7 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
   opts.given = std::set<std::string>(specified.begin(), specified.end());
   const std::set<std::string>& given = opts.given;
   if (given.count("scenario")) {
+    opts.scenario_path = absl::GetFlag(FLAGS_scenario);
     absl::StatusOr<Scenario> s = LoadScenarioFile(absl::GetFlag(FLAGS_scenario), opts.scenario);
     if (!s.ok()) return Err(std::string(s.status().message()));
     opts.scenario = *std::move(s);
@@ -371,6 +400,8 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel, uml-6.1, uml-6.12)",
                                EscapeForMessage(opts.target)));
   }
+  opts.max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
+  opts.max_minutes = absl::GetFlag(FLAGS_max_minutes);
   opts.threads = absl::GetFlag(FLAGS_threads);
   if (opts.threads > kMaxThreads) {
     return Err(absl::StrFormat("--threads: %d is out of range [0, %d]", opts.threads, kMaxThreads));
@@ -382,7 +413,9 @@ std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
       "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12] FILE...\n"
-      "                                        run packetdrill scripts on the model (or the kernel)\n"
+      "                                        run packetdrill scripts on the model (or the kernel);\n"
+      "                                        the default profile is --kernel's below, or the first of a\n"
+      "                                        script's // profiles: header when it does not list it\n"
       "\n"
       "Simulates libceph's messenger writing OSD requests into a model of the Linux TCP send path and\n"
       "prints the packet sizes each writer produces. Flags use --name=value; '-' and '_' are the same\n"

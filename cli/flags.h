@@ -22,9 +22,12 @@ inline constexpr uint32_t kMaxThreads = 256;
 
 struct CliOptions {
   scenario::Scenario scenario;  // file (if any), then flags; not yet validated
+  std::string scenario_path;    // --scenario
   OutputFormat format = OutputFormat::kTable;
   bool dump_scenario = false;
   uint32_t threads = 0;  // runs at once; 0: one per CPU
+  uint64_t max_memory_mb = 4096;  // refuse runs estimated above (cli/budget.h)
+  uint64_t max_minutes = 60;
   std::string target = "model";  // sendsim packetdrill: model or kernel
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}

@@ -2,14 +2,35 @@
 // (packetdrill/main.h does the work).
 #include "cli/subcommands.h"
 
+#include "absl/strings/str_format.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/main.h"
 #include "packetdrill/uml_target.h"
 
 namespace sendsim::cli {
 
+namespace {
+
+// The only flags a script run reads; every other flag (a scenario knob, an
+// output, --format, ...) would be silently ignored, so it is an error.
+bool AppliesToPacketdrill(const std::string& flag) { return flag == "kernel" || flag == "target"; }
+
+}  // namespace
+
 int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& options, std::ostream& out,
                    std::ostream& err) {
+  for (const std::string& flag : options.given) {
+    if (AppliesToPacketdrill(flag)) continue;
+    std::string name = flag;
+    for (char& c : name) {
+      if (c == '_') c = '-';
+    }
+    err << absl::StrFormat(
+        "sendsim packetdrill: --%s does not apply to packetdrill scripts (they set their own sockets, sysctls and "
+        "routes; only --kernel and --target do)\n",
+        name);
+    return 2;
+  }
   if (options.target == "kernel") {
     if (options.Given("kernel")) {
       err << "sendsim packetdrill: --kernel names a model profile; --target=kernel runs this machine's kernel\n";
@@ -26,9 +47,9 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
     }
     return packetdrill::UmlPacketdrillMain(*series, files, out, err);
   }
-  // The runner plays the linux-6.8 profile unless --kernel names another.
-  const std::string kernel = options.Given("kernel") ? options.scenario.kernel : "linux-6.8";
-  return packetdrill::PacketdrillMain(files, kernel, out, err);
+  // The scenario's kernel is the one default (model::kDefaultProfile); a
+  // script's "// profiles:" header may pick another unless --kernel is given.
+  return packetdrill::PacketdrillMain(files, options.scenario.kernel, options.Given("kernel"), out, err);
 }
 
 }  // namespace sendsim::cli

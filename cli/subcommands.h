@@ -11,9 +11,9 @@
 
 namespace sendsim::cli {
 
-// `sendsim packetdrill FILE...` (issue 7): runs packetdrill scripts on the
-// model; `options.scenario.kernel` is the --kernel value when
-// options.Given("kernel") (the runner defaults to linux-6.8 otherwise).
+// `sendsim packetdrill FILE...`: runs packetdrill scripts on the model, on
+// `options.scenario.kernel` (the one default profile unless --kernel names
+// another). A flag other than --kernel and --target is an error.
 // Returns the process exit code (0 only when nothing failed; 2 on bad input).
 int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& options, std::ostream& out,
                    std::ostream& err);

@@ -32,6 +32,21 @@ std::vector<std::string> WriterNames() {
   return out;
 }
 
+absl::Status WriterAvailable(WriterKind kind, bool has_sendpage, bool has_splice_pages,
+                             std::string_view profile_name) {
+  // kernel_sendpage() carries the v1 writers' page calls; v2 and one
+  // sendmsg per message use sendmsg only.
+  const bool uses_sendpage = kind != WriterKind::kV1Splice && kind != WriterKind::kV2 && kind != WriterKind::kV1Sendmsg;
+  if (uses_sendpage && !has_sendpage) {
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s needs sendpage, absent on %s", WriterKindName(kind), profile_name));
+  }
+  if (kind == WriterKind::kV1Splice && !has_splice_pages) {
+    return absl::FailedPreconditionError(absl::StrFormat("v1-splice needs MSG_SPLICE_PAGES, absent on %s", profile_name));
+  }
+  return absl::OkStatus();
+}
+
 std::string_view CallPartName(CallPart part) {
   switch (part) {
     case CallPart::kPrefix:

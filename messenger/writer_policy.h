@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
@@ -65,6 +66,13 @@ constexpr absl::string_view WriterKindAbslName(WriterKind kind) {
 absl::StatusOr<WriterKind> ParseWriterKind(std::string_view name);
 // The selectable names, in table order.
 std::vector<std::string> WriterNames();
+
+// Whether the kernel of `profile` has the socket calls the writer makes: the
+// v1 sendpage writers need sendpage (gone in v6.5), v1-splice needs
+// MSG_SPLICE_PAGES (v6.5+). The one check behind the CLI, scenario files,
+// explore's cases and fixtures. FailedPrecondition names both.
+absl::Status WriterAvailable(WriterKind kind, bool has_sendpage, bool has_splice_pages,
+                             std::string_view profile_name);
 
 // What a socket call carries.
 enum class CallPart : uint8_t {

@@ -80,7 +80,11 @@ void TcpSock::TcpAck(const Segment& seg) {
   // snd_wl1; the window updates when the ACK advances or the window grows.
   if (ack > snd_una_ || seg.win > snd_wnd_) {
     flag |= kFlagWinUpdate;
+    const bool changed = seg.win != snd_wnd_;
     snd_wnd_ = seg.win;
+    // tcp_ack_update_window: a changed window with data queued checks for
+    // restart after idle too (a zero-window stall sends no data).
+    if (changed && !write_queue_.empty()) SlowStartAfterIdleCheck();
     if (seg.win > max_window_) {
       max_window_ = seg.win;
       // tcp_ack_update_window re-syncs the MSS on a new max_window; only
@@ -104,9 +108,9 @@ void TcpSock::TcpAck(const Segment& seg) {
     }
     return;
   }
-  TimeNs first_ackt = -1;
+  TimeNs first_ackt = -1, last_ackt = -1;
   uint32_t acked = 0;
-  CleanRtxQueue(&flag, &first_ackt, &acked);
+  CleanRtxQueue(&flag, &first_ackt, &acked, &last_ackt);
   // tcp_clean_rtx_queue: the whole probe acknowledged.
   if (acked > 0 && mtup_.probe_size != 0 && snd_una_ >= mtup_.probe_seq_end) MtupProbeSuccess();
   if (first_ackt >= 0) {
@@ -114,10 +118,16 @@ void TcpSock::TcpAck(const Segment& seg) {
     SetRto();
     backoff_ = 0;
   }
+  // ca_ops->pkts_acked: CUBIC's sample is the newest acked skb's RTT (ca_rtt_us).
+  if (last_ackt >= 0 && config_.cc == CongestionControl::kCubic) {
+    CubicAcked(static_cast<uint64_t>((loop_->now() - last_ackt) / kNsPerUs));
+  }
   ReleaseCopyStore();
   if (tlp_high_seq_ != 0 && ack >= tlp_high_seq_) tlp_high_seq_ = 0;  // tcp_process_tlp_ack (simplified)
   if (acked > 0) SetXmitTimer();  // FLAG_SET_XMIT_TIMER
-  if (in_loss_ && snd_una_ >= high_seq_) in_loss_ = false;  // back to TCP_CA_Open
+  // Back to TCP_CA_Open once high_seq is acked; without SACK
+  // tcp_try_undo_recovery holds Loss until data above high_seq is acked.
+  if (in_loss_ && (snd_una_ > high_seq_ || (config_.sack && snd_una_ == high_seq_))) in_loss_ = false;
   // tcp_cong_control: tcp_may_raise_cwnd requires FLAG_DATA_ACKED.
   if (flag & kFlagDataAcked) CongAvoid(acked);
   UpdatePacingRate();
@@ -127,7 +137,7 @@ void TcpSock::TcpAck(const Segment& seg) {
 // tcp_clean_rtx_queue: free fully acked skbs, trim a partially acked TSO skb
 // (tcp_tso_acked), count acked segments, take the RTT of the oldest
 // never-retransmitted skb acked.
-void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total) {
+void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total, TimeNs* last_ackt) {
   while (!rtx_queue_.empty()) {
     Skb& skb = rtx_queue_.front();
     uint32_t acked_pcount;
@@ -171,7 +181,10 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     }
     if (skb.retrans) retrans_out_ -= std::min(retrans_out_, acked_pcount);
     if (skb.lost) lost_out_ -= std::min(lost_out_, acked_pcount);
-    if (!skb.ever_retrans && *first_ackt < 0) *first_ackt = skb.sent_ns;
+    if (!skb.ever_retrans) {
+      if (*first_ackt < 0) *first_ackt = skb.sent_ns;
+      *last_ackt = skb.sent_ns;
+    }
     packets_out_ -= acked_pcount;
     delivered_ += acked_pcount;
     *acked_total += acked_pcount;
@@ -218,10 +231,21 @@ void TcpSock::RttEstimator(uint64_t mrtt_us) {
   srtt_us_ = std::max<uint32_t>(1, static_cast<uint32_t>(srtt));
   // Simplification: min_rtt is the all-time minimum, not a windowed filter.
   min_rtt_us_ = std::min<uint32_t>(min_rtt_us_, static_cast<uint32_t>(mrtt_us));
-  // bictcp_acked: delay_min in us << 3.
-  const uint32_t delay = std::max<uint32_t>(1, static_cast<uint32_t>(mrtt_us << 3));
-  if (cubic_.delay_min == 0 || cubic_.delay_min > delay) cubic_.delay_min = delay;
 }
+
+// bictcp_acked / cubictcp_acked: the minimum delay, in microseconds or in
+// ms << 3 by version, ignoring samples within a second of a new epoch.
+void TcpSock::CubicAcked(uint64_t rtt_us) {
+  Cubic& ca = cubic_;
+  if (ca.epoch_start != 0 && static_cast<int32_t>(Jiffies() - ca.epoch_start) < config_.hz) return;
+  uint64_t delay = profile_.cubic_usec_clock ? rtt_us : (rtt_us << 3) / 1000;
+  delay = std::clamp<uint64_t>(delay, 1, UINT32_MAX);
+  if (ca.delay_min == 0 || ca.delay_min > delay) ca.delay_min = static_cast<uint32_t>(delay);
+}
+
+// bictcp_state / cubictcp_state: entering TCP_CA_Loss forgets everything,
+// the remembered peak (last_max_cwnd) and delay_min included (bictcp_reset).
+void TcpSock::CubicReset() { cubic_ = Cubic(); }
 
 // tcp_set_rto: srtt + rttvar, rounded up to jiffies, bounded by TCP_RTO_MAX.
 void TcpSock::SetRto() {
@@ -301,9 +325,15 @@ void TcpSock::CubicCongAvoid(uint32_t acked) {
         ca.bic_origin_point = ca.last_max_cwnd;
       }
     }
+    // Time since the epoch plus one minimal RTT, in 1/1024 s (bictcp_update).
     uint64_t t = static_cast<uint32_t>(now - ca.epoch_start);
-    t += ((ca.delay_min >> 3) * hz + 999) / 1000;  // msecs_to_jiffies(delay_min >> 3) with us
-    t = (t << kBictcpHz) / hz;
+    if (profile_.cubic_usec_clock) {
+      t = t * (1000000 / hz) + ca.delay_min;
+      t = (t << kBictcpHz) / 1000000;
+    } else {
+      t += ((ca.delay_min >> 3) * hz + 999) / 1000;  // msecs_to_jiffies(delay_min >> 3)
+      t = (t << kBictcpHz) / hz;
+    }
     const uint64_t offs = t < ca.bic_k ? ca.bic_k - t : t - ca.bic_k;
     const uint64_t delta = (kCubeRttScale * offs * offs * offs) >> (10 + 3 * kBictcpHz);
     const uint64_t target = t < ca.bic_k ? ca.bic_origin_point - delta : ca.bic_origin_point + delta;

@@ -101,5 +101,36 @@ TEST(SlowStart, RestartAfterIdle) {
   EXPECT_EQ(ctx.sock().snd_cwnd(), 10u);
 }
 
+// tcp_ack_update_window: an ACK that changes the window while data waits
+// runs the same idle check. Data queued into a zero window right after the
+// last transmission keeps cwnd (skb_entail sees no idle time); window
+// probes are not data, so after 10 s of stall the opening ACK restarts cwnd
+// at min(initcwnd, cwnd) = 10, and an ACK that leaves the window unchanged
+// does not.
+TEST(SlowStart, RestartAfterZeroWindowStall) {
+  SenderContext ctx;
+  EXPECT_EQ(ctx.SendMsg(60000, 0), 60000);
+  for (int k = 0; k < 50 && ctx.sock().snd_nxt() < ctx.sock().write_seq(); ++k) {
+    ctx.At((4 + 4 * k) * kNsPerMs);
+    ctx.CompleteAllTx();
+    ctx.Ack(ctx.sock().snd_nxt());
+  }
+  ctx.At(ctx.now() + kNsPerMs);
+  ctx.CompleteAllTx();
+  ctx.Ack(ctx.sock().snd_nxt(), 0);  // everything acked, the window closes
+  ASSERT_EQ(ctx.sock().packets_out(), 0u);
+  const uint32_t cwnd = ctx.sock().snd_cwnd();
+  ASSERT_GE(cwnd, 20u);
+  const TimeNs t = ctx.now();
+  EXPECT_EQ(ctx.SendMsg(5000, 0), 5000);
+  ctx.At(t + 10 * kNsPerSec);
+  ctx.CompleteAllTx();
+  EXPECT_EQ(ctx.sock().packets_out(), 0u);
+  ctx.Ack(ctx.sock().snd_una(), 0);
+  EXPECT_EQ(ctx.sock().snd_cwnd(), cwnd);
+  ctx.Ack(ctx.sock().snd_una());
+  EXPECT_EQ(ctx.sock().snd_cwnd(), 10u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

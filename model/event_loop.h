@@ -109,6 +109,10 @@ class EventLoop {
   }
 
   bool empty() const { return queue_size() == 0; }
+  // Time of the next pending event, or -1 when none is; for a driver that
+  // runs the loop against an outside clock. Only between events (inside one
+  // the running event's slot is still at the root).
+  TimeNs NextEventTime() const { return heap_.empty() || root_dead_ ? -1 : heap_.front().at; }
   uint64_t events_run() const { return events_run_; }
   // Pending events in the queue (diagnostics).
   size_t queue_size() const { return heap_.size() - (root_dead_ ? 1 : 0); }

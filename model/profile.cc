@@ -34,7 +34,7 @@ Profile Linux50() {
 // v6.8.0 (docs/kernel-send-path.md §11.4): no sendpage, MSG_SPLICE_PAGES, no linear first skb,
 // backlog flush every 16 new skbs, autocork needs a non-eor tail, TSQ exempts
 // a single-skb rtx queue, RTT term in tcp_tso_autosize, size goal without the
-// header subtraction, tcp_check_space on new data.
+// header subtraction, tcp_check_space on new data; CUBIC in microseconds.
 Profile Linux68() {
   Profile p = Linux50();
   p.name = "linux-6.8";
@@ -49,6 +49,7 @@ Profile Linux68() {
   p.check_space_on_new_data = true;
   p.notsent_lowat_wake_shift = true;
   p.rcv_backlog_ack_defer = true;
+  p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
   return p;
 }
@@ -58,7 +59,8 @@ Profile Linux68() {
 // does; already there, as in v6.8: size goal without the header
 // subtraction, autocork on a non-eor tail only, no linear first skb, backlog
 // flush every 16 new skbs, single-skb TSQ exemption, the autosize RTT term,
-// tcp_check_space in tcp_event_new_data_sent. The receiver has no deferred
+// tcp_check_space in tcp_event_new_data_sent, CUBIC in microseconds
+// (bictcp_clock_us). The receiver has no deferred
 // backlog ACK (v6.7); a zero-window RTO counts no backoff (v6.5).
 Profile Linux61() {
   Profile p = Linux68();

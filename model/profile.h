@@ -56,6 +56,10 @@ struct Profile {
   // route initrwnd is set (<= v4.19; v4.20 dropped the cap, so the SYN-ACK
   // offers the whole rounded-down buffer space).
   bool initial_rwnd_capped = true;
+  // CUBIC's clock (v5.6-v5.10 rework of tcp_cubic.c; v6.x): delay_min and
+  // the HyStart samples in microseconds (bictcp_update adds delay_min in
+  // usec; before, in ms << 3 added as msecs_to_jiffies(delay_min >> 3)).
+  bool cubic_usec_clock = false;
 
   // The receiver (the peer runs the connection's kernel too).
   // v5.0+: while a reader inside recvmsg owns the socket, arriving segments
@@ -79,6 +83,10 @@ struct Profile {
 // "linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18".
 absl::StatusOr<Profile> ProfileByName(std::string_view name);
 std::vector<std::string> ProfileNames();
+
+// The profile every front end uses when none is named (sendsim, sendsim
+// packetdrill, the development runner): the seed measurement's kernel.
+inline constexpr std::string_view kDefaultProfile = "linux-4.19";
 
 }  // namespace sendsim::model
 

@@ -123,13 +123,20 @@ void TcpSock::TcpReleaseCb() {
 }
 
 int TcpSock::setsockopt(SockOpt opt, int64_t value) {
-  if (value < 0 || value > INT32_MAX) return -kEinval;
-  const uint32_t val = static_cast<uint32_t>(value);
+  // The option value is an int (do_tcp_setsockopt / sock_setsockopt read
+  // sizeof(int)); a negative one is not refused in general: TCP_NOTSENT_LOWAT
+  // stores it as unsigned (-1: no limit), SO_SNDBUF takes min_t(u32, ...),
+  // TCP_NODELAY and TCP_CORK test it for non-zero.
+  if (value < INT32_MIN || value > INT32_MAX) return -kEinval;
+  const int32_t ival = static_cast<int32_t>(value);
+  const uint32_t val = static_cast<uint32_t>(ival);
   switch (opt) {
     case SockOpt::kTcpMaxseg:
       // do_tcp_setsockopt: range check; the value is only used at the next
       // MSS sync (not modelled), as on an established kernel socket.
-      if (val != 0 && (val < kTcpMinMss || val > kMaxTcpWindow)) return -kEinval;
+      if (ival != 0 && (ival < static_cast<int32_t>(kTcpMinMss) || ival > static_cast<int32_t>(kMaxTcpWindow))) {
+        return -kEinval;
+      }
       user_mss_ = val;
       return 0;
     case SockOpt::kSoSndbuf:

@@ -246,8 +246,10 @@ class TcpSock final : public Socket {
   // --- ack.cc ---
   void TcpRcvEstablished(const Segment& seg, PushReason reason);
   void TcpAck(const Segment& seg);
-  void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount);
+  void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount, TimeNs* last_ackt);
   void RttEstimator(uint64_t mrtt_us);
+  void CubicAcked(uint64_t rtt_us);  // bictcp_acked: delay_min
+  void CubicReset();                 // bictcp_reset on entering Loss
   void SetRto();
   void CongAvoid(uint32_t acked);
   void RenoCongAvoid(uint32_t acked);
@@ -364,7 +366,7 @@ class TcpSock final : public Socket {
     uint32_t last_time = 0;   // jiffies
     uint32_t bic_origin_point = 0;
     uint32_t bic_k = 0;
-    uint32_t delay_min = 0;   // us
+    uint32_t delay_min = 0;   // us (cubic_usec_clock) or ms << 3
     uint32_t epoch_start = 0; // jiffies, 0 = none
     uint32_t ack_cnt = 0;
     uint32_t tcp_cwnd = 0;

@@ -138,6 +138,8 @@ void TcpSock::RetransmitTimer() {
     }
   }
   cubic_.epoch_start = 0;
+  // tcp_set_ca_state(TCP_CA_Loss), on every RTO.
+  if (config_.cc == CongestionControl::kCubic) CubicReset();
   snd_cwnd_ = 1;
   snd_cwnd_cnt_ = 0;
   snd_cwnd_stamp_ = Jiffies();

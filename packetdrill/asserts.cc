@@ -18,6 +18,35 @@ absl::Status Unsupported(std::string_view what) {
   return absl::UnimplementedError(absl::StrFormat("python in %%{ }%%: %s", what));
 }
 
+// Python itself would reject it (a SyntaxError, ZeroDivisionError or
+// NameError ends upstream's script): a FAIL, never a SKIP, so a typo cannot
+// turn a check into a pass.
+absl::Status Broken(std::string_view what) {
+  return absl::InvalidArgumentError(absl::StrFormat("assert in %%{ }%% cannot be evaluated: %s", what));
+}
+
+// The fields of Linux's struct tcp_info as packetdrill's %{ }% names them:
+// a name among them that the model lacks is a SKIP, any other tcpi_ name is
+// a typo (FAIL).
+bool IsTcpInfoField(std::string_view n) {
+  static constexpr std::string_view kFields[] = {
+      "state", "ca_state", "retransmits", "probes", "backoff", "options", "snd_wscale", "rcv_wscale",
+      "delivery_rate_app_limited", "fastopen_client_fail", "rto", "ato", "snd_mss", "rcv_mss", "unacked",
+      "sacked", "lost", "retrans", "fackets", "last_data_sent", "last_ack_sent", "last_data_recv",
+      "last_ack_recv", "pmtu", "rcv_ssthresh", "rtt", "rttvar", "snd_ssthresh", "snd_cwnd", "advmss",
+      "reordering", "rcv_rtt", "rcv_space", "total_retrans", "pacing_rate", "max_pacing_rate", "bytes_acked",
+      "bytes_received", "segs_out", "segs_in", "notsent_bytes", "min_rtt", "data_segs_in", "data_segs_out",
+      "delivery_rate", "busy_time", "rwnd_limited", "sndbuf_limited", "delivered", "delivered_ce", "bytes_sent",
+      "bytes_retrans", "dsack_dups", "reord_seen", "rcv_ooopack", "snd_wnd", "rcv_wnd", "rehash", "total_rto",
+      "total_rto_recoveries", "total_rto_time"};
+  if (n.substr(0, 5) != "tcpi_") return false;
+  n.remove_prefix(5);
+  for (std::string_view f : kFields) {
+    if (f == n) return true;
+  }
+  return false;
+}
+
 absl::StatusOr<std::vector<Tok>> Tokenize(std::string_view s) {
   std::vector<Tok> out;
   size_t i = 0;
@@ -35,7 +64,7 @@ absl::StatusOr<std::vector<Tok>> Tokenize(std::string_view s) {
         int d = std::isdigit(static_cast<unsigned char>(t[k])) ? t[k] - '0'
                 : hex && std::isxdigit(static_cast<unsigned char>(t[k])) ? std::tolower(t[k]) - 'a' + 10
                                                                           : -1;
-        if (d < 0 || v > (INT64_MAX - d) / (hex ? 16 : 10)) return Unsupported(absl::StrFormat("number '%s'", t));
+        if (d < 0 || v > (INT64_MAX - d) / (hex ? 16 : 10)) return Broken(absl::StrFormat("number '%s'", t.substr(0, 40)));
         v = v * (hex ? 16 : 10) + d;
       }
       out.push_back({Tok::kInt, t, v});
@@ -62,6 +91,14 @@ absl::StatusOr<std::vector<Tok>> Tokenize(std::string_view s) {
   return out;
 }
 
+// Valid Python this subset does not evaluate (a SKIP, not a typo).
+bool IsPythonKeyword(std::string_view n) {
+  for (std::string_view k : {"or", "not", "in", "is", "if", "else", "lambda"}) {
+    if (n == k) return true;
+  }
+  return false;
+}
+
 class Eval {
  public:
   Eval(std::vector<Tok> toks, const std::map<std::string, int64_t>& vars) : t_(std::move(toks)), vars_(vars) {}
@@ -79,7 +116,10 @@ class Eval {
       }
       break;
     }
-    if (t_[p_].kind != Tok::kEnd) return Unsupported(absl::StrFormat("'%s'", t_[p_].text));
+    if (t_[p_].kind == Tok::kName && IsPythonKeyword(t_[p_].text)) {
+      return Unsupported(absl::StrFormat("'%s'", t_[p_].text));
+    }
+    if (t_[p_].kind != Tok::kEnd) return Broken(absl::StrFormat("unexpected '%s'", t_[p_].text.substr(0, 40)));
     return all;
   }
 
@@ -131,7 +171,7 @@ class Eval {
       if (op == "*") {
         v = *v * *r;
       } else {
-        if (*r == 0) return Unsupported("division by zero");
+        if (*r == 0) return Broken("division by zero");
         if (op == "/") return Unsupported("true division '/'");
         // Python floors; operands here are non-negative counters in practice.
         int64_t q = *v / *r, m = *v % *r;
@@ -155,14 +195,14 @@ class Eval {
       ++p_;
       auto it = vars_.find(t.text);
       if (it != vars_.end()) return it->second;
-      if (t.text.rfind("tcpi_", 0) == 0) return Unsupported(absl::StrFormat("%s is not modelled", t.text));
-      return Unsupported(absl::StrFormat("name '%s'", t.text));
+      if (IsTcpInfoField(t.text)) return Unsupported(absl::StrFormat("%s is not modelled", t.text));
+      return Broken(absl::StrFormat("name '%s' is not defined", t.text.substr(0, 40)));
     }
     if (t.kind == Tok::kOp && t.text == "(") {
       ++p_;
       absl::StatusOr<int64_t> v = Arith();
       if (!v.ok()) return v;
-      if (!(t_[p_].kind == Tok::kOp && t_[p_].text == ")")) return Unsupported("unbalanced parentheses");
+      if (!(t_[p_].kind == Tok::kOp && t_[p_].text == ")")) return Broken("unbalanced parentheses");
       ++p_;
       return v;
     }
@@ -172,7 +212,8 @@ class Eval {
       if (!v.ok()) return v;
       return -*v;
     }
-    return Unsupported(absl::StrFormat("'%s'", t.text));
+    if (t.kind == Tok::kEnd) return Broken("an operand is missing");
+    return Broken(absl::StrFormat("unexpected '%s'", t.text.substr(0, 40)));
   }
 
   std::vector<Tok> t_;

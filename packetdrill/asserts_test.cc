@@ -33,14 +33,28 @@ TEST(AssertsTest, FailureNamesTheConditionAndValues) {
 }
 
 TEST(AssertsTest, UnsupportedPythonIsUnimplemented) {
-  for (const char* code : {"print(1)", "assert tcpi_snd_cwnd / 2 == 5", "assert foo == 1",
-                           "assert tcpi_reordering == 3", "assert tcpi_snd_cwnd", "x = 1", "", "assert 1 == 1 or 2 == 2",
-                           "assert 1 == 1 / 0"}) {
+  for (const char* code : {"print(1)", "assert tcpi_snd_cwnd / 2 == 5", "assert tcpi_reordering == 3",
+                           "assert tcpi_snd_cwnd", "x = 1", "", "assert 1 == 1 or 2 == 2"}) {
     absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, kVars);
     EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented) << code;
   }
   EXPECT_THAT(std::string(EvalAssertBlock("assert tcpi_reordering == 3", kVars).status().message()),
               HasSubstr("tcpi_reordering is not modelled"));
+}
+
+// What Python itself rejects ends upstream's script: a FAIL (InvalidArgument
+// here), so a typo in an assert cannot pass as a SKIP.
+TEST(AssertsTest, BrokenAssertsAreErrors) {
+  for (const char* code : {"assert tcpi_snd_cwnd >= ", "assert 1 == 1 // 0", "assert 1 == 1 % 0", "assert foo == 1",
+                           "assert tcpi_snd_cwdn == 10", "assert (tcpi_snd_cwnd == 10", "assert tcpi_snd_cwnd == 10 )",
+                           "assert 1 == 99999999999999999999999"}) {
+    absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, kVars);
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << code << ": " << r.status();
+  }
+  EXPECT_THAT(std::string(EvalAssertBlock("assert tcpi_snd_cwnd >= ", kVars).status().message()),
+              HasSubstr("an operand is missing"));
+  EXPECT_THAT(std::string(EvalAssertBlock("assert 1 == 1 // 0", kVars).status().message()),
+              HasSubstr("division by zero"));
 }
 
 }  // namespace

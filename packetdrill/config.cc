@@ -135,19 +135,27 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   auto bad = [&]() {
     return absl::InvalidArgumentError(absl::StrFormat("bad value '%s' for sysctl %s", value, name));
   };
+  // The sysctls here are ints (proc_dointvec and its min/max forms), but
+  // tcp_notsent_lowat (proc_douintvec): above INT_MAX the write is EINVAL
+  // and the sysctl command fails.
+  const uint32_t max = name == "tcp_notsent_lowat" ? UINT32_MAX : INT32_MAX;
+  auto bad_int = [&](std::string_view v) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("sysctl %s=%s: Invalid argument (not an integer in [0, %u])", name, v, max));
+  };
   auto triple = [&](uint32_t* dst) -> absl::Status {
     std::vector<std::string_view> parts = SplitSpace(value);
     if (parts.size() != 3) return bad();
     uint32_t v[3];
     for (int i = 0; i < 3; ++i) {
-      if (!ParseU32(parts[i], &v[i])) return bad();
+      if (!ParseU32(parts[i], &v[i]) || v[i] > max) return bad_int(parts[i]);
     }
     for (int i = 0; i < 3; ++i) dst[i] = v[i];
     return absl::OkStatus();
   };
   auto integer = [&](auto* dst) -> absl::Status {
     uint32_t v;
-    if (!ParseU32(value, &v)) return bad();
+    if (!ParseU32(value, &v) || v > max) return bad_int(value);
     *dst = static_cast<std::remove_pointer_t<decltype(dst)>>(v);
     return absl::OkStatus();
   };

@@ -6,6 +6,7 @@ namespace sendsim::packetdrill {
 namespace {
 
 constexpr uint32_t kTcpMssDefault = 536;      // TCP_MSS_DEFAULT: peer sent no MSS option
+constexpr uint32_t kTcpMinSndMss = 48;        // TCP_MIN_SND_MSS, the tcp_min_snd_mss default
 constexpr uint32_t kTsOptionLen = 12;         // TCPOLEN_TSTAMP_ALIGNED
 constexpr uint32_t kIpv4TcpHeaders = 40;      // IPv4 + TCP base headers
 constexpr uint32_t kIpv6TcpHeaders = 60;      // IPv6 + TCP base headers
@@ -57,7 +58,11 @@ PeerSyn PeerSynFromOptions(const std::vector<TcpOption>& options, uint32_t windo
   p.window = window;
   for (const TcpOption& o : options) {
     switch (o.kind) {
-      case TcpOption::Kind::kMss: p.mss = o.value; break;
+      // tcp_parse_options: an MSS option of 0 is ignored (mss_clamp stays
+      // TCP_MSS_DEFAULT, as without the option).
+      case TcpOption::Kind::kMss:
+        if (o.value != 0) p.mss = o.value;
+        break;
       case TcpOption::Kind::kSackOk: p.sack_ok = true; break;
       case TcpOption::Kind::kWscale: p.wscale = static_cast<uint8_t>(std::min<uint32_t>(o.value, kMaxWscale)); break;
       case TcpOption::Kind::kTimestamp: p.ts_val = o.ts_val; break;
@@ -86,8 +91,10 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   uint32_t mss_clamp = peer != nullptr ? peer->mss.value_or(kTcpMssDefault) : kTcpMssDefault;
   if (o.user_mss != 0) mss_clamp = std::min(mss_clamp, o.user_mss);
   n.mss_clamp = mss_clamp;
-  uint32_t mss = std::min(n.pmtu - headers, mss_clamp);
-  n.mss_cache = std::max<uint32_t>(mss - (n.timestamps ? kTsOptionLen : 0), 48);
+  // __tcp_mtu_to_mss floors at 48 (TCP_MIN_SND_MSS, tcp_min_snd_mss) before
+  // tcp_mtu_to_mss takes the timestamp option off.
+  const uint32_t mss = std::max<uint32_t>(std::min(n.pmtu - headers, mss_clamp), kTcpMinSndMss);
+  n.mss_cache = mss - (n.timestamps ? kTsOptionLen : 0);
 
   // tcp_select_initial_window.
   uint64_t rcvbuf = o.rcvbuf >= 0 ? static_cast<uint64_t>(o.rcvbuf) * 2 : s.tcp_rmem[1];

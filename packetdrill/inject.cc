@@ -64,6 +64,11 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   if (absl::Status st = UnmodelledSysctls(s); !st.ok()) return run.At(line, st);
   EndpointParams ep;
   ep.config = SocketConfigFor(s, run.sock.neg, run.sock.listen_opts);
+  if (run.sock.neg.mss_cache < model::kTcpMinMss) {
+    return run.Skip(line, absl::StrFormat("the peer's MSS makes Linux send %d-byte segments (tcp_mtu_to_mss floors at "
+                                          "48 before options); the model needs at least %d (TCP_MIN_MSS)",
+                                          run.sock.neg.mss_cache, model::kTcpMinMss));
+  }
   run.sock.hz = ep.config.hz;
   ep.profile = run.profile;
   ep.initial_window = peer_window;

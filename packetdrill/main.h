@@ -1,17 +1,30 @@
 #ifndef SENDSIM_PACKETDRILL_MAIN_H_
 #define SENDSIM_PACKETDRILL_MAIN_H_
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
 
 namespace sendsim::packetdrill {
 
+// Scripts larger than this are refused (our largest is a few KiB).
+inline constexpr uint64_t kMaxScriptBytes = 1 << 20;
+
 // `sendsim packetdrill FILE...`: runs each script on the model with kernel
 // profile `kernel` and prints "PASS path", "FAIL path: reason" or
 // "SKIP path: reason" per script, then "N passed, N failed, N skipped".
-// Returns the process exit code: 0 iff nothing failed (an unknown profile
-// or no files is a failure, 2).
+// A script whose "// profiles:" header does not name `kernel` runs on the
+// header's first profile ("PASS path (linux-6.8)") unless `kernel_given`
+// (--kernel named it), where it is a SKIP naming the header's profiles.
+// A script that cannot be read, does not parse, has no events or names an
+// unknown profile is bad input: one line on `err` ("sendsim packetdrill:
+// ..."), counted as failed, and the exit code is 2.
+// Returns 0 iff nothing failed, 1 when a script failed, 2 on bad input
+// (an unknown profile, no files, a bad script).
+int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, bool kernel_given,
+                    std::ostream& out, std::ostream& err);
+// `kernel_given` true.
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel);
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, std::ostream& out,
                     std::ostream& err);

@@ -10,15 +10,18 @@
 
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/main.h"
+#include "model/profile.h"
 
 int main(int argc, char** argv) {
-  std::string kernel = "linux-6.8";
+  std::string kernel(sendsim::model::kDefaultProfile);
+  bool kernel_given = false;
   std::string target = "model";
   sendsim::packetdrill::KernelOptions kopts;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--kernel=", 9) == 0) {
       kernel = argv[i] + 9;
+      kernel_given = true;
     } else if (std::strncmp(argv[i], "--target=", 9) == 0) {
       target = argv[i] + 9;
     } else if (std::strncmp(argv[i], "--min_tolerance_usecs=", 22) == 0) {
@@ -32,5 +35,5 @@ int main(int argc, char** argv) {
     std::cerr << "packetdrill_run: unknown --target '" << target << "' (model or kernel)\n";
     return 2;
   }
-  return sendsim::packetdrill::PacketdrillMain(files, kernel);
+  return sendsim::packetdrill::PacketdrillMain(files, kernel, kernel_given, std::cout, std::cerr);
 }

@@ -1,5 +1,7 @@
 #include "packetdrill/parser.h"
 
+#include "scenario/text_util.h"
+
 #include <cctype>
 #include <fstream>
 #include <limits>
@@ -542,11 +544,12 @@ absl::StatusOr<Script> ParseScript(std::string_view path, std::string_view src) 
 }
 
 absl::StatusOr<Script> ParseScriptFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrFormat("%s:0: cannot open file", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseScript(path, ss.str());
+  // Capped: a script is a few KiB; /dev/zero or a huge file must not
+  // exhaust memory.
+  constexpr uint64_t kMaxScriptBytes = 1 << 20;
+  absl::StatusOr<std::string> text = scenario::ReadFileCapped(path, kMaxScriptBytes, "script");
+  if (!text.ok()) return absl::Status(text.status().code(), absl::StrFormat("%s:0: %s", path, text.status().message()));
+  return ParseScript(path, *text);
 }
 
 }  // namespace sendsim::packetdrill

@@ -85,6 +85,7 @@ struct ScriptSocket {
   std::optional<uint32_t> fin_seq;      // sequence number of our FIN
   bool peer_fin = false;
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
+  bool rcv_shutdown = false;    // shutdown(SHUT_RD/SHUT_RDWR): RCV_SHUTDOWN set by the application
   int hz = 250;                 // jiffies of the receive-side timers (the model's hz)
   model::EventLoop::EventId delack_event = 0;
   // The receive side (receive.cc): Linux's icsk_ack state and the unread

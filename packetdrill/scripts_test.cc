@@ -16,6 +16,7 @@
 #include "model/profile.h"
 #include "packetdrill/model_endpoint.h"
 #include "packetdrill/runner.h"
+#include "packetdrill/script_header.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -34,17 +35,11 @@ std::vector<std::string> Scripts() {
 // own kernel). Others run on every profile.
 bool RunsOn(const std::string& path, const std::string& profile) {
   std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line) && line.rfind("//", 0) == 0) {
-    if (line.rfind("// profiles:", 0) != 0) continue;
-    std::istringstream names(line.substr(12));
-    std::string n;
-    while (names >> n) {
-      if (n == profile) return true;
-    }
-    return false;
-  }
-  return true;
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<std::vector<std::string>> names = HeaderProfiles(text.str());
+  EXPECT_TRUE(names.ok()) << path << ": " << names.status();
+  return !names.ok() || names->empty() || std::find(names->begin(), names->end(), profile) != names->end();
 }
 
 class ScriptsTest : public ::testing::TestWithParam<std::string> {};

@@ -70,6 +70,66 @@ absl::StatusOr<SendArgs> ParseSendArgs(const SyscallEvent& sc) {
   return a;
 }
 
+// Linux's checks of a send call's counts, before it looks at the socket:
+// the errno it returns (vfs_write's rw_verify_area: a count that is
+// negative as ssize_t is EINVAL; import_iovec: more than UIO_MAXIOV
+// iovecs is EINVAL), or InvalidArgument naming an argument the script
+// cannot mean (a count that disagrees with the iovecs it lists; a length
+// Linux would read as a huge size and fault on). 0: fine.
+constexpr int64_t kUioMaxIov = 1024;
+constexpr int64_t kNrOpenDefault = 1 << 20;
+absl::StatusOr<int> CheckSendCounts(const SyscallEvent& sc) {
+  const std::string& n = sc.name;
+  auto arg = [&](size_t i) { return i < sc.args.size() ? IntValue(sc.args[i]) : std::nullopt; };
+  if (n == "write") {
+    if (std::optional<int64_t> len = arg(2); len && *len < 0) return kErrEinval;
+    return 0;
+  }
+  if (n == "send" || n == "sendto") {
+    if (std::optional<int64_t> len = arg(2); len && *len < 0) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s(): length %d is negative (Linux reads it as %u bytes)", n, *len, static_cast<uint64_t>(*len)));
+    }
+    return 0;
+  }
+  const Expr* list = nullptr;
+  std::optional<int64_t> count;
+  std::string count_name;
+  if (n == "writev" && sc.args.size() == 3) {
+    list = &sc.args[1];
+    count = arg(2);
+    count_name = "iovcnt";
+  } else if (n == "sendmsg" && sc.args.size() == 3 && sc.args[1].kind == Expr::Kind::kStruct) {
+    for (const Expr& f : sc.args[1].children) {
+      if (f.kind != Expr::Kind::kField) continue;
+      if (f.text == "msg_iov") {
+        list = &f.children.back();
+        if (f.children.size() == 2) {  // msg_iov(N)=[...]
+          count = IntValue(f.children[0]);
+          count_name = "msg_iov(N)";
+        }
+      } else if (f.text == "msg_iovlen") {
+        count = IntValue(f.children.back());
+        count_name = "msg_iovlen";
+      }
+    }
+  }
+  if (list == nullptr || list->kind != Expr::Kind::kArray) return 0;
+  if (count && (*count < 0 || *count > kUioMaxIov)) return kErrEinval;
+  if (count && static_cast<size_t>(*count) != list->children.size()) {
+    return absl::InvalidArgumentError(absl::StrFormat("%s(): %s is %d but the list holds %d iovec%s", n, count_name,
+                                                      *count, list->children.size(),
+                                                      list->children.size() == 1 ? "" : "s"));
+  }
+  for (const Expr& iov : list->children) {
+    if (iov.kind != Expr::Kind::kStruct || iov.children.size() != 2) continue;
+    if (std::optional<int64_t> len = IntValue(iov.children[1]); len && *len < 0) {
+      return absl::InvalidArgumentError(absl::StrFormat("%s(): iov_len %d is negative", n, *len));
+    }
+  }
+  return 0;
+}
+
 // One struct pollfd of a poll() call; `revents` unset when not checked.
 struct PollItem {
   int fd;
@@ -398,7 +458,8 @@ absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo
   switch (mo) {
     case model::SockOpt::kSoSndbuf:
       // sock_setsockopt reads net.core.wmem_max now: min(val, wmem_max).
-      listen.sndbuf = std::min<int64_t>(v, run_.settings.wmem_max);
+      // min_t(u32, val, wmem_max): a negative value is a huge one.
+      listen.sndbuf = std::min<uint64_t>(static_cast<uint32_t>(v), run_.settings.wmem_max);
       listen_sndbuf_ = std::max<int64_t>(listen.sndbuf * 2, 4608);
       break;
     case model::SockOpt::kTcpNodelay: listen.nodelay = v != 0; break;
@@ -430,7 +491,8 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
   } else if (opt == "TCP_CORK") {
     val = opts.cork;
   } else if (opt == "TCP_NOTSENT_LOWAT") {
-    val = opts.notsent_lowat;
+    // Read back through an int: -1 stays -1.
+    val = static_cast<int32_t>(opts.notsent_lowat);
   } else if (opt == "SO_ERROR") {
     // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
     // no connect timeout, the only sources of one in these scripts.
@@ -471,6 +533,9 @@ absl::Status SyscallDriver::SysSend(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
   if (!fds_.count(*fd)) return Immediate(c, -kErrEbadf);
+  absl::StatusOr<int> bad_count = CheckSendCounts(c.sc);
+  if (!bad_count.ok()) return run_.Fail(c.line(), std::string(bad_count.status().message()));
+  if (*bad_count != 0) return Immediate(c, -*bad_count);
   if (fds_[*fd].kind == Fd::Kind::kFile) return WriteFile(c, *fd);
   if (!IsConnFd(*fd) || !Connected()) {
     return run_.Skip(c.line(), absl::StrFormat("%s() on a socket that is not connected", c.sc.name));
@@ -517,9 +582,10 @@ absl::Status SyscallDriver::SendFin(int line) {
   return absl::OkStatus();
 }
 
-// shutdown(fd, SHUT_WR / SHUT_RDWR): tcp_shutdown sends the FIN; the fd
-// stays open, later writes fail with EPIPE. SHUT_RD has no effect on
-// the send side.
+// shutdown(fd, how): inet_shutdown sets RCV_SHUTDOWN for SHUT_RD and
+// SHUT_RDWR (reads then return 0 once the queue is empty, tcp_recvmsg), and
+// tcp_shutdown sends the FIN for SHUT_WR and SHUT_RDWR; the fd stays open,
+// later writes fail with EPIPE.
 absl::Status SyscallDriver::SysShutdown(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
@@ -527,6 +593,7 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
   std::optional<int64_t> how = c.sc.args.size() == 2 ? IntValue(c.sc.args[1]) : std::nullopt;
   if (!how || *how < 0 || *how > 2) return run_.Skip(c.line(), "shutdown() how not understood");
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
+  if (*how != 1) run_.sock.rcv_shutdown = true;  // SHUT_RD = 0, SHUT_RDWR = 2
   if (*how != 0) {
     if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
   }
@@ -534,8 +601,9 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
 }
 
 // read()/recv()/recvfrom() on the connection: the peer's data that
-// receive.cc queued. Blocks (or EAGAIN) while nothing is queued and the peer
-// has not closed; 0 at end of stream.
+// receive.cc queued. Blocks (or EAGAIN) while nothing is queued, the peer
+// has not closed and the reading side is not shut down; then 0 (tcp_recvmsg
+// copies queued data before it looks at RCV_SHUTDOWN).
 absl::Status SyscallDriver::SysRead(const Call& c) {
   absl::StatusOr<int> fd = FdArg(c, 0);
   if (!fd.ok()) return fd.status();
@@ -554,7 +622,7 @@ absl::Status SyscallDriver::SysRead(const Call& c) {
   }
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
   const uint64_t want = static_cast<uint64_t>(*len);
-  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin; };
+  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin || run_.sock.rcv_shutdown; };
   auto finish = [this, want]() -> int64_t {
     const uint64_t n = std::min(want, run_.sock.rcv.queued);
     OnRead(run_, n);
@@ -599,7 +667,12 @@ int64_t SyscallDriver::Revents(int fd) const {
     return run_.sock.phase == SocketPhase::kEstablished && !accepted_ ? (kPollIn | kPollRdnorm) : 0;
   }
   if (!Connected() || run_.sock.phase == SocketPhase::kSynSent) return 0;
-  const int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
+  int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
+  // tcp_poll: RCV_SHUTDOWN (ours, or the peer's FIN) reads as POLLIN|POLLRDHUP,
+  // both directions shut as POLLHUP.
+  const bool rcv_shut = run_.sock.rcv_shutdown || run_.sock.peer_fin;
+  if (rcv_shut) in |= kPollIn | kPollRdnorm | kPollRdhup;
+  if (rcv_shut && run_.sock.fin_seq) in |= kPollHup;
   return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 
@@ -610,6 +683,16 @@ absl::Status SyscallDriver::SysPoll(const Call& c) {
   }
   absl::StatusOr<std::vector<PollItem>> parsed = ParsePollFds(sc.args[0]);
   if (!parsed.ok()) return run_.At(c.line(), parsed.status());
+  // do_sys_poll: nfds above RLIMIT_NOFILE is EINVAL (fs.nr_open, 1048576 by
+  // default, bounds any such limit); a count that disagrees with the array
+  // would make Linux read past it or ignore entries.
+  if (std::optional<int64_t> nfds = IntValue(sc.args[1])) {
+    if (*nfds < 0 || *nfds > kNrOpenDefault) return Immediate(c, -kErrEinval);
+    if (static_cast<size_t>(*nfds) != parsed->size()) {
+      return run_.Fail(c.line(), absl::StrFormat("poll(): nfds is %d but the array holds %d pollfd%s", *nfds,
+                                                 parsed->size(), parsed->size() == 1 ? "" : "s"));
+    }
+  }
   auto items = std::make_shared<std::vector<PollItem>>(*std::move(parsed));
   std::optional<int64_t> timeout = IntValue(sc.args[2]);
   if (!timeout) return run_.Skip(c.line(), "poll() timeout not understood");

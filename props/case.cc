@@ -452,6 +452,20 @@ absl::StatusOr<Case> ParseCase(absl::string_view text) {
 
 absl::Status ValidateCase(const Case& c) {
   if (c.layout.messages.empty()) return absl::InvalidArgumentError("case: no messages");
+  // A case is a few messages (the generators draw at most a handful); the
+  // payload is held whole, so bound it before a run allocates it.
+  if (c.layout.messages.size() > kMaxCaseMessages) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("case: %d messages (at most %d)", c.layout.messages.size(), kMaxCaseMessages));
+  }
+  uint64_t total = 0;
+  for (const MessageLayout& m : c.layout.messages) {
+    total += m.front_len + m.middle_len;
+    for (const DataItem& it : m.items) total += DataBytes(it);
+  }
+  if (total > kMaxCaseBytes) {
+    return absl::InvalidArgumentError(absl::StrFormat("case: %d bytes of messages (at most %d)", total, kMaxCaseBytes));
+  }
   for (const MessageLayout& m : c.layout.messages) {
     for (const DataItem& it : m.items) {
       if (it.kind == ItemKind::kPages && it.offset >= kPage) {

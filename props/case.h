@@ -18,6 +18,9 @@
 namespace sendsim::props {
 
 inline constexpr uint32_t kPage = 4096;  // PAGE_SIZE
+// Bounds of a case read from a file (ValidateCase).
+inline constexpr size_t kMaxCaseMessages = 1024;
+inline constexpr uint64_t kMaxCaseBytes = uint64_t{64} << 20;
 
 // libceph data item kinds (libceph-write-path.md §7.1).
 enum class ItemKind : uint8_t {

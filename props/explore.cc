@@ -38,6 +38,7 @@
 #include "props/map.h"
 #include "props/registry.h"
 #include "props/run_case.h"
+#include "scenario/text_util.h"
 
 ABSL_FLAG(std::string, property, "all", "property name, 'all', or 'holding' (those expected to hold)");
 ABSL_FLAG(int64_t, cases, 100, "cases per property (before sharding)");
@@ -63,12 +64,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Fixtures, cases and shard summaries are a few KiB: capped so that
+// /dev/zero or a huge file is refused instead of exhausting memory.
+constexpr uint64_t kMaxInputBytes = 1 << 20;
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrFormat("cannot read %s", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return scenario::ReadFileCapped(path, kMaxInputBytes, "file");
 }
 
 absl::StatusOr<std::string> OutDir() {
@@ -296,7 +296,7 @@ int Trace(int shards, int shard) {
 bool ReplayOne(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) {
-    absl::FPrintF(stderr, "explore: %s\n", text.status().message());
+    absl::FPrintF(stderr, "explore: %s\n", scenario::ErrorLine(text.status().message()));
     return false;
   }
   Fixture f;
@@ -306,7 +306,26 @@ bool ReplayOne(const std::string& path) {
     f.c = *c;
     f.property = absl::GetFlag(FLAGS_property);
   } else {
-    absl::FPrintF(stderr, "explore: %s: %s\n", path, fx.status().message());
+    absl::FPrintF(stderr, "explore: %s\n",
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", fx.status().message())));
+    return false;
+  }
+  // Everything that would make the runs meaningless is refused before any
+  // runs: an unknown property, a network or profile outside the model's
+  // ranges, a writer its kernel lacks.
+  std::optional<PropertySpec> spec;
+  if (f.property != "all" && f.property != "holding") {
+    absl::StatusOr<PropertySpec> s = PropertyByName(f.property);
+    if (!s.ok()) {
+      absl::FPrintF(stderr, "explore: %s\n",
+                    scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", s.status().message())));
+      return false;
+    }
+    spec = *s;
+  }
+  if (absl::Status st = CheckCaseRunnable(f.c); !st.ok()) {
+    absl::FPrintF(stderr, "explore: %s\n",
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", st.message())));
     return false;
   }
   absl::PrintF("== %s\n%s", path, FormatCase(f.c));
@@ -326,12 +345,7 @@ bool ReplayOne(const std::string& path) {
       absl::PrintF("  packets (t:seq+len[P]/reason): %s\n", absl::StrJoin(pk, " "));
     }
   }
-  if (f.property != "all" && f.property != "holding") {
-    absl::StatusOr<PropertySpec> spec = PropertyByName(f.property);
-    if (!spec.ok()) {
-      absl::FPrintF(stderr, "explore: %s: %s\n", path, spec.status().message());
-      return false;
-    }
+  if (spec.has_value()) {
     const PropertyResult r = spec->check(f.c, RunCase);
     absl::PrintF("%s: %s\n  %s\n", f.property, VerdictName(r.verdict), r.detail);
   }
@@ -339,8 +353,15 @@ bool ReplayOne(const std::string& path) {
 }
 
 int Replay(const std::string& list) {
-  int bad = 0;
-  for (absl::string_view path : absl::StrSplit(list, ',', absl::SkipEmpty())) bad += ReplayOne(std::string(path)) ? 0 : 1;
+  int bad = 0, files = 0;
+  for (absl::string_view path : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+    ++files;
+    bad += ReplayOne(std::string(path)) ? 0 : 1;
+  }
+  if (files == 0) {
+    absl::FPrintF(stderr, "explore: --replay names no file\n");
+    return 2;
+  }
   return bad > 0 ? 2 : 0;
 }
 

@@ -1,5 +1,7 @@
 #include "props/fixture.h"
 
+#include "scenario/text_util.h"
+
 #include <fstream>
 #include <sstream>
 
@@ -91,11 +93,10 @@ absl::StatusOr<Fixture> ParseFixture(absl::string_view text) {
 }
 
 absl::StatusOr<Fixture> ReadFixtureFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrFormat("cannot read fixture %s", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  absl::StatusOr<Fixture> f = ParseFixture(ss.str());
+  // Fixtures are a few KiB; the cap keeps a wrong path (/dev/zero) harmless.
+  absl::StatusOr<std::string> text = scenario::ReadFileCapped(path, 1 << 20, "fixture");
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Fixture> f = ParseFixture(*text);
   if (!f.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", f.status().message()));
   return f;
 }

@@ -10,6 +10,7 @@
 #include "messenger/connection.h"
 #include "messenger/decoder.h"
 #include "messenger/message.h"
+#include "messenger/writer_policy.h"
 #include "model/config.h"
 #include "model/connection.h"
 #include "model/constants.h"
@@ -48,13 +49,12 @@ bool IsAsyncReason(model::PushReason r) {
 // The writer must exist on the profile, and the messenger must model what
 // the layout asks of it.
 absl::Status CheckApplicable(const Case& c, const model::Profile& profile) {
-  const bool is_v1_sendpage = c.writer != Writer::kV1Splice && c.writer != Writer::kV2 && c.writer != Writer::kV1Sendmsg;
-  if (is_v1_sendpage && !profile.has_sendpage) {
-    return absl::FailedPreconditionError(
-        absl::StrFormat("%s needs sendpage, absent on %s", WriterName(c.writer), c.profile));
-  }
-  if (c.writer == Writer::kV1Splice && !profile.has_splice_pages) {
-    return absl::FailedPreconditionError(absl::StrFormat("v1-splice needs MSG_SPLICE_PAGES, absent on %s", c.profile));
+  // The assigned, rule and mutant writers are the v1 skeleton: sendpage.
+  absl::StatusOr<msgr::WriterKind> named = msgr::ParseWriterKind(std::string(WriterName(c.writer)));
+  const msgr::WriterKind kind = named.ok() ? *named : msgr::WriterKind::kV1Legacy;
+  if (absl::Status st = msgr::WriterAvailable(kind, profile.has_sendpage, profile.has_splice_pages, c.profile);
+      !st.ok()) {
+    return st;
   }
   if (c.writer == Writer::kV2 && c.layout.revoke.has_value()) {
     return absl::FailedPreconditionError("the messenger does not model msgr2 revoke");
@@ -127,12 +127,19 @@ uint64_t NextPerturbation() {
 
 }  // namespace
 
-absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
-  const bool full = depth == RunDepth::kFull;
+absl::Status CheckCaseRunnable(const Case& c) {
   if (absl::Status st = ValidateCase(c); !st.ok()) return st;
+  if (absl::Status st = ValidateCaseSetup(c); !st.ok()) return st;
   absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
   if (!profile.ok()) return profile.status();
-  if (absl::Status st = CheckApplicable(c, *profile); !st.ok()) return st;
+  return CheckApplicable(c, *profile);
+}
+
+absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
+  const bool full = depth == RunDepth::kFull;
+  if (absl::Status st = CheckCaseRunnable(c); !st.ok()) return st;
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
+  if (!profile.ok()) return profile.status();
   const model::ConnectionConfig cfg = MapConfig(c.net, full);
   if (absl::Status st = model::ValidateConfig(cfg); !st.ok()) return st;
   absl::StatusOr<msgr::ConnectionOptions> opts = MessengerOptions(c, profile->has_sendpage);

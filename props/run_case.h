@@ -15,6 +15,10 @@ namespace sendsim::props {
 // (FailedPrecondition).
 absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth = RunDepth::kFull);
 
+// What RunCase checks before it runs: the case's shape, its network and
+// profile (scenario::ValidateNetwork's ranges), its writer on the profile.
+absl::Status CheckCaseRunnable(const Case& c);
+
 }  // namespace sendsim::props
 
 #endif  // SENDSIM_PROPS_RUN_CASE_H_

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "model/constants.h"
 #include "scenario/build.h"
 #include "scenario/scenario.h"
@@ -12,7 +14,9 @@ namespace msgr = ::sendsim::messenger;
 
 // A case's network as a scenario (props' link rates are whole Mbit/s: the
 // generator's choices; case.cc rejects others).
-model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
+namespace {
+
+scenario::Scenario NetScenario(const NetConfig& n) {
   scenario::Scenario s;
   s.mss = n.mss;
   s.mtu = n.mss + 40 + 12;  // IPv4 + TCP headers + timestamp option
@@ -36,7 +40,25 @@ model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
   s.gro_flush_ns = static_cast<uint64_t>(n.gro_flush_ns);
   // The model's own receiver latency: none (the CLI's default is 5 us).
   s.ack_proc_ns = 0;
-  return scenario::BuildConnectionConfig(s, {.track_payload = track_payload, .full_trace = true});
+  return s;
+}
+
+}  // namespace
+
+model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload) {
+  return scenario::BuildConnectionConfig(NetScenario(n), {.track_payload = track_payload, .full_trace = true});
+}
+
+absl::Status ValidateCaseSetup(const Case& c) {
+  scenario::Scenario s = NetScenario(c.net);
+  s.kernel = c.profile;
+  if (c.net.link_bps % 1'000'000 != 0 || c.net.link_bps / 1'000'000 > UINT32_MAX) {
+    return absl::InvalidArgumentError(absl::StrFormat("case: link_bps %d is not a whole number of Mbit/s", c.net.link_bps));
+  }
+  if (absl::Status st = scenario::ValidateNetwork(s); !st.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("case: ", st.message()));
+  }
+  return absl::OkStatus();
 }
 
 namespace {

@@ -16,6 +16,12 @@ namespace sendsim::props {
 // `track_payload`: copy payload bytes and deliver them (RunDepth::kFull).
 model::ConnectionConfig MapConfig(const NetConfig& n, bool track_payload);
 
+// The case's network and profile checked by the scenario's own rules
+// (scenario::ValidateNetwork: the same ranges as a command line or a
+// scenario file), and its writer against the profile
+// (messenger::WriterAvailable). InvalidArgument "case: ...".
+absl::Status ValidateCaseSetup(const Case& c);
+
 // The messenger's options (writer policy, CPU costs) for a case.
 absl::StatusOr<messenger::ConnectionOptions> MessengerOptions(const Case& c, bool has_sendpage);
 

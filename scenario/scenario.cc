@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "scenario/text_util.h"
 
 namespace sendsim::scenario {
 namespace {
@@ -40,7 +41,7 @@ absl::StatusOr<DataLayout> DataLayoutByName(absl::string_view name) {
     if (e.name == name) return e.layout;
   }
   return absl::InvalidArgumentError(
-      absl::StrFormat("layout: unknown data layout \"%s\" (known: pages, pagelist, bio, bvecs)", name));
+      absl::StrFormat("layout: unknown data layout \"%s\" (known: pages, pagelist, bio, bvecs)", EscapeForMessage(name)));
 }
 
 absl::string_view GroModeName(GroMode g) { return g == GroMode::kOff ? "off" : "batch"; }
@@ -48,7 +49,7 @@ absl::string_view GroModeName(GroMode g) { return g == GroMode::kOff ? "off" : "
 absl::StatusOr<GroMode> GroModeByName(absl::string_view name) {
   if (name == "off") return GroMode::kOff;
   if (name == "batch") return GroMode::kBatch;
-  return absl::InvalidArgumentError(absl::StrFormat("gro: unknown GRO mode \"%s\" (known: off, batch)", name));
+  return absl::InvalidArgumentError(absl::StrFormat("gro: unknown GRO mode \"%s\" (known: off, batch)", EscapeForMessage(name)));
 }
 
 absl::StatusOr<WriterSpec> ParseWriterSpec(absl::string_view text) {
@@ -61,11 +62,11 @@ absl::StatusOr<WriterSpec> ParseWriterSpec(absl::string_view text) {
     w.kernel = std::string(text.substr(at + 1));
     if (w.kernel.empty() || w.kernel.find('@') != std::string::npos) {
       return absl::InvalidArgumentError(
-          absl::StrFormat("writers: \"%s\" is not of the form writer or writer@kernel", text));
+          absl::StrFormat("writers: \"%s\" is not of the form writer or writer@kernel", EscapeForMessage(text)));
     }
   }
   if (w.writer.empty()) {
-    return absl::InvalidArgumentError(absl::StrFormat("writers: empty writer name in \"%s\"", text));
+    return absl::InvalidArgumentError(absl::StrFormat("writers: empty writer name in \"%s\"", EscapeForMessage(text)));
   }
   return w;
 }
@@ -100,20 +101,63 @@ bool Known(const std::vector<std::string>& names, absl::string_view n) {
 absl::Status CheckRange(absl::string_view key, uint64_t v, uint64_t lo, uint64_t hi, absl::string_view unit) {
   if (v < lo || v > hi) {
     return absl::InvalidArgumentError(
-        absl::StrFormat("%s: %d %s is out of range [%d, %d]", key, v, unit, lo, hi));
+        absl::StrFormat("%s: %d%s%s is out of range [%d, %d]", key, v, unit.empty() ? "" : " ", unit, lo, hi));
   }
   return absl::OkStatus();
 }
 
 absl::Status CheckKernel(absl::string_view key, absl::string_view k) {
   if (!Known(KnownKernels(), k)) {
-    return absl::InvalidArgumentError(absl::StrFormat("%s: unknown kernel profile \"%s\" (known: %s)", key, k,
+    return absl::InvalidArgumentError(absl::StrFormat("%s: unknown kernel profile \"%s\" (known: %s)", key, EscapeForMessage(k),
                                                       absl::StrJoin(KnownKernels(), ", ")));
   }
   return absl::OkStatus();
 }
 
+// The writer's socket calls must exist on its kernel (the same check as
+// explore's cases and fixtures).
+absl::Status CheckWriterOnKernel(const WriterSpec& w, absl::string_view scenario_kernel) {
+  const std::string kernel = EffectiveKernel(w, scenario_kernel);
+  absl::StatusOr<messenger::WriterKind> kind = messenger::ParseWriterKind(w.writer);
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(kernel);
+  if (!kind.ok() || !profile.ok()) return absl::OkStatus();  // reported by the name checks
+  absl::Status st = messenger::WriterAvailable(*kind, profile->has_sendpage, profile->has_splice_pages, kernel);
+  if (st.ok()) return st;
+  return absl::InvalidArgumentError(absl::StrFormat("writers: %s (name another kernel: %s@KERNEL)", st.message(),
+                                                    w.writer));
+}
+
 }  // namespace
+
+absl::Status ValidateNetwork(const Scenario& s) {
+#define SENDSIM_RETURN_IF_ERROR(expr) \
+  do {                                \
+    absl::Status st_ = (expr);        \
+    if (!st_.ok()) return st_;        \
+  } while (0)
+  SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
+  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
+                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
+                        s.mtu - HeaderOverhead(s)));
+  }
+  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
+    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
+  }
+  SENDSIM_RETURN_IF_ERROR(CheckRange("link_mbps", s.link_mbps, 1, 1'000'000, "Mbit/s"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("rtt_ns", s.rtt_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("tx_completion_ns", s.tx_completion_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("call_cost_ns", s.call_cost_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("crc_ns_per_page", s.crc_ns_per_page, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_every", s.ack_every, 1, 64, "segments"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("gro_flush_ns", s.gro_flush_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_proc_ns", s.ack_proc_ns, 0, kMaxTimeNs, "ns"));
+  SENDSIM_RETURN_IF_ERROR(CheckKernel("kernel", s.kernel));
+#undef SENDSIM_RETURN_IF_ERROR
+  return absl::OkStatus();
+}
 
 absl::Status ValidateScenario(const Scenario& s) {
 #define SENDSIM_RETURN_IF_ERROR(expr) \
@@ -148,41 +192,23 @@ absl::Status ValidateScenario(const Scenario& s) {
   SENDSIM_RETURN_IF_ERROR(CheckRange("queue_depth", s.queue_depth, 0, 4096, "requests"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_ns", s.osd_reply_ns, 0, kMaxTimeNs, "ns"));
   SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_jitter_ns", s.osd_reply_jitter_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
-  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
-                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
-                        s.mtu - HeaderOverhead(s)));
-  }
   if (s.sndbuf != 0) {
     SENDSIM_RETURN_IF_ERROR(CheckRange("sndbuf", s.sndbuf, kMinSndbuf, 1u << 30, "bytes (0 = autotuned)"));
   }
-  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
-    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
-  }
-  SENDSIM_RETURN_IF_ERROR(CheckRange("link_mbps", s.link_mbps, 1, 1'000'000, "Mbit/s"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("rtt_ns", s.rtt_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("tx_completion_ns", s.tx_completion_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("call_cost_ns", s.call_cost_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("crc_ns_per_page", s.crc_ns_per_page, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_every", s.ack_every, 1, 64, "segments"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("gro_flush_ns", s.gro_flush_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_proc_ns", s.ack_proc_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckKernel("kernel", s.kernel));
+  SENDSIM_RETURN_IF_ERROR(ValidateNetwork(s));
   if (s.writers.empty()) return Invalid("writers: no writer to run");
   std::set<std::pair<std::string, std::string>> seen;
   for (const WriterSpec& w : s.writers) {
     if (!Known(KnownWriters(), w.writer)) {
-      return absl::InvalidArgumentError(absl::StrFormat("writers: unknown writer \"%s\" (known: %s)", w.writer,
+      return absl::InvalidArgumentError(absl::StrFormat("writers: unknown writer \"%s\" (known: %s)", EscapeForMessage(w.writer),
                                                         absl::StrJoin(KnownWriters(), ", ")));
     }
     if (!w.kernel.empty()) SENDSIM_RETURN_IF_ERROR(CheckKernel("writers", w.kernel));
     if (!seen.insert({w.writer, EffectiveKernel(w, s.kernel)}).second) {
       return absl::InvalidArgumentError(
-          absl::StrFormat("writers: \"%s\" is listed twice on the same kernel", WriterSpecString(w)));
+          absl::StrFormat("writers: \"%s\" is listed twice on the same kernel", EscapeForMessage(WriterSpecString(w))));
     }
+    SENDSIM_RETURN_IF_ERROR(CheckWriterOnKernel(w, s.kernel));
   }
   SENDSIM_RETURN_IF_ERROR(CheckRange("seeds", s.seeds, 1, kMaxSeeds, "runs"));
   if (s.seed > UINT64_MAX - (s.seeds - 1)) {

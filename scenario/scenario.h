@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "model/config.h"
+#include "model/profile.h"
 
 namespace sendsim::scenario {
 
@@ -86,7 +87,7 @@ struct Scenario {
   uint64_t gro_flush_ns = 5000;
   uint64_t ack_proc_ns = 5000;
   // --- what to compare ---
-  std::string kernel = "linux-4.19";
+  std::string kernel = std::string(model::kDefaultProfile);
   std::vector<WriterSpec> writers = {{"v1-legacy", ""},
                                      {"v1-notlast", ""},
                                      {"v1-cork", ""},
@@ -155,6 +156,10 @@ uint32_t HeaderOverhead(const Scenario& s);
 
 // Checks every knob; the message names the knob and the problem in one line.
 absl::Status ValidateScenario(const Scenario& s);
+// The connection, link, host and kernel knobs only (mss, mtu, hz, rates,
+// delays, the ACK policy, the kernel profile): what the property tests'
+// cases share with scenarios.
+absl::Status ValidateNetwork(const Scenario& s);
 
 }  // namespace sendsim::scenario
 

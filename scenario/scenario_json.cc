@@ -287,20 +287,9 @@ absl::StatusOr<Scenario> ScenarioFromJson(absl::string_view text, const Scenario
 }
 
 absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path, const Scenario& base) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrFormat("scenario %s: cannot open file", EscapeForMessage(path)));
-  }
-  std::string text;
-  char buf[65536];
-  while (in.read(buf, sizeof(buf)) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxScenarioFileBytes) break;
-  }
-  if (in.bad()) {
-    return absl::DataLossError(absl::StrFormat("scenario %s: read error", EscapeForMessage(path)));
-  }
-  absl::StatusOr<Scenario> s = ScenarioFromJson(text, base);
+  absl::StatusOr<std::string> text = ReadFileCapped(path, kMaxScenarioFileBytes, "scenario");
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Scenario> s = ScenarioFromJson(*text, base);
   if (!s.ok()) {
     return absl::Status(s.status().code(),
                         absl::StrFormat("scenario %s: %s", EscapeForMessage(path), s.status().message()));
