@@ -160,8 +160,10 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
                 absl::StrFormat("unexpected argument \"%s\" (the only subcommand is packetdrill; see --help)",
                                 EscapeForMessage(opts.positional[0])));
   }
-  if (opts.Given("target")) {
-    return Fail(env, kExitBadInput, "--target applies to sendsim packetdrill only (see --help)");
+  for (const char* f : {"target", "tolerance_usecs", "tolerance_percent", "strict_segments"}) {
+    if (opts.Given(f)) {
+      return Fail(env, kExitBadInput, absl::StrFormat("--%s applies to sendsim packetdrill only (see --help)", f));
+    }
   }
   const Scenario& s = opts.scenario;
   if (absl::Status st = ValidateScenario(s); !st.ok()) return Fail(env, kExitBadInput, WithOrigin(opts, st.message()));

@@ -102,6 +102,15 @@ ABSL_FLAG(std::string, target, "model",
           "sendsim packetdrill only: run the scripts on the model, or on this machine's kernel over a tun "
           "device in a network namespace (kernel; root only), or on Linux 6.1 or 6.12 as user-mode Linux in "
           "virtual time (uml-6.1, uml-6.12; deterministic; kernels from tools/uml/build.sh).");
+ABSL_FLAG(int64_t, tolerance_usecs, 4000,
+          "sendsim packetdrill only: how far (us) an event may be from its script time, at least "
+          "[0-3600000000]; a script's own --tolerance_usecs line wins. Source: packetdrill's default.");
+ABSL_FLAG(double, tolerance_percent, 12.5,
+          "sendsim packetdrill only: the tolerance is at least this share (%) of the time since the previous "
+          "event [0-100]; a script's own line wins. Source: packetdrill's default.");
+ABSL_FLAG(bool, strict_segments, false,
+          "sendsim packetdrill only: match each outbound script line against exactly one packet instead of "
+          "joining consecutive packets up to the line's length. Source: packetdrill's flag.");
 ABSL_FLAG(uint32_t, threads, 0,
           "Runs at once [threads, 0 = one per CPU]. The output does not depend on it.");
 ABSL_FLAG(uint64_t, max_memory_mb, 4096,
@@ -205,8 +214,9 @@ const std::vector<Knob>& Knobs() {
 #undef SENDSIM_KNOB
 
 // Flags that are not scenario knobs.
-constexpr const char* kControlFlags[] = {"scenario", "format",      "dump_scenario", "threads",
-                                         "target",   "max_memory_mb", "max_minutes"};
+constexpr const char* kControlFlags[] = {"scenario",        "format",           "dump_scenario",   "threads",
+                                         "target",          "max_memory_mb",    "max_minutes",     "tolerance_usecs",
+                                         "tolerance_percent", "strict_segments"};
 
 std::vector<std::string> AllFlagNames() {
   std::vector<std::string> names(std::begin(kControlFlags), std::end(kControlFlags));
@@ -400,6 +410,15 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
     return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel, uml-6.1, uml-6.12)",
                                EscapeForMessage(opts.target)));
   }
+  opts.tolerance_usecs = absl::GetFlag(FLAGS_tolerance_usecs);
+  if (opts.tolerance_usecs < 0 || opts.tolerance_usecs > 3600LL * 1000000) {
+    return Err(absl::StrFormat("--tolerance_usecs: %d is out of range [0, 3600000000]", opts.tolerance_usecs));
+  }
+  opts.tolerance_percent = absl::GetFlag(FLAGS_tolerance_percent);
+  if (!(opts.tolerance_percent >= 0 && opts.tolerance_percent <= 100)) {
+    return Err(absl::StrFormat("--tolerance_percent: %g is out of range [0, 100]", opts.tolerance_percent));
+  }
+  opts.strict_segments = absl::GetFlag(FLAGS_strict_segments);
   opts.max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
   opts.max_minutes = absl::GetFlag(FLAGS_max_minutes);
   opts.threads = absl::GetFlag(FLAGS_threads);
@@ -412,7 +431,8 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
 std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
-      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12] FILE...\n"
+      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12]\n"
+      "                           [--tolerance_usecs=N] [--tolerance_percent=P] [--strict_segments] FILE...\n"
       "                                        run packetdrill scripts on the model (or the kernel);\n"
       "                                        the default profile is --kernel's below, or the first of a\n"
       "                                        script's // profiles: header when it does not list it\n"

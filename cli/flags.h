@@ -29,6 +29,10 @@ struct CliOptions {
   uint64_t max_memory_mb = 4096;  // refuse runs estimated above (cli/budget.h)
   uint64_t max_minutes = 60;
   std::string target = "model";  // sendsim packetdrill: model or kernel
+  // sendsim packetdrill: packetdrill's matching flags (packetdrill/outbound.h).
+  int64_t tolerance_usecs = 4000;
+  double tolerance_percent = 12.5;
+  bool strict_segments = false;
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
   std::set<std::string> given;          // flags present on the command line ('_' form)

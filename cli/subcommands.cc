@@ -13,7 +13,10 @@ namespace {
 
 // The only flags a script run reads; every other flag (a scenario knob, an
 // output, --format, ...) would be silently ignored, so it is an error.
-bool AppliesToPacketdrill(const std::string& flag) { return flag == "kernel" || flag == "target"; }
+bool AppliesToPacketdrill(const std::string& flag) {
+  return flag == "kernel" || flag == "target" || flag == "tolerance_usecs" || flag == "tolerance_percent" ||
+         flag == "strict_segments";
+}
 
 }  // namespace
 
@@ -27,16 +30,23 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
     }
     err << absl::StrFormat(
         "sendsim packetdrill: --%s does not apply to packetdrill scripts (they set their own sockets, sysctls and "
-        "routes; only --kernel and --target do)\n",
+        "routes; only --kernel, --target and the matching flags --tolerance-usecs, --tolerance-percent and "
+        "--strict-segments do)\n",
         name);
     return 2;
   }
+  packetdrill::MatchRules rules;
+  rules.tolerance_usecs = options.tolerance_usecs;
+  rules.tolerance_percent = options.tolerance_percent;
+  rules.strict_segments = options.strict_segments;
   if (options.target == "kernel") {
     if (options.Given("kernel")) {
       err << "sendsim packetdrill: --kernel names a model profile; --target=kernel runs this machine's kernel\n";
       return 2;
     }
-    return packetdrill::KernelPacketdrillMain(files, packetdrill::KernelOptions{}, out, err);
+    packetdrill::KernelOptions kopts;
+    kopts.rules = rules;
+    return packetdrill::KernelPacketdrillMain(files, kopts, out, err);
   }
   // uml-6.1, uml-6.12: the kernel target inside that kernel as user-mode Linux.
   if (std::optional<std::string> series = packetdrill::UmlSeries(options.target)) {
@@ -49,7 +59,7 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
   }
   // The scenario's kernel is the one default (model::kDefaultProfile); a
   // script's "// profiles:" header may pick another unless --kernel is given.
-  return packetdrill::PacketdrillMain(files, options.scenario.kernel, options.Given("kernel"), out, err);
+  return packetdrill::PacketdrillMain(files, options.scenario.kernel, options.Given("kernel"), out, err, rules);
 }
 
 }  // namespace sendsim::cli

@@ -191,5 +191,17 @@ TEST(EventLoop, DestroyingAPendingTimerCancelsIt) {
   EXPECT_TRUE(order.empty());
 }
 
+TEST(EventLoop, NextEventTimeIsTheEarliestPending) {
+  EventLoop loop;
+  EXPECT_EQ(loop.NextEventTime(), -1);
+  const EventLoop::EventId late = loop.ScheduleAt(300, [] {});
+  loop.ScheduleAt(200, [] {});
+  EXPECT_EQ(loop.NextEventTime(), 200);
+  loop.RunOne();
+  EXPECT_EQ(loop.NextEventTime(), 300);
+  loop.Cancel(late);
+  EXPECT_EQ(loop.NextEventTime(), -1);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -122,9 +122,25 @@ absl::Status Unsupported(std::string_view what) {
   return absl::UnimplementedError(absl::StrFormat("unsupported command: %s", w));
 }
 
+// A sysctl number as the kernel's proc_dointvec reads it: decimal, or hex
+// with 0x (upstream scripts write tcp_fastopen=0x202).
 bool ParseU32(std::string_view v, uint32_t* out) {
   uint64_t x;
-  if (!absl::SimpleAtoi(absl::string_view(v.data(), v.size()), &x) || x > UINT32_MAX) return false;
+  if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+    if (v.size() > 10) return false;
+    x = 0;
+    for (char c : v.substr(2)) {
+      const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                    : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
+                    : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
+                                                                : -1;
+      if (d < 0) return false;
+      x = x * 16 + static_cast<uint64_t>(d);
+    }
+  } else if (!absl::SimpleAtoi(absl::string_view(v.data(), v.size()), &x)) {
+    return false;
+  }
+  if (x > UINT32_MAX) return false;
   *out = static_cast<uint32_t>(x);
   return true;
 }
@@ -179,8 +195,20 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   // runner models: no data is received, one connection per run, no Fast Open
   // cookies or ECN negotiation accepted (those packets are skipped).
   if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
-      name == "tcp_dsack" || name == "tcp_fastopen") {
+      name == "tcp_dsack") {
     return integer(&s->ignored_int);
+  }
+  // tcp_fastopen: 0 or 1 (the default: clients may use cookies) change
+  // nothing without MSG_FASTOPEN; server-side or cookie-less Fast Open is
+  // not modelled.
+  if (name == "tcp_fastopen") {
+    uint32_t v;
+    if (!ParseU32(value, &v)) return bad();
+    if (v > 1) {
+      return absl::UnimplementedError(
+          absl::StrFormat("sysctl net.ipv4.tcp_fastopen=%s is not modelled (TCP Fast Open)", value));
+    }
+    return absl::OkStatus();
   }
   if (name == "tcp_ecn") {
     uint32_t v;
@@ -424,6 +452,92 @@ absl::Status ApplyTruncate(const std::vector<std::string>& w, const std::string&
   return absl::OkStatus();
 }
 
+// Copies sysctl `key` (net.ipv4.NAME or net.core.NAME) from `from` to `to`;
+// false for a name without a field here.
+bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
+  struct IntField {
+    std::string_view name;
+    int Settings::*field;
+  };
+  struct U32Field {
+    std::string_view name;
+    uint32_t Settings::*field;
+  };
+  static constexpr IntField kInts[] = {
+      {"net.ipv4.tcp_timestamps", &Settings::tcp_timestamps},
+      {"net.ipv4.tcp_sack", &Settings::tcp_sack},
+      {"net.ipv4.tcp_window_scaling", &Settings::tcp_window_scaling},
+      {"net.ipv4.tcp_slow_start_after_idle", &Settings::tcp_slow_start_after_idle},
+      {"net.ipv4.tcp_autocorking", &Settings::tcp_autocorking},
+      {"net.ipv4.tcp_mtu_probing", &Settings::tcp_mtu_probing},
+  };
+  static constexpr U32Field kU32s[] = {
+      {"net.ipv4.tcp_min_tso_segs", &Settings::tcp_min_tso_segs},
+      {"net.ipv4.tcp_tso_win_divisor", &Settings::tcp_tso_win_divisor},
+      {"net.ipv4.tcp_notsent_lowat", &Settings::tcp_notsent_lowat},
+      {"net.ipv4.tcp_base_mss", &Settings::tcp_base_mss},
+      {"net.ipv4.tcp_probe_threshold", &Settings::tcp_probe_threshold},
+      {"net.ipv4.tcp_pacing_ss_ratio", &Settings::tcp_pacing_ss_ratio},
+      {"net.ipv4.tcp_pacing_ca_ratio", &Settings::tcp_pacing_ca_ratio},
+      {"net.core.rmem_max", &Settings::rmem_max},
+      {"net.core.wmem_max", &Settings::wmem_max},
+  };
+  for (const IntField& f : kInts) {
+    if (f.name == key) return (to->*f.field = from.*f.field, true);
+  }
+  for (const U32Field& f : kU32s) {
+    if (f.name == key) return (to->*f.field = from.*f.field, true);
+  }
+  if (key == "net.ipv4.tcp_wmem" || key == "net.ipv4.tcp_rmem") {
+    const bool w = key == "net.ipv4.tcp_wmem";
+    for (int i = 0; i < 3; ++i) (w ? to->tcp_wmem : to->tcp_rmem)[i] = (w ? from.tcp_wmem : from.tcp_rmem)[i];
+    return true;
+  }
+  if (key == "net.ipv4.tcp_congestion_control") {
+    to->tcp_congestion_control = from.tcp_congestion_control;
+    return true;
+  }
+  return false;  // accepted without effect (tcp_syncookies, ...): nothing to put back
+}
+
+// ../common/set_sysctls.py PATH=VALUE...: each value set, the old ones kept
+// for the restore script it writes.
+absl::Status ApplySetSysctls(const std::vector<std::string>& w, const std::string& cmd, Settings* s) {
+  if (w.size() < 2) return Unsupported(cmd);
+  auto before = std::make_shared<Settings>(*s);
+  before->before_set_sysctls.reset();  // one level of restore, as the script file
+  std::vector<std::string> names;
+  for (size_t i = 1; i < w.size(); ++i) {
+    const std::string& a = w[i];
+    std::string_view path = std::string_view(a).substr(0, a.find('='));
+    if (!ConsumePrefix(&path, "/proc/sys/")) {
+      return absl::InvalidArgumentError(absl::StrFormat("set_sysctls.py: expected /proc/sys/NAME=VALUE, got '%s'", a));
+    }
+    std::string name(path);
+    for (char& c : name) {
+      if (c == '/') c = '.';
+    }
+    if (absl::Status st = SetSysctlAssignment(a, s); !st.ok()) return st;
+    names.push_back(name);
+  }
+  s->before_set_sysctls = std::move(before);
+  s->set_sysctls_names = std::move(names);
+  return absl::OkStatus();
+}
+
+// /tmp/sysctl_restore_${PPID}.sh: the values before the latest
+// set_sysctls.py call. Without one the script file does not exist and the
+// command fails, as upstream's shell would.
+absl::Status RestoreSetSysctls(Settings* s) {
+  if (!s->before_set_sysctls) {
+    return absl::FailedPreconditionError(
+        "/tmp/sysctl_restore_${PPID}.sh does not exist: no ../common/set_sysctls.py ran before it");
+  }
+  const std::shared_ptr<const Settings> before = s->before_set_sysctls;
+  for (const std::string& n : s->set_sysctls_names) CopySysctl(n, *before, s);
+  return absl::OkStatus();
+}
+
 absl::Status ApplySimple(const std::string& cmd, Settings* s) {
   std::vector<std::string> w;
   if (!ShellWords(cmd, &w)) return absl::InvalidArgumentError(absl::StrFormat("unterminated quote in '%s'", cmd));
@@ -436,18 +550,16 @@ absl::Status ApplySimple(const std::string& cmd, Settings* s) {
   // Scripts name programs by path as often as by name (`/bin/rm -f ...`).
   std::string_view prog = ProgramName(w[0]);
   if (prog == "true" || prog == ":" || prog == "echo") return absl::OkStatus();
-  if (prog == "defaults.sh" || EndsWith(prog, "/defaults.sh")) {
+  if (IsDefaultsSh(prog)) {
     if (w.size() != 1) return Unsupported(cmd);
     ApplyDefaultsSh(s);
     return absl::OkStatus();
   }
   if (prog == "sysctl") return ApplySysctl(w, s);
-  if (prog == "set_sysctls.py" || EndsWith(prog, "/set_sysctls.py")) {
-    if (w.size() < 2) return Unsupported(cmd);
-    for (size_t i = 1; i < w.size(); ++i) {
-      if (absl::Status st = SetSysctlAssignment(w[i], s); !st.ok()) return st;
-    }
-    return absl::OkStatus();
+  if (IsSetSysctlsPy(prog)) return ApplySetSysctls(w, cmd, s);
+  if (IsSysctlRestore(prog)) {
+    if (w.size() != 1) return Unsupported(cmd);
+    return RestoreSetSysctls(s);
   }
   if (prog == "ethtool") return ApplyEthtool(w, s);
   if (prog == "ip" && w.size() > 1 && w[1] == "link") return ApplyIpLink(w, s);
@@ -464,24 +576,50 @@ std::vector<std::string> SplitCommands(std::string_view text) { return SimpleCom
 
 bool SplitShellWords(std::string_view cmd, std::vector<std::string>* out) { return ShellWords(cmd, out); }
 
+const std::vector<std::pair<std::string, std::string>>& DefaultsShSysctls() {
+  // The handshake and send-path sysctls our scripts depend on. Buffer sizes
+  // are the ones upstream's scripts are written against (a 540000-byte
+  // tcp_rmem[1] gives their SYN-ACK windows, a 262144-byte tcp_wmem[1] their
+  // initial send buffer); idle restart is off so pauses in a script do not
+  // shrink cwnd; the rest are Linux's own defaults (tcp_min_tso_segs 2,
+  // tcp_tso_win_divisor 3, tcp_notsent_lowat unlimited, pacing at 200 % in
+  // slow start and 120 % after, autocorking on, MTU probing off from a base
+  // MSS of 1024), and cubic. net.core.rmem_max and wmem_max are host-wide
+  // (read-only in a network namespace): left alone.
+  static const auto* kList = new std::vector<std::pair<std::string, std::string>>{
+      {"net.ipv4.tcp_timestamps", "1"},
+      {"net.ipv4.tcp_sack", "1"},
+      {"net.ipv4.tcp_window_scaling", "1"},
+      {"net.ipv4.tcp_wmem", "4096 262144 4194304"},
+      {"net.ipv4.tcp_rmem", "4096 540000 15728640"},
+      {"net.ipv4.tcp_slow_start_after_idle", "0"},
+      {"net.ipv4.tcp_min_tso_segs", "2"},
+      {"net.ipv4.tcp_tso_win_divisor", "3"},
+      {"net.ipv4.tcp_notsent_lowat", "4294967295"},
+      {"net.ipv4.tcp_pacing_ss_ratio", "200"},
+      {"net.ipv4.tcp_pacing_ca_ratio", "120"},
+      {"net.ipv4.tcp_autocorking", "1"},
+      {"net.ipv4.tcp_mtu_probing", "0"},
+      {"net.ipv4.tcp_base_mss", "1024"},
+      {"net.ipv4.tcp_congestion_control", "cubic"},
+  };
+  return *kList;
+}
+
 void ApplyDefaultsSh(Settings* s) {
-  // Upstream's common/defaults.sh baseline, as listed in the issue.
-  s->tcp_wmem[0] = 4096;
-  s->tcp_wmem[1] = 262144;
-  s->tcp_wmem[2] = 4194304;
-  s->tcp_rmem[0] = 4096;
-  s->tcp_rmem[1] = 540000;
-  s->tcp_rmem[2] = 15728640;
-  s->tcp_timestamps = 1;
-  s->tcp_sack = 1;
-  s->tcp_window_scaling = 1;
-  s->tcp_congestion_control = "cubic";
-  s->tcp_slow_start_after_idle = 0;
-  s->tcp_tso_win_divisor = 3;
-  s->tcp_notsent_lowat = UINT32_MAX;
-  s->tcp_pacing_ss_ratio = 200;
-  s->tcp_pacing_ca_ratio = 120;
+  for (const auto& [name, value] : DefaultsShSysctls()) {
+    // Every name and value in the list is one SetSysctlAssignment accepts.
+    (void)SetSysctlAssignment(name + "=" + value, s);
+  }
   s->qdisc = "pfifo";
+}
+
+bool IsDefaultsSh(std::string_view word) { return word == "defaults.sh" || EndsWith(word, "/defaults.sh"); }
+
+bool IsSetSysctlsPy(std::string_view word) { return word == "set_sysctls.py" || EndsWith(word, "/set_sysctls.py"); }
+
+bool IsSysctlRestore(std::string_view word) {
+  return word.substr(0, 20) == "/tmp/sysctl_restore_" && EndsWith(word, ".sh") && word.size() > 23;
 }
 
 absl::Status ApplyCommand(std::string_view command, Settings* s) {

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +61,12 @@ struct Settings {
   // Files the script created: with dd or truncate in a command, or open()
   // with O_CREAT and writes (path -> size in bytes, zero-filled).
   std::map<std::string, uint64_t> files;
+
+  // ../common/set_sysctls.py: the settings before its latest call and the
+  // sysctls that call set, which /tmp/sysctl_restore_${PPID}.sh puts back
+  // (each call writes that script anew, so only the latest call is undone).
+  std::shared_ptr<const Settings> before_set_sysctls;
+  std::vector<std::string> set_sysctls_names;
 };
 
 // Applies one backtick command (may hold several lines or ';'/'&&'-joined
@@ -72,8 +80,17 @@ absl::Status ApplyCommand(std::string_view command, Settings* s);
 std::vector<std::string> SplitCommands(std::string_view text);
 bool SplitShellWords(std::string_view cmd, std::vector<std::string>* out);
 
-// The baseline that upstream's ../common/defaults.sh establishes.
+// What ../common/defaults.sh sets, as (sysctl name, value) pairs in order:
+// a known starting point whatever the host's configuration (a new network
+// namespace inherits some of the host's values). The kernel target writes
+// these; the model applies them.
+const std::vector<std::pair<std::string, std::string>>& DefaultsShSysctls();
 void ApplyDefaultsSh(Settings* s);
+
+// Whether a command word runs one of upstream's helper scripts.
+bool IsDefaultsSh(std::string_view word);
+bool IsSetSysctlsPy(std::string_view word);
+bool IsSysctlRestore(std::string_view word);  // /tmp/sysctl_restore_${PPID}.sh
 
 }  // namespace sendsim::packetdrill
 

@@ -22,6 +22,39 @@ TEST(ConfigTest, DefaultsShBaseline) {
   EXPECT_EQ(s.qdisc, "pfifo");
 }
 
+// The restore script puts back what the latest set_sysctls.py call changed,
+// and nothing else; without a call it does not exist (a FAIL, not a SKIP).
+TEST(ConfigTest, SetSysctlsAndRestore) {
+  Settings s;
+  ASSERT_TRUE(ApplyCommand("../common/defaults.sh", &s).ok());
+  EXPECT_EQ(ApplyCommand("/tmp/sysctl_restore_${PPID}.sh", &s).code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(ApplyCommand("../common/set_sysctls.py /proc/sys/net/ipv4/tcp_min_tso_segs=4 "
+                           "/proc/sys/net/ipv4/tcp_wmem='4096 65536 131072'",
+                           &s)
+                  .ok());
+  EXPECT_EQ(s.tcp_min_tso_segs, 4u);
+  EXPECT_EQ(s.tcp_wmem[1], 65536u);
+  ASSERT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_autocorking=0", &s).ok());
+  ASSERT_TRUE(ApplyCommand("/tmp/sysctl_restore_${PPID}.sh", &s).ok());
+  EXPECT_EQ(s.tcp_min_tso_segs, 2u);
+  EXPECT_EQ(s.tcp_wmem[1], 262144u);
+  EXPECT_EQ(s.tcp_wmem[2], 4194304u);
+  EXPECT_EQ(s.tcp_autocorking, 0);  // not set by set_sysctls.py: stays
+}
+
+// Values the kernel reads in hex are accepted; a Fast Open mode the model
+// does not have is a SKIP that names the sysctl and value.
+TEST(ConfigTest, HexValuesAndUnmodelledFastOpen) {
+  Settings s;
+  ASSERT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_min_tso_segs=0x10", &s).ok());
+  EXPECT_EQ(s.tcp_min_tso_segs, 16u);
+  EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_fastopen=1", &s).ok());
+  absl::Status st = ApplyCommand("../common/set_sysctls.py /proc/sys/net/ipv4/tcp_fastopen=0x202", &s);
+  EXPECT_EQ(st.code(), absl::StatusCode::kUnimplemented) << st;
+  EXPECT_THAT(st.message(), HasSubstr("tcp_fastopen=0x202"));
+  EXPECT_EQ(ApplyCommand("sysctl -q net.ipv4.tcp_min_tso_segs=0xZ", &s).code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(ConfigTest, KernelDefaultsWithoutBaseline) {
   Settings s;
   EXPECT_EQ(s.tcp_slow_start_after_idle, 1);

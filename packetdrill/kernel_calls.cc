@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <tuple>
 #include <cstring>
+#include <fstream>
 
 #include "absl/strings/str_format.h"
 #include "packetdrill/kernel_script.h"
@@ -69,6 +70,21 @@ bool Unchecked(const Expr& x) {
 }
 
 std::pair<int64_t, int> CallResult(int64_t r) { return {r, r < 0 ? errno : 0}; }
+
+// Consecutive 100 us polls that must find a call's thread asleep before the
+// call counts as blocked (a thread also sleeps briefly on locks).
+constexpr int kAsleepPolls = 5;
+
+// The scheduling state of one of our threads ('R' running or runnable, 'S'
+// or 'D' asleep in the kernel; 'R' while it has not started).
+char ThreadState(int tid) {
+  if (tid == 0) return 'R';
+  std::ifstream in(absl::StrFormat("/proc/self/task/%d/stat", tid));
+  std::string stat;
+  std::getline(in, stat);
+  const size_t paren = stat.rfind(')');  // the name may hold spaces and ')'
+  return paren != std::string::npos && paren + 2 < stat.size() ? stat[paren + 2] : 'R';
+}
 
 }  // namespace
 
@@ -127,6 +143,7 @@ absl::Status KernelScript::Syscall(const Event& e, const SyscallEvent& sc, int64
     return CheckCall(*cp);
   }
   cp->th = std::thread([this, cp, body] {
+    cp->tid.store(static_cast<int>(gettid()));
     auto [r, err] = body();
     cp->ret = r;
     cp->err = err;
@@ -138,10 +155,14 @@ absl::Status KernelScript::Syscall(const Event& e, const SyscallEvent& sc, int64
     *done = t0;  // later events count from the start of a blocking call
     return absl::OkStatus();
   }
-  // Blocked: not returned within the tolerance of its time, counted from
-  // when it was issued if that was later.
+  // Blocked, as upstream decides it: not returned within the tolerance of
+  // its time (counted from when it was issued if that was later) and
+  // asleep in the kernel. A thread that is only waiting for a CPU on a
+  // loaded machine is not blocked; it is waited for.
   const int64_t deadline = std::max(t, t0) + tol;
-  while (!cp->done.load() && Now() <= deadline) {
+  for (int asleep = 0; !cp->done.load() && (Now() <= deadline || asleep < kAsleepPolls);) {
+    const char state = ThreadState(cp->tid.load());
+    asleep = state == 'S' || state == 'D' ? asleep + 1 : 0;
     timespec ts{0, 100000};
     nanosleep(&ts, nullptr);
   }
@@ -219,7 +240,17 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
       *real = NewSocket(nonblock);
       return *real < 0 ? CallResult(-1) : std::make_pair(int64_t{want_fd}, 0);
     };
-    *after = [this, real, want_fd](int64_t) { fds_[want_fd] = *real; };
+    *after = [this, real, want_fd, line](int64_t) {
+      fds_[want_fd] = *real;
+      // The script's congestion control, not the host's default (bbr on some
+      // hosts; a new namespace inherits it and may not pick cubic itself).
+      char cc[32] = {};
+      socklen_t len = sizeof(cc) - 1;
+      if (getsockopt(*real, IPPROTO_TCP, TCP_CONGESTION, cc, &len) != 0 || cc_ != cc) {
+        value_mismatch_ = Fail(line, absl::StrFormat("congestion control %s could not be set on the kernel target "
+                                                     "(the socket has %s)", cc_, cc));
+      }
+    };
     return absl::OkStatus();
   }
   if (n == "open") {
@@ -325,10 +356,12 @@ absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const i
     if (length > kMaxBuffer) return Skip(line, n + "() of more than 64 MiB on the kernel target");
     const bool out = n == "write" || n == "send";
     const bool plain = n == "write" || n == "read";  // also on files
-    *body = [f, out, plain, len = static_cast<size_t>(length), fl = static_cast<int>(flags)] {
-      std::vector<char> buf(len, 0);
-      if (plain) return CallResult(out ? write(f, buf.data(), len) : read(f, buf.data(), len));
-      return CallResult(out ? send(f, buf.data(), len, fl | MSG_NOSIGNAL) : recv(f, buf.data(), len, fl));
+    const bool null = a.size() > 1 && IsNull(a[1]);  // the kernel sees a null pointer (EFAULT)
+    *body = [f, out, plain, null, len = static_cast<size_t>(length), fl = static_cast<int>(flags)] {
+      std::vector<char> storage(null ? 0 : len, 0);
+      char* buf = null ? nullptr : storage.data();
+      if (plain) return CallResult(out ? write(f, buf, len) : read(f, buf, len));
+      return CallResult(out ? send(f, buf, len, fl | MSG_NOSIGNAL) : recv(f, buf, len, fl));
     };
     return absl::OkStatus();
   }

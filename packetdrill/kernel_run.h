@@ -13,24 +13,30 @@
 // Subset: IPv4; socket, setsockopt/getsockopt (the options the model
 // knows), bind, listen, accept, connect, fcntl, write, send, read, recv,
 // open, sendfile, close, shutdown, ioctl SIOCINQ/SIOCOUTQ; %{ assert }% over
-// TCP_INFO; commands: defaults.sh, net.ipv4 sysctls, ethtool and ip on tun0,
-// and the file commands rm, dd, truncate (run by /bin/sh). Anything else
-// SKIPs with the reason. The default congestion control of a new network
-// namespace cannot be set here, so every socket gets the script's
-// congestion control (cubic, defaults.sh) with TCP_CONGESTION.
+// TCP_INFO; commands: defaults.sh, set_sysctls.py and its restore script,
+// sysctl, ethtool and ip on tun0, and the file commands rm, dd, truncate
+// (run by /bin/sh). Anything else SKIPs with the reason. Sysctls are written
+// in the script's namespace; one that is not per namespace (read-only there)
+// is written in the host's, and the parent process puts it back when the
+// child ends, however it ends (also on SIGINT, SIGTERM, SIGHUP). The default
+// congestion control of a new network namespace cannot be set here, so every
+// socket gets the script's (cubic, defaults.sh) with TCP_CONGESTION. The
+// child runs at real-time priority, so that a loaded machine does not delay
+// its captures and events past the tolerance.
 
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "packetdrill/outbound.h"
 #include "packetdrill/runner.h"
 
 namespace sendsim::packetdrill {
 
 struct KernelOptions {
-  // Lower bound of the timing tolerance (the script's own is used if larger).
-  int64_t min_tolerance_us = 4000;
+  // Tolerance and --strict_segments (a script's own option lines override them).
+  MatchRules rules;
   // A script still running after this long is killed and FAILs.
   int timeout_s = 120;
 };

@@ -3,6 +3,7 @@
 
 #include "packetdrill/kernel_script.h"
 
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,56 +25,22 @@ namespace {
 
 constexpr int64_t kNsPerUs = 1000;
 constexpr int64_t kAnyTimeHorizonNs = 3600LL * 1000000000;
-constexpr uint8_t kEndFlags = kFlagPsh | kFlagFin;
 
 std::string TimeStr(int64_t t) { return absl::StrFormat("%.6f", static_cast<double>(t) / 1e9); }
 
-std::string Flags(uint8_t f) {
-  std::string s;
-  if (f & kFlagSyn) s += 'S';
-  if (f & kFlagFin) s += 'F';
-  if (f & kFlagRst) s += 'R';
-  if (f & kFlagPsh) s += 'P';
-  if (f & kFlagAck) s += '.';
-  return s.empty() ? "." : s;
+// A sysctl's value as written back (the kernel separates a vector's
+// numbers with tabs).
+std::string ReadSysctl(const std::string& path) {
+  std::ifstream in(path);
+  std::string cur;
+  std::getline(in, cur);
+  std::replace(cur.begin(), cur.end(), '\t', ' ');
+  return cur;
 }
 
-// An outbound packet in the script's numbers.
-struct Rel {
-  int64_t t = 0;
-  uint32_t seq = 0, len = 0, ack = 0, win = 0;
-  uint8_t flags = 0;
-  std::vector<TcpOption> options;
-};
-
-std::string RelText(const Rel& r) {
-  return absl::StrFormat("%s %u:%u(%u) ack %u win %u", Flags(r.flags), r.seq, r.seq + r.len, r.len, r.ack, r.win);
-}
-
-std::string Expected(const PacketEvent& p) {
-  std::string s = absl::StrFormat("%s %u:%u(%u)", Flags(p.flags), p.seq_start, p.seq_end, p.len);
-  if (p.ack) s += absl::StrFormat(" ack %u", *p.ack);
-  if (p.win) s += absl::StrFormat(" win %u", *p.win);
-  return s;
-}
-
-// As match.cc: kinds in order, MSS and wscale values, TS ecr, SACK blocks.
-bool OptionsMatch(const std::vector<TcpOption>& want, const std::vector<TcpOption>& got) {
-  if (want.size() != got.size()) return false;
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (want[i].kind != got[i].kind) return false;
-    switch (want[i].kind) {
-      case TcpOption::Kind::kMss:
-      case TcpOption::Kind::kWscale:
-        if (want[i].value != got[i].value) return false;
-        break;
-      case TcpOption::Kind::kTimestamp:
-        if (want[i].ts_ecr != got[i].ts_ecr) return false;
-        break;
-      default: break;
-    }
-  }
-  return true;
+bool WriteSysctl(const std::string& path, const std::string& value) {
+  std::ofstream f(path);
+  return static_cast<bool>(f << value << "\n") && static_cast<bool>(f.flush());
 }
 
 // The arguments of rm, dd or truncate name only files under /tmp/ (no
@@ -118,10 +85,7 @@ absl::Status KernelScript::Skip(int line, const std::string& msg) const {
   return absl::UnimplementedError(absl::StrFormat("%s:%d: %s", script_.path, line, msg));
 }
 
-int64_t KernelScript::Tolerance(int64_t gap) const {
-  const int64_t base = std::max<int64_t>({tolerance_us_, opts_.min_tolerance_us, 4000}) * kNsPerUs;
-  return std::max<int64_t>(base, std::max<int64_t>(gap, 0) / 8);
-}
+int64_t KernelScript::Tolerance(int64_t gap) const { return ToleranceNs(rules_, gap); }
 
 void KernelScript::SleepUntil(int64_t t) const {
   for (int64_t now = Now(); now < t; now = Now()) {
@@ -132,9 +96,10 @@ void KernelScript::SleepUntil(int64_t t) const {
 }
 
 absl::Status KernelScript::Run() {
+  if (absl::Status st = ApplyMatchOptions(script_, &rules_); !st.ok()) {
+    return absl::FailedPreconditionError(st.message());
+  }
   for (const ScriptOption& o : script_.options) {
-    if (o.name == "tolerance_usecs" && o.value) tolerance_us_ = std::atoll(o.value->c_str());
-    if (o.name == "strict_segments") strict_ = !o.value || *o.value != "false";
     if (o.name == "ip_version" && o.value && *o.value == "ipv6") return Skip(o.line, "IPv6 on the kernel target");
   }
   char tmpl[] = "/tmp/sendsim-pdk.XXXXXX";
@@ -228,69 +193,52 @@ absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
 absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi,
                                     int64_t* last) {
   if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr)) return Skip(e.line, "urgent data and ECN on the kernel target");
-  auto next = [&](int64_t deadline) -> std::optional<Rel> {
+  // The next segment from tun0 in the script's numbers, waiting until `deadline`.
+  auto next = [&](int64_t deadline) -> std::optional<Capture> {
     std::optional<WireTcp> w = tun_->Peek(origin_ + deadline);
     if (!w) return std::nullopt;
     if (w->flags & kFlagSyn) {
       k_isn_ = w->seq;
       k_port_ = w->sport;
     }
-    Rel r;
-    r.t = w->t_ns - origin_;
-    r.seq = k_isn_ ? w->seq - *k_isn_ : w->seq;
-    r.len = w->len;
-    r.flags = w->flags;
-    r.ack = (w->flags & kFlagAck) ? w->ack - kRemoteIsn : 0;
-    r.win = w->win;
-    r.options = w->options;
+    Capture c;
+    c.t = w->t_ns - origin_;
+    c.seq = k_isn_ ? w->seq - *k_isn_ : w->seq;
+    c.len = w->len;
+    c.flags = w->flags;
+    c.ack = (w->flags & kFlagAck) ? w->ack - kRemoteIsn : 0;
+    c.win = w->win;
+    c.options = w->options;
+    c.flow = static_cast<uint64_t>(w->sport) << 16 | w->dport;
     for (const TcpOption& o : w->options) {
       if (o.kind == TcpOption::Kind::kTimestamp) last_k_tsval_ = o.ts_val;
     }
-    return r;
+    return c;
   };
-  std::optional<Rel> first = next(hi);
+  std::optional<Capture> first = next(hi);
   if (!first) {
-    return Fail(e.line, absl::StrFormat("expected outbound %s at %s, but nothing was sent by %s", Expected(p),
+    return Fail(e.line, absl::StrFormat("expected outbound %s at %s, but nothing was sent by %s", ExpectedText(p),
                                         TimeStr(t), TimeStr(hi)));
   }
   tun_->Pop();
-  std::vector<Rel> frags = {*first};
-  uint32_t total = first->len;
-  // Without --strict_segments, contiguous packets with the same flags are
-  // joined up to the line's length or a PSH/FIN (match.cc).
-  while (!strict_ && total < p.len && !(frags.back().flags & kEndFlags)) {
-    std::optional<Rel> c = next(hi);
-    if (!c || c->seq != frags.back().seq + frags.back().len || c->len == 0 ||
-        (c->flags & ~kEndFlags) != (frags[0].flags & ~kEndFlags)) {
-      break;
-    }
+  std::vector<Capture> group = {*first};
+  // Without --strict_segments, later segments join up to the line's length
+  // (outbound.h).
+  for (uint64_t total = first->len; !rules_.strict_segments && total < p.len;) {
+    std::optional<Capture> c = next(hi);
+    if (!c || !JoinsGroup(rules_, group, *c, p.len)) break;
     tun_->Pop();
     total += c->len;
-    frags.push_back(*c);
+    group.push_back(*c);
   }
-  Rel agg = frags[0];
-  agg.len = total;
-  agg.flags = (frags[0].flags & ~kEndFlags) | (frags.back().flags & kEndFlags);
-  agg.ack = frags.back().ack;
-  agg.win = frags.back().win;
-  *last = frags.back().t;
-  std::string what;
-  if (agg.flags != p.flags) what = "TCP flags differ";
-  else if (agg.seq != p.seq_start) what = "sequence number differs";
-  else if (agg.len != p.len) what = agg.len > p.len ? "more bytes than expected" : "fewer bytes than expected";
-  else if (p.ack && *p.ack != agg.ack) what = "ack number differs";
-  else if (p.win && *p.win != agg.win) what = "window differs";
-  else if (!p.options_any && p.options_given && !OptionsMatch(p.options, agg.options)) what = "TCP options differ";
-  if (!what.empty()) {
-    std::string got = RelText(agg);
-    if (frags.size() > 1) got += absl::StrFormat(" (%d packets)", frags.size());
-    return Fail(e.line, absl::StrFormat("%s: expected %s, got %s", what, Expected(p), got));
+  const Capture joined = JoinCaptures(group);
+  *last = joined.t;
+  if (std::string what = OutboundDifference(p, group, joined); !what.empty()) {
+    return Fail(e.line, OutboundMismatch(what, p, group, joined));
   }
-  for (const Rel& r : frags) {
-    if (r.t < lo || r.t > hi) {
-      return Fail(e.line, absl::StrFormat("timing: expected %s at %s (window %s..%s), sent at %s", Expected(p),
-                                          TimeStr(t), TimeStr(lo), TimeStr(hi), TimeStr(r.t)));
-    }
+  if (joined.t < lo || joined.t > hi) {
+    return Fail(e.line, absl::StrFormat("timing: expected %s at %s (window %s..%s), sent at %s", ExpectedText(p),
+                                        TimeStr(t), TimeStr(lo), TimeStr(hi), TimeStr(joined.t)));
   }
   return absl::OkStatus();
 }
@@ -303,20 +251,35 @@ absl::Status KernelScript::Command(int line, const std::string& text) {
     if (!SplitShellWords(cmd, &w)) return Fail(line, "unterminated quote in a command");
     if (w.empty()) continue;
     std::string prog = w[0].substr(w[0].rfind('/') == std::string::npos ? 0 : w[0].rfind('/') + 1);
-    if (prog == "defaults.sh") {
-      Settings s;
-      ApplyDefaultsSh(&s);
-      const std::vector<std::pair<std::string, std::string>> v = {
-          {"tcp_wmem", absl::StrFormat("%u %u %u", s.tcp_wmem[0], s.tcp_wmem[1], s.tcp_wmem[2])},
-          {"tcp_rmem", absl::StrFormat("%u %u %u", s.tcp_rmem[0], s.tcp_rmem[1], s.tcp_rmem[2])},
-          {"tcp_timestamps", "1"}, {"tcp_sack", "1"}, {"tcp_window_scaling", "1"},
-          {"tcp_slow_start_after_idle", "0"}, {"tcp_tso_win_divisor", "3"},
-          {"tcp_notsent_lowat", "4294967295"}, {"tcp_pacing_ss_ratio", "200"}, {"tcp_pacing_ca_ratio", "120"}};
-      for (const auto& [k, val] : v) {
-        std::ofstream f("/proc/sys/net/ipv4/" + k);
-        if (!(f << val << "\n")) return Fail(line, "cannot set net.ipv4." + k);
+    if (IsDefaultsSh(w[0])) {
+      for (const auto& [name, val] : DefaultsShSysctls()) {
+        if (absl::Status st = SetSysctl(line, name, val, nullptr); !st.ok()) return st;
       }
-      cc_ = s.tcp_congestion_control;
+      continue;
+    }
+    if (IsSetSysctlsPy(w[0])) {
+      // Each /proc/sys/NAME=VALUE set, the old values kept for the restore
+      // script (which each call writes anew).
+      std::vector<std::pair<std::string, std::string>> restore;
+      for (size_t i = 1; i < w.size(); ++i) {
+        const size_t eq = w[i].find('=');
+        if (w[i].rfind("/proc/sys/", 0) != 0 || eq == std::string::npos) {
+          return Fail(line, "set_sysctls.py: expected /proc/sys/NAME=VALUE, got " + w[i]);
+        }
+        std::string name = w[i].substr(10, eq - 10);
+        std::replace(name.begin(), name.end(), '/', '.');
+        if (absl::Status st = SetSysctl(line, name, w[i].substr(eq + 1), &restore); !st.ok()) return st;
+      }
+      sysctl_restore_ = std::move(restore);
+      continue;
+    }
+    if (IsSysctlRestore(w[0])) {
+      if (!sysctl_restore_) {
+        return Fail(line, "/tmp/sysctl_restore_${PPID}.sh does not exist: no ../common/set_sysctls.py ran before it");
+      }
+      for (const auto& [name, val] : *sysctl_restore_) {
+        if (absl::Status st = SetSysctl(line, name, val, nullptr); !st.ok()) return st;
+      }
       continue;
     }
     if (prog == "sysctl") {
@@ -324,16 +287,7 @@ absl::Status KernelScript::Command(int line, const std::string& text) {
         if (w[i][0] == '-') continue;
         const size_t eq = w[i].find('=');
         if (eq == std::string::npos) return Skip(line, "sysctl without a value on the kernel target");
-        const std::string name = w[i].substr(0, eq), val = w[i].substr(eq + 1);
-        if (name.rfind("net.ipv4.", 0) != 0) return Skip(line, "sysctl " + name + " is not per network namespace");
-        if (name == "net.ipv4.tcp_congestion_control") {
-          cc_ = val;  // a child namespace's default cannot be set: applied per socket
-          continue;
-        }
-        std::string path = "/proc/sys/" + name;
-        std::replace(path.begin(), path.end(), '.', '/');
-        std::ofstream f(path);
-        if (!(f << val << "\n")) return Fail(line, "cannot set " + name);
+        if (absl::Status st = SetSysctl(line, w[i].substr(0, eq), w[i].substr(eq + 1), nullptr); !st.ok()) return st;
       }
       continue;
     }
@@ -353,6 +307,55 @@ absl::Status KernelScript::Command(int line, const std::string& text) {
     const std::string sh = absl::StrFormat("cd '%s' && %s >/dev/null 2>&1", tmpdir_, c);
     if (std::system(sh.c_str()) != 0) return Fail(line, "command failed: " + cmd);
   }
+  return absl::OkStatus();
+}
+
+// Writes sysctl `name` (dotted) in this network namespace, first appending
+// its old value to `*old` if given. The congestion control is the script's
+// per socket: a namespace other than the host's may not choose one outside
+// net.ipv4.tcp_allowed_congestion_control, and cubic is not in it on every
+// host. A sysctl that is not per network namespace (absent or read-only
+// here, e.g. net.core.wmem_max) would change the host: skipped.
+absl::Status KernelScript::SetSysctl(int line, const std::string& name, const std::string& value,
+                                     std::vector<std::pair<std::string, std::string>>* old) {
+  if (name == "net.ipv4.tcp_congestion_control") {
+    if (old != nullptr) old->emplace_back(name, cc_);
+    cc_ = value;
+    return absl::OkStatus();
+  }
+  std::string path = "/proc/sys/" + name;
+  std::replace(path.begin() + 10, path.end(), '.', '/');
+  if (name.find("..") != std::string::npos || name.find('/') != std::string::npos || name.empty()) {
+    return Fail(line, "bad sysctl name " + name);
+  }
+  if (access(path.c_str(), W_OK) != 0) return SetHostSysctl(line, name, path, value, old);
+  if (old != nullptr) old->emplace_back(name, ReadSysctl(path));
+  if (!WriteSysctl(path, value)) return Fail(line, absl::StrFormat("cannot set %s to %s", name, value));
+  return absl::OkStatus();
+}
+
+// A sysctl that is not per network namespace (absent or read-only in ours,
+// e.g. net.core.wmem_max): written in the host's namespace, which changes
+// the whole machine, so its old value goes to the parent process first; the
+// parent puts it back when this run ends, however it ends.
+absl::Status KernelScript::SetHostSysctl(int line, const std::string& name, const std::string& path,
+                                         const std::string& value,
+                                         std::vector<std::pair<std::string, std::string>>* old) {
+  if (host_netns_ < 0 || own_netns_ < 0 || restore_out_ < 0) {
+    return Skip(line, absl::StrFormat("sysctl %s is not per network namespace: not changed on the kernel target",
+                                      name));
+  }
+  if (setns(host_netns_, CLONE_NEWNET) != 0) return Fail(line, "setns to the host's network namespace failed");
+  std::string cur;
+  bool ok = access(path.c_str(), W_OK) == 0;
+  if (ok) {
+    cur = ReadSysctl(path);
+    const std::string rec = absl::StrFormat("%s\t%s\n", path, cur);
+    ok = write(restore_out_, rec.data(), rec.size()) == static_cast<ssize_t>(rec.size()) && WriteSysctl(path, value);
+  }
+  if (setns(own_netns_, CLONE_NEWNET) != 0) return Fail(line, "setns back to the script's network namespace failed");
+  if (!ok) return Fail(line, absl::StrFormat("cannot set %s to %s", name, value));
+  if (old != nullptr) old->emplace_back(name, cur);
   return absl::OkStatus();
 }
 

@@ -20,6 +20,7 @@
 #include "packetdrill/ast.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/kernel_tun.h"
+#include "packetdrill/outbound.h"
 
 namespace sendsim::packetdrill {
 
@@ -29,7 +30,13 @@ inline constexpr uint32_t kRemoteIsn = 1000000;        // the peer's ISN on the 
 
 class KernelScript {
  public:
-  KernelScript(const Script& s, TunDevice* tun, const KernelOptions& o) : script_(s), tun_(tun), opts_(o) {}
+  // `host_netns` and `own_netns`: descriptors of the host's and the script's
+  // network namespaces; `restore_out`: where each host-wide sysctl's old
+  // value goes before it is changed ("path\tvalue\n"; the parent process
+  // puts them back whatever happens to this one). -1: host-wide sysctls SKIP.
+  KernelScript(const Script& s, TunDevice* tun, const KernelOptions& o, int host_netns = -1, int own_netns = -1,
+               int restore_out = -1)
+      : script_(s), tun_(tun), opts_(o), host_netns_(host_netns), own_netns_(own_netns), restore_out_(restore_out) {}
   ~KernelScript();
   absl::Status Run();
 
@@ -38,6 +45,7 @@ class KernelScript {
   struct Call {
     std::thread th;
     std::atomic<bool> done{false};
+    std::atomic<int> tid{0};  // the thread's id, for its scheduling state
     int64_t ret = 0;
     int err = 0;
     int64_t done_at = 0;
@@ -60,6 +68,10 @@ class KernelScript {
   absl::Status Inbound(const Event& e, const PacketEvent& p);
   absl::Status Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi, int64_t* last);
   absl::Status Command(int line, const std::string& text);
+  absl::Status SetSysctl(int line, const std::string& name, const std::string& value,
+                         std::vector<std::pair<std::string, std::string>>* old);
+  absl::Status SetHostSysctl(int line, const std::string& name, const std::string& path, const std::string& value,
+                             std::vector<std::pair<std::string, std::string>>* old);
   absl::Status Code(int line, const std::string& code);
 
   // kernel_calls.cc
@@ -75,11 +87,13 @@ class KernelScript {
   const Script& script_;
   TunDevice* tun_;
   const KernelOptions opts_;
+  const int host_netns_, own_netns_, restore_out_;
   int64_t origin_ = 0;
-  int64_t tolerance_us_ = 4000;
-  bool strict_ = false;
+  MatchRules rules_ = opts_.rules;  // then the script's option lines
   std::string cc_ = "cubic";
   std::string tmpdir_;
+  // What /tmp/sysctl_restore_${PPID}.sh puts back (the latest set_sysctls.py call's old values).
+  std::optional<std::vector<std::pair<std::string, std::string>>> sysctl_restore_;
 
   int64_t prev_done_ = 0, prev_script_ = 0;
   bool prev_inbound_ = false;

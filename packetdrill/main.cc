@@ -71,7 +71,7 @@ int PacketdrillMain(const std::vector<std::string>& files, const std::string& ke
 }
 
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, bool kernel_given,
-                    std::ostream& out, std::ostream& err) {
+                    std::ostream& out, std::ostream& err, const MatchRules& rules) {
   absl::StatusOr<model::Profile> profile = model::ProfileByName(kernel);
   if (!profile.ok()) {
     err << "sendsim packetdrill: " << scenario::ErrorLine(profile.status().message()) << "\n";
@@ -99,7 +99,7 @@ int PacketdrillMain(const std::vector<std::string>& files, const std::string& ke
       continue;
     }
     absl::StatusOr<model::Profile> prof = model::ProfileByName(p.profile);
-    const Result r = RunParsedScript(p.script, *prof, factory);
+    const Result r = RunParsedScript(p.script, *prof, factory, rules);
     const std::string on = p.profile == kernel ? "" : absl::StrFormat(" (%s)", p.profile);
     switch (r.verdict) {
       case Verdict::kPass:

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "packetdrill/outbound.h"
+
 namespace sendsim::packetdrill {
 
 // Scripts larger than this are refused (our largest is a few KiB).
@@ -21,9 +23,10 @@ inline constexpr uint64_t kMaxScriptBytes = 1 << 20;
 // unknown profile is bad input: one line on `err` ("sendsim packetdrill:
 // ..."), counted as failed, and the exit code is 2.
 // Returns 0 iff nothing failed, 1 when a script failed, 2 on bad input
-// (an unknown profile, no files, a bad script).
+// (an unknown profile, no files, a bad script). `rules`: the command line's
+// tolerance and --strict_segments (a script's option lines override them).
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, bool kernel_given,
-                    std::ostream& out, std::ostream& err);
+                    std::ostream& out, std::ostream& err, const MatchRules& rules = {});
 // `kernel_given` true.
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel);
 int PacketdrillMain(const std::vector<std::string>& files, const std::string& kernel, std::ostream& out,

@@ -6,8 +6,8 @@
 // it records each skb the model socket transmits as the captures packetdrill
 // would see (whole TSO skbs with TSO on, MSS segments with it off).
 // MatchOutbound is packetdrill's verify_outbound_live_packet: it takes the
-// next captures (aggregated up to the line's length unless
-// --strict_segments), then compares flags, sequence, length, ack, window,
+// next captures (joined up to the line's length unless --strict_segments, by
+// outbound.h's rules), then compares flags, sequence, length, ack, window,
 // options and time, naming the first difference.
 
 #include "absl/status/status.h"

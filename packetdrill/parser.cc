@@ -398,7 +398,9 @@ class Parser {
     if (!v.ok()) return v.status();
     Next();
     sc->ret = neg ? -static_cast<int64_t>(*v) : static_cast<int64_t>(*v);
-    if (Is(Tok::kWord) && !(Ahead(1).kind == Tok::kLParen && Ahead(1).space_before == false)) {
+    // The errno name, also with its text glued on: "-1 ECONNRESET(Connection
+    // reset by peer)", as upstream's scripts write it.
+    if (Is(Tok::kWord)) {
       sc->errno_name = Cur().text;
       Next();
     }

@@ -177,6 +177,24 @@ TEST(ParserTest, SyscallExpressions) {
   EXPECT_TRUE(std::get<SyscallEvent>(s->events[8].body).ret_any);
 }
 
+// Upstream scripts glue the errno's text to its name; both must come out.
+TEST(ParserTest, ErrnoWithGluedText) {
+  absl::StatusOr<Script> s =
+      ParseScript("glued.pkt",
+                  "0 read(4, ..., 100) = -1 ECONNRESET(Connection reset by peer)\n"
+                  "+0 write(4, NULL, 1000) = -1 EFAULT (Bad address)\n");
+  ASSERT_TRUE(s.ok()) << s.status();
+  const auto& r = std::get<SyscallEvent>(s->events[0].body);
+  EXPECT_EQ(r.ret, -1);
+  EXPECT_EQ(r.errno_name, "ECONNRESET");
+  EXPECT_EQ(r.note, "Connection reset by peer");
+  const auto& w = std::get<SyscallEvent>(s->events[1].body);
+  EXPECT_EQ(w.errno_name, "EFAULT");
+  ASSERT_EQ(w.args.size(), 3u);
+  EXPECT_EQ(w.args[1].kind, Expr::Kind::kWord);
+  EXPECT_EQ(w.args[1].text, "NULL");
+}
+
 TEST(ParserTest, CodeBlocksCommandsAndCleanup) {
   absl::StatusOr<Script> s = ParseScript("t.pkt", R"(`sysctl -q net.ipv4.tcp_timestamps=0
 ethtool -K tun0 tso off gso off`
@@ -249,7 +267,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ParserTest, MissingFileIsAnError) {
   absl::StatusOr<Script> s = ParseScriptFile("/nonexistent/x.pkt");
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(std::string(s.status().message()), StartsWith("/nonexistent/x.pkt:0: cannot open"));
+  // The capped reader's words follow the location.
+  EXPECT_THAT(std::string(s.status().message()), StartsWith("/nonexistent/x.pkt:0: "));
+  EXPECT_THAT(std::string(s.status().message()), ::testing::HasSubstr("cannot open"));
 }
 
 }  // namespace

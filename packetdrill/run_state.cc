@@ -76,10 +76,7 @@ absl::Status RunState::At(int line, const absl::Status& st) const {
 }
 
 // As the issue states it: the option can only widen the window.
-model::TimeNs RunState::Tolerance(model::TimeNs gap) const {
-  const model::TimeNs base = std::max<model::TimeNs>(tolerance_us, kDefaultToleranceUs) * model::kNsPerUs;
-  return std::max<model::TimeNs>(base, std::max<model::TimeNs>(gap, 0) / 8);
-}
+model::TimeNs RunState::Tolerance(model::TimeNs gap) const { return ToleranceNs(rules, gap); }
 
 // A sentinel event at the deadline makes now() land on it even when the
 // model has nothing to do.

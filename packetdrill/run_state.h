@@ -29,22 +29,10 @@
 #include "packetdrill/config.h"
 #include "packetdrill/endpoint.h"
 #include "packetdrill/handshake.h"
+#include "packetdrill/outbound.h"
 #include "packetdrill/socket_config.h"
 
 namespace sendsim::packetdrill {
-
-inline constexpr int64_t kDefaultToleranceUs = 4000;
-
-// A packet as packetdrill's tun device would capture it (script-relative numbers).
-struct Capture {
-  model::TimeNs t = 0;
-  uint32_t seq = 0;
-  uint32_t len = 0;
-  uint8_t flags = 0;
-  uint32_t ack = 0;
-  uint32_t win = 0;
-  std::vector<TcpOption> options;
-};
 
 // An outstanding blocking call.
 struct Pending {
@@ -122,16 +110,15 @@ struct ScriptSocket {
 // One script run. Its parts keep no copies of this state: they are handed
 // the run and read and change it directly.
 struct RunState {
-  RunState(const Script& s, const model::Profile& p, const EndpointFactory& f)
-      : script(s), profile(p), factory(f) {}
+  RunState(const Script& s, const model::Profile& p, const EndpointFactory& f, const MatchRules& r)
+      : script(s), profile(p), factory(f), rules(r) {}
 
   // The plan.
   const Script& script;
   const model::Profile profile;
   const EndpointFactory& factory;
   Settings settings;
-  int64_t tolerance_us = kDefaultToleranceUs;
-  bool strict_segments = false;
+  MatchRules rules;  // tolerance and --strict_segments (the caller's, then the script's)
 
   model::EventLoop loop;
   std::deque<Capture> out;                // captured on the tun device, not matched yet
@@ -145,7 +132,7 @@ struct RunState {
   // Re-labels a status from a helper with the script location.
   absl::Status At(int line, const absl::Status& st) const;
 
-  // max(--tolerance_usecs, the 4000 us default, 12.5% of `gap`).
+  // max(--tolerance_usecs, --tolerance_percent of `gap`): ToleranceNs.
   model::TimeNs Tolerance(model::TimeNs gap) const;
 
   // Runs model events up to `deadline` (inclusive), or until `stop` holds,

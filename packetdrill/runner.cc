@@ -34,7 +34,8 @@ constexpr TimeNs kAnyTimeHorizonNs = 3600 * model::kNsPerSec;  // "*" waits at m
 
 class ScriptRun {
  public:
-  ScriptRun(const Script& s, const model::Profile& p, const EndpointFactory& f) : run_(s, p, f), syscalls_(run_) {}
+  ScriptRun(const Script& s, const model::Profile& p, const EndpointFactory& f, const MatchRules& r)
+      : run_(s, p, f, r), syscalls_(run_) {}
 
   Result Run() {
     absl::Status st = RunAll();
@@ -47,16 +48,11 @@ class ScriptRun {
  private:
   // Options such as addresses and ports do not change the model.
   absl::Status ApplyOptions() {
+    if (absl::Status st = ApplyMatchOptions(run_.script, &run_.rules); !st.ok()) {
+      return absl::FailedPreconditionError(st.message());
+    }
     for (const ScriptOption& o : run_.script.options) {
-      if (o.name == "tolerance_usecs") {
-        int64_t v = -1;
-        if (!o.value || (v = std::atoll(o.value->c_str())) < 0 || std::to_string(v) != *o.value) {
-          return run_.Fail(o.line, "--tolerance_usecs needs a non-negative integer");
-        }
-        run_.tolerance_us = v;
-      } else if (o.name == "strict_segments") {
-        run_.strict_segments = !o.value || *o.value != "false";
-      } else if (o.name == "ip_version") {
+      if (o.name == "ip_version") {
         // ipv4-mapped-ipv6 keeps IPv4 on the wire.
         run_.settings.ipv6 = o.value && *o.value == "ipv6";
       }
@@ -196,14 +192,16 @@ class ScriptRun {
 
 }  // namespace
 
-Result RunParsedScript(const Script& script, const model::Profile& profile, const EndpointFactory& factory) {
-  return ScriptRun(script, profile, factory).Run();
+Result RunParsedScript(const Script& script, const model::Profile& profile, const EndpointFactory& factory,
+                       const MatchRules& rules) {
+  return ScriptRun(script, profile, factory, rules).Run();
 }
 
-Result RunScript(const std::string& path, const model::Profile& profile, const EndpointFactory& factory) {
+Result RunScript(const std::string& path, const model::Profile& profile, const EndpointFactory& factory,
+                 const MatchRules& rules) {
   absl::StatusOr<Script> s = ParseScriptFile(path);
   if (!s.ok()) return {Verdict::kFail, std::string(s.status().message())};
-  return RunParsedScript(*s, profile, factory);
+  return RunParsedScript(*s, profile, factory, rules);
 }
 
 }  // namespace sendsim::packetdrill

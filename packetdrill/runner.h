@@ -11,12 +11,13 @@
 //   is relative, b counts from the same base as a, the previous event, as in
 //   upstream's adjust_relative_event_times; b written "+b" counts from a;
 //   later events count from a),
-//   "*" (any time). Tolerance: max(--tolerance_usecs, 4000 us, 12.5% of the
-//   gap since the previous event).
+//   "*" (any time). Tolerance: max(--tolerance_usecs (4000), --tolerance_percent
+//   (12.5) of the gap since the previous event); outbound.h.
 // - Outbound lines are matched against captured packets in order. Without
-//   --strict_segments consecutive captures are aggregated up to the line's
-//   length; with it, one capture per line. Captures are what packetdrill's tun
-//   device sees: whole TSO skbs with TSO on, MSS segments with TSO off.
+//   --strict_segments consecutive captures are joined up to the line's
+//   length (outbound.h has the rules); with it, one capture per line.
+//   Captures are what packetdrill's tun device sees: whole TSO skbs with TSO
+//   on, MSS segments with TSO off.
 // - Unsupported constructs make the script SKIP with the reason; they never
 //   PASS.
 
@@ -26,6 +27,7 @@
 #include "model/profile.h"
 #include "packetdrill/ast.h"
 #include "packetdrill/endpoint.h"
+#include "packetdrill/outbound.h"
 
 namespace sendsim::packetdrill {
 
@@ -36,10 +38,14 @@ struct Result {
   std::string reason;  // "path:line: ..." for FAIL and SKIP
 };
 
-Result RunParsedScript(const Script& script, const model::Profile& profile, const EndpointFactory& factory);
+// `rules` are the caller's (command-line) tolerance and --strict_segments;
+// the script's option lines override them.
+Result RunParsedScript(const Script& script, const model::Profile& profile, const EndpointFactory& factory,
+                       const MatchRules& rules = {});
 
 // Parses and runs; a parse error is a FAIL with the parser's message.
-Result RunScript(const std::string& path, const model::Profile& profile, const EndpointFactory& factory);
+Result RunScript(const std::string& path, const model::Profile& profile, const EndpointFactory& factory,
+                 const MatchRules& rules = {});
 
 }  // namespace sendsim::packetdrill
 

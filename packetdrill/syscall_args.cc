@@ -74,4 +74,6 @@ std::string ErrnoName(int e) {
   }
 }
 
+bool IsNull(const Expr& e) { return e.kind == Expr::Kind::kWord && e.text == "NULL"; }
+
 }  // namespace sendsim::packetdrill

@@ -23,7 +23,7 @@ inline constexpr int64_t kPollIn = 0x1, kPollPri = 0x2, kPollOut = 0x4, kPollErr
                          kPollWrband = 0x200, kPollRdhup = 0x2000;
 inline constexpr int64_t kMsgErrqueue = 0x2000;
 inline constexpr int kErrEinprogress = 115, kErrEnoent = 2, kErrEbadf = 9, kErrEinval = 22, kErrEagain = 11,
-                     kErrEpipe = 32, kErrEnotconn = 107;
+                     kErrEpipe = 32, kErrEnotconn = 107, kErrEfault = 14;
 
 // A symbolic constant's value; nullopt for a name not known.
 std::optional<int64_t> Constant(const std::string& w);
@@ -35,6 +35,9 @@ std::optional<int64_t> IntValue(const Expr& e);
 const Expr* StructField(const Expr& s, const std::string& name);
 
 std::string ErrnoName(int e);
+
+// A pointer argument written NULL: the call gets a null pointer.
+bool IsNull(const Expr& e);
 
 }  // namespace sendsim::packetdrill
 

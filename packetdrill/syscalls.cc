@@ -24,6 +24,7 @@ using model::TimeNs;
 struct SendArgs {
   std::vector<uint64_t> lens;
   const Expr* flags = nullptr;
+  bool null_buffer = false;  // the buffer argument is NULL
 };
 
 // A skip reason when the arguments are not understood.
@@ -44,6 +45,7 @@ absl::StatusOr<SendArgs> ParseSendArgs(const SyscallEvent& sc) {
   };
   const std::string& n = sc.name;
   bool ok = true;
+  if (n == "write" || n == "send" || n == "sendto") a.null_buffer = sc.args.size() > 1 && IsNull(sc.args[1]);
   if (n == "write") {
     ok = sc.args.size() == 3 && len_of(sc.args[2]);
   } else if (n == "send") {
@@ -545,6 +547,9 @@ absl::Status SyscallDriver::SysSend(const Call& c) {
   if (!args.ok()) return run_.At(c.line(), args.status());
   absl::StatusOr<int> f = SendFlags(c, args->flags, *fd);
   if (!f.ok()) return f.status();
+  // A NULL buffer: tcp_sendmsg's copy from user memory faults before a byte
+  // is queued, so the call fails with EFAULT (a zero length copies nothing).
+  if (args->null_buffer && !args->lens.empty() && args->lens[0] > 0) return Immediate(c, -kErrEfault);
   auto iov = std::make_shared<std::vector<model::Iovec>>();
   for (uint64_t l : args->lens) iov->push_back(model::Iovec{nullptr, l});
   const int mflags = *f;

@@ -93,6 +93,8 @@ absl::StatusOr<Recording> RunLive(const LiveOptions& o, kernelcmp::CleanupStack*
     spec.mss = s.mss;
     spec.nodelay = s.nodelay;
     spec.port = port++;
+    // A kernel running in real time inside user-mode Linux moves ~100 KB/s.
+    spec.deadline_ns = std::max<model::TimeNs>(120, 3 * static_cast<model::TimeNs>(o.messages)) * model::kNsPerSec;
     std::fprintf(stderr, "realsock: %s on %s ...\n", w.c_str(), o.kernel.c_str());
     absl::StatusOr<RunOutcome> r = RunWriter(**tb, spec);
     if (!r.ok()) return absl::Status(r.status().code(), absl::StrFormat("%s: %s", w, r.status().message()));

@@ -27,7 +27,9 @@ ABSL_FLAG(int64_t, messages, 200, "128 KiB messages per writer");
 ABSL_FLAG(std::string, profile, "",
           "model profile to compare with (default: the one matching this kernel's version)");
 ABSL_FLAG(bool, shape, true, "netem on the veth: 25 us each way and 10000 Mbit/s, the default scenario's path");
-ABSL_FLAG(std::string, json_out, "", "write the recording (kernel and model figures) to this file");
+ABSL_FLAG(std::string, json_out, "",
+          "write the recording (kernel and model figures) to this file; with --recorded, the recording with "
+          "the model's side recomputed");
 ABSL_FLAG(std::string, recorded, "",
           "model only: recompute the model's side of this recording and compare; exit 1 if it moved");
 
@@ -47,7 +49,7 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return ss.str();
 }
 
-int ModelOnly(const std::string& path) {
+int ModelOnly(const std::string& path, const std::string& out) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return Fail(2, std::string(text.status().message()));
   absl::StatusOr<Recording> rec = RecordingFromJson(*text);
@@ -63,6 +65,14 @@ int ModelOnly(const std::string& path) {
     now.model_runs.push_back(*f);
   }
   std::fputs(FormatComparison(now).c_str(), stdout);
+  if (!out.empty()) {
+    // The kernel side as recorded, the model side as the model gives it now
+    // (after an intended model change).
+    std::ofstream f(out, std::ios::binary | std::ios::trunc);
+    f << RecordingToJson(now);
+    if (!f.good()) return Fail(1, absl::StrFormat("cannot write %s", out));
+    return 0;
+  }
   if (now.model_runs != rec->model_runs) {
     return Fail(1, absl::StrFormat("the model's figures moved from those recorded in %s (re-record with --json_out "
                                    "on the kernel, or see what changed)",
@@ -79,7 +89,7 @@ int Main(int argc, char** argv) {
       "  realsock --recorded=FILE                                    model only, against a recording");
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) return Fail(2, absl::StrFormat("unexpected argument '%s'", rest[1]));
-  if (!absl::GetFlag(FLAGS_recorded).empty()) return ModelOnly(absl::GetFlag(FLAGS_recorded));
+  if (!absl::GetFlag(FLAGS_recorded).empty()) return ModelOnly(absl::GetFlag(FLAGS_recorded), absl::GetFlag(FLAGS_json_out));
   const int64_t messages = absl::GetFlag(FLAGS_messages);
   if (messages < 1 || messages > 100000) return Fail(2, "--messages must be in [1, 100000]");
   std::vector<std::string> writers = absl::StrSplit(absl::GetFlag(FLAGS_writers), ',', absl::SkipEmpty());
@@ -99,7 +109,7 @@ int Main(int argc, char** argv) {
   kernelcmp::SignalGuard guard(&cleanup);
   absl::StatusOr<Recording> rec = RunLive(opts, &cleanup);
   if (!rec.ok()) {
-    return Fail(rec.status().code() == absl::StatusCode::kFailedPrecondition ? 77 : 1,
+    return Fail(rec.status().code() == absl::StatusCode::kUnavailable ? 77 : 1,
                 std::string(rec.status().message()));
   }
   std::fputs(FormatComparison(*rec).c_str(), stdout);

@@ -34,5 +34,10 @@ echo '{"kernel": 1}' >"$tmp"
 [[ $(wc -l <"$err") -eq 1 ]]; check "missing recording" 2 $rc $?
 "$bin" --messages=0 >"$out" 2>"$err"; rc=$?
 [[ $(wc -l <"$err") -eq 1 ]]; check "bad --messages" 2 $rc $?
+# Without root the live run cannot be set up: exit 77 with the reason.
+if command -v setpriv >/dev/null && [[ $(id -u) == 0 ]]; then
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --messages=1 >"$out" 2>"$err"; rc=$?
+  grep -q "needs root" "$err"; check "not root" 77 $rc $?
+fi
 rm -f "$out" "$err" "$tmp"
 exit $fail

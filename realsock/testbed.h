@@ -31,8 +31,8 @@ struct TestbedOptions {
   uint32_t netdev_max_backlog = 100000;
 };
 
-// Why the testbed cannot be built here (not root, no namespaces, no `ip`,
-// no netem when shaping); OK otherwise. Changes nothing.
+// Why the testbed cannot be built here (Unavailable: not root, no
+// namespaces, no `ip` or `tc`); OK otherwise. Changes nothing.
 absl::Status CheckCanRun(const TestbedOptions& opts);
 
 class Testbed {
