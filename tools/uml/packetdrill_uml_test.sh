@@ -34,6 +34,7 @@ for kernel in 6.1 6.12; do
     continue
   fi
   cat "$TEST_TMPDIR/a"
+  cat "$TEST_TMPDIR/a.err"
   "$sendsim" packetdrill --target="uml-$kernel" "${scripts[@]}" >"$TEST_TMPDIR/b" 2>/dev/null
   cmp -s "$TEST_TMPDIR/a" "$TEST_TMPDIR/b" || {
     fail "uml-$kernel: two runs differ:"
