@@ -116,7 +116,10 @@ INIT
 chmod +x "$run/init"
 
 log=$run/console.log
-TMPDIR=$shm setsid "$kernel" mem="$mem" rootfstype=hostfs rootflags=/ ro init="$run/init" \
+# uml_dir: the kernel's umid files go to the run directory, not ~/.uml
+# (which also needs no $HOME: without one make_umid crashes the guest).
+mkdir -p "$run/umid"
+TMPDIR=$shm setsid "$kernel" mem="$mem" uml_dir="$run/umid" rootfstype=hostfs rootflags=/ ro init="$run/init" \
   time-travel=inf-cpu con0=fd:0,fd:1 con=null ssl=null quiet \
   </dev/null >"$log" 2>&1 &
 pid=$!
