@@ -100,7 +100,8 @@ ABSL_FLAG(uint32_t, seeds, D().seeds,
           "follow the table, and JSON carries every run.");
 ABSL_FLAG(std::string, target, "model",
           "sendsim packetdrill only: run the scripts on the model, or on this machine's kernel over a tun "
-          "device in a network namespace (kernel; root only).");
+          "device in a network namespace (kernel; root only), or on Linux 6.1 or 6.12 as user-mode Linux in "
+          "virtual time (uml-6.1, uml-6.12; deterministic; kernels from tools/uml/build.sh).");
 ABSL_FLAG(int64_t, tolerance_usecs, 4000,
           "sendsim packetdrill only: how far (us) an event may be from its script time, at least "
           "[0-3600000000]; a script's own --tolerance_usecs line wins. Source: packetdrill's default.");
@@ -405,8 +406,9 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
   }
   opts.dump_scenario = absl::GetFlag(FLAGS_dump_scenario);
   opts.target = absl::GetFlag(FLAGS_target);
-  if (opts.target != "model" && opts.target != "kernel") {
-    return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel)", EscapeForMessage(opts.target)));
+  if (opts.target != "model" && opts.target != "kernel" && opts.target != "uml-6.1" && opts.target != "uml-6.12") {
+    return Err(absl::StrFormat("--target: unknown target \"%s\" (known: model, kernel, uml-6.1, uml-6.12)",
+                               EscapeForMessage(opts.target)));
   }
   opts.tolerance_usecs = absl::GetFlag(FLAGS_tolerance_usecs);
   if (opts.tolerance_usecs < 0 || opts.tolerance_usecs > 3600LL * 1000000) {
@@ -429,8 +431,8 @@ absl::StatusOr<CliOptions> ParseCommandLine(const std::vector<std::string>& args
 std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
-      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel] [--tolerance_usecs=N]\n"
-      "                           [--tolerance_percent=P] [--strict_segments] FILE...\n"
+      "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12]\n"
+      "                           [--tolerance_usecs=N] [--tolerance_percent=P] [--strict_segments] FILE...\n"
       "                                        run packetdrill scripts on the model (or the kernel);\n"
       "                                        the default profile is --kernel's below, or the first of a\n"
       "                                        script's // profiles: header when it does not list it\n"

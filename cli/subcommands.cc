@@ -5,6 +5,7 @@
 #include "absl/strings/str_format.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/main.h"
+#include "packetdrill/uml_target.h"
 
 namespace sendsim::cli {
 
@@ -46,6 +47,15 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
     packetdrill::KernelOptions kopts;
     kopts.rules = rules;
     return packetdrill::KernelPacketdrillMain(files, kopts, out, err);
+  }
+  // uml-6.1, uml-6.12: the kernel target inside that kernel as user-mode Linux.
+  if (std::optional<std::string> series = packetdrill::UmlSeries(options.target)) {
+    if (options.Given("kernel")) {
+      err << "sendsim packetdrill: --kernel names a model profile; --target=" << options.target
+          << " runs that kernel\n";
+      return 2;
+    }
+    return packetdrill::UmlPacketdrillMain(*series, files, out, err);
   }
   // The scenario's kernel is the one default (model::kDefaultProfile); a
   // script's "// profiles:" header may pick another unless --kernel is given.

@@ -85,7 +85,12 @@ void TcpSock::TcpAck(const Segment& seg) {
     // tcp_ack_update_window: a changed window with data queued checks for
     // restart after idle too (a zero-window stall sends no data).
     if (changed && !write_queue_.empty()) SlowStartAfterIdleCheck();
-    if (seg.win > max_window_) max_window_ = seg.win;
+    if (seg.win > max_window_) {
+      max_window_ = seg.win;
+      // tcp_ack_update_window re-syncs the MSS on a new max_window; only
+      // MTU probing's clamp can make that differ from mss_cache here.
+      if (mtup_.enabled) SyncMss();
+    }
   }
   if (ack > snd_una_) retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
   snd_una_ = ack;

@@ -19,13 +19,18 @@ namespace sendsim::model {
 
 // tcp_mtup_init: enabled only at tcp_mtu_probing > 1; search between
 // tcp_base_mss's MTU and the peer's MSS clamp + headers, bounded by the route
-// MTU (tcp_sync_mss), and the MSS starts at search_low's.
-void TcpSock::MtupInit() {
+// MTU (tcp_sync_mss). An active open then syncs the MSS to search_low's
+// (tcp_connect_init). A passive open does not: tcp_v4_syn_recv_sock synced
+// the child's MSS before probing was enabled, and tcp_init_transfer only
+// enables it, so the MSS stays the peer's until the next tcp_sync_mss (a
+// probe's success, or a window above max_window in tcp_ack_update_window).
+// Seen on Linux 6.1, 6.12 and 6.18: tcpi_snd_mss 1460 after accept.
+void TcpSock::MtupInit(bool sync_mss) {
   mtup_.enabled = config_.sysctl.mtu_probing > 1;
   if (!mtup_.enabled) return;
   mtup_.search_high = std::min(MssClamp() + kIpTcpHeaderBytes, config_.mtu);
   mtup_.search_low = MssToMtu(config_.sysctl.base_mss);
-  SyncMss();
+  if (sync_mss) SyncMss();
 }
 
 // rx_opt.mss_clamp: the peer's MSS option, or ours plus the options it

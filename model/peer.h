@@ -225,6 +225,7 @@ class Peer {
   bool backlog_coalesce_;   // Profile::rcv_backlog_coalesce
   bool backlog_ack_defer_;  // Profile::rcv_backlog_ack_defer
   bool drs_skips_queued_;   // Profile::rcv_drs_skips_queued
+  bool drs_no_cushion_;     // Profile::rcv_drs_no_cushion
   CpuSteal* steal_ = nullptr;
   TimeNs sender_softirq_rx_ns_ = 0;  // HostConfig::sender_softirq_peer_rx_ns
   TimeNs app_read_wakeup_ns_ = 0;    // HostConfig::app_read_wakeup_ns

@@ -109,7 +109,7 @@ void Peer::RcvSpaceAdjust() {
   uint64_t copied = copied_seq_ - rcvq_seq_;
   if (drs_skips_queued_) copied = copied > unread_ ? copied - unread_ : 0;
   if (copied > rcvq_space_) {
-    uint64_t rcvwin = (copied << 1) + (drs_skips_queued_ ? 0 : 16 * uint64_t{advmss_});
+    uint64_t rcvwin = (copied << 1) + (drs_no_cushion_ ? 0 : 16 * uint64_t{advmss_});
     const uint64_t grow = rcvwin * (copied - rcvq_space_) / rcvq_space_;
     rcvwin += grow << 1;
     const uint64_t rcvbuf = std::min<uint64_t>(2 * rcvwin, pcfg_.rcvbuf);

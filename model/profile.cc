@@ -50,6 +50,35 @@ Profile Linux68() {
   p.notsent_lowat_wake_shift = true;
   p.rcv_backlog_ack_defer = true;
   p.cubic_usec_clock = true;
+  p.rto_zero_window_counts_backoff = true;
+  return p;
+}
+
+// v6.1 (Debian's 6.1.192 source): the v6.8 send path but with sendpage, so
+// do_tcp_sendpages (tcp_build_frag) honours MSG_SENDPAGE_NOTLAST as v4.19
+// does; already there, as in v6.8: size goal without the header
+// subtraction, autocork on a non-eor tail only, no linear first skb, backlog
+// flush every 16 new skbs, single-skb TSQ exemption, the autosize RTT term,
+// tcp_check_space in tcp_event_new_data_sent, CUBIC in microseconds
+// (bictcp_clock_us). The receiver has no deferred
+// backlog ACK (v6.7); a zero-window RTO counts no backoff (v6.5).
+Profile Linux61() {
+  Profile p = Linux68();
+  p.name = "linux-6.1";
+  p.has_sendpage = true;
+  p.has_splice_pages = false;
+  p.rcv_backlog_ack_defer = false;
+  p.rto_zero_window_counts_backoff = false;
+  return p;
+}
+
+// v6.12 (Debian's 6.12.118 source): the v6.8 send path; the receiver leaves
+// queued bytes out of tcp_rcv_space_adjust's copied count (backported from
+// v6.18's rework) but keeps the 16-MSS cushion.
+Profile Linux612() {
+  Profile p = Linux68();
+  p.name = "linux-6.12";
+  p.rcv_drs_skips_queued = true;
   return p;
 }
 
@@ -61,6 +90,7 @@ Profile Linux618() {
   Profile p = Linux68();
   p.name = "linux-6.18";
   p.rcv_drs_skips_queued = true;
+  p.rcv_drs_no_cushion = true;
   return p;
 }
 
@@ -69,12 +99,16 @@ Profile Linux618() {
 absl::StatusOr<Profile> ProfileByName(std::string_view name) {
   if (name == "linux-4.19") return Linux419();
   if (name == "linux-5.0") return Linux50();
+  if (name == "linux-6.1") return Linux61();
   if (name == "linux-6.8") return Linux68();
+  if (name == "linux-6.12") return Linux612();
   if (name == "linux-6.18") return Linux618();
   return absl::InvalidArgumentError(
       absl::StrFormat("unknown kernel profile '%s' (known: %s)", name, absl::StrJoin(ProfileNames(), ", ")));
 }
 
-std::vector<std::string> ProfileNames() { return {"linux-4.19", "linux-5.0", "linux-6.8", "linux-6.18"}; }
+std::vector<std::string> ProfileNames() {
+  return {"linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18"};
+}
 
 }  // namespace sendsim::model

@@ -44,6 +44,11 @@ struct Profile {
   bool check_space_on_new_data = false;
   // tcp_stream_memory_free(sk, wake) shifts unsent bytes by `wake` (v5.4+).
   bool notsent_lowat_wake_shift = false;
+  // tcp_retransmit_timer's zero-window branch (the RTO resends the head as a
+  // window probe) counts icsk_backoff: since v6.5 the increment sits after the
+  // out_reset_timer label it jumps to (read in 6.12.118, seen on 6.18); in
+  // 6.1.192 and before it is skipped (tcpi_backoff stays 0).
+  bool rto_zero_window_counts_backoff = false;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
   // tcp_select_initial_window caps the initial receive window at
@@ -68,12 +73,14 @@ struct Profile {
   bool rcv_backlog_ack_defer = false;
   // v6.18 tcp_rcv_space_adjust / tcp_rcvbuf_grow, as a tcp_rcvbuf_grow trace
   // on a 6.18 receiver shows it: the bytes still queued (inq) are not counted
-  // as copied, and the target window is 2 x copied plus twice the growth
-  // term, without the 16-MSS cushion of older kernels.
+  // as copied (also in Debian's 6.12.118 source, a stable backport) ...
   bool rcv_drs_skips_queued = false;
+  // ... and the target window is 2 x copied plus twice the growth term,
+  // without the 16-MSS cushion of older kernels (6.12.118 keeps it).
+  bool rcv_drs_no_cushion = false;
 };
 
-// "linux-4.19", "linux-5.0", "linux-6.8", "linux-6.18".
+// "linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18".
 absl::StatusOr<Profile> ProfileByName(std::string_view name);
 std::vector<std::string> ProfileNames();
 

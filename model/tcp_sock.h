@@ -74,6 +74,9 @@ class TcpSock final : public Socket {
     uint32_t initial_window = 65535;
     // RTT sample taken from the handshake (0: none; RTO starts at 1 s).
     TimeNs handshake_rtt_ns = 0;
+    // Accepted from a listener (the MSS then ignores MTU probing until the
+    // next tcp_sync_mss; see MtupInit).
+    bool passive_open = false;
   };
 
   TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);
@@ -267,7 +270,7 @@ class TcpSock final : public Socket {
   void XmitRetransmitQueue();
 
   // --- mtu_probe.cc ---
-  void MtupInit();
+  void MtupInit(bool sync_mss);
   uint32_t MssClamp() const;               // rx_opt.mss_clamp
   uint32_t MtuToMss(uint32_t pmtu) const;  // tcp_mtu_to_mss
   uint32_t MssToMtu(uint32_t mss) const;   // tcp_mss_to_mtu

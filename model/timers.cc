@@ -122,7 +122,8 @@ void TcpSock::RetransmitTimer() {
   if (packets_out_ == 0) return;
   ++counters_.rto_fires;
   // With a zero window the retransmission doubles as a window probe: Linux
-  // resends the head without counting a backoff or a retransmit round.
+  // resends the head without counting a retransmit round, and before v6.5
+  // without counting a backoff (Profile::rto_zero_window_counts_backoff).
   const bool zero_window = snd_wnd_ == 0;
   if (!zero_window) ++retransmits_;
   if (!in_loss_) {
@@ -152,7 +153,7 @@ void TcpSock::RetransmitTimer() {
     lost_out_ += skb.pcount;
   }
   XmitRetransmitQueue();
-  if (!zero_window) ++backoff_;
+  if (!zero_window || profile_.rto_zero_window_counts_backoff) ++backoff_;
   rto_jiffies_ = std::min(rto_jiffies_ << 1, NsToJiffiesCeil(kTcpRtoMaxNs));
   ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
 }

@@ -26,6 +26,8 @@ struct EndpointParams {
   uint32_t initial_window = 0;
   // SYN-ACK -> ACK (passive) or SYN -> SYN-ACK (active) time: the handshake RTT sample.
   model::TimeNs handshake_rtt_ns = 0;
+  // Accepted from a listener rather than connected.
+  bool passive_open = false;
 };
 
 class Endpoint {

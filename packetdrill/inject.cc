@@ -73,6 +73,7 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   ep.profile = run.profile;
   ep.initial_window = peer_window;
   ep.handshake_rtt_ns = rtt;
+  ep.passive_open = !run.sock.active_open;
   absl::StatusOr<std::unique_ptr<Endpoint>> made =
       run.factory(&run.loop, ep, [&run](const model::XmitSkb& skb) { OnXmit(run, skb); });
   if (!made.ok()) {

@@ -13,7 +13,9 @@ class ModelEndpoint final : public Endpoint {
  public:
   ModelEndpoint(model::EventLoop* loop, const EndpointParams& p, XmitSink sink)
       : sock_(loop, p.config, p.profile,
-              model::TcpSock::Options{.initial_window = p.initial_window, .handshake_rtt_ns = p.handshake_rtt_ns},
+              model::TcpSock::Options{.initial_window = p.initial_window,
+                                      .handshake_rtt_ns = p.handshake_rtt_ns,
+                                      .passive_open = p.passive_open},
               [sink = std::move(sink)](model::XmitSkb&& skb) { sink(skb); }) {}
 
   model::Socket& socket() override { return sock_; }

@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "messenger/writer_policy.h"
+#include "model/profile.h"
 
 namespace sendsim::props {
 namespace {
@@ -208,7 +209,9 @@ std::vector<Writer> MutantWriters() {
 }
 
 bool WriterRunsOn(Writer w, absl::string_view profile) {
-  bool has_sendpage = profile != "linux-6.8";
+  // The profile says whether sendpage exists (linux-6.1 has it, 6.8+ not).
+  const absl::StatusOr<model::Profile> p = model::ProfileByName(std::string(profile));
+  const bool has_sendpage = p.ok() && p->has_sendpage;
   switch (w) {
     case Writer::kV1Splice:
       return !has_sendpage;

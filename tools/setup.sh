@@ -42,8 +42,17 @@ for pkg in "${PACKAGES[@]}"; do
   [[ "$status" == "installed" ]] || missing+=("$pkg")
 done
 
+# Linux 6.1 and 6.12 as user-mode Linux for `--target=uml-*` (tools/uml/):
+# built once per machine into a cache (about 15 min on two idle cores), then
+# reused. SENDSIM_SKIP_UML=1 leaves them out.
+build_uml_kernels() {
+  [[ "${SENDSIM_SKIP_UML:-}" == 1 ]] && return 0
+  "$(dirname "$0")/uml/build.sh" || die "building the user-mode Linux kernels failed"
+}
+
 if ((${#missing[@]} == 0)); then
-  log "all ${#PACKAGES[@]} packages already installed; nothing to do"
+  log "all ${#PACKAGES[@]} packages already installed"
+  build_uml_kernels
   exit 0
 fi
 
@@ -75,3 +84,4 @@ for pkg in "${missing[@]}"; do
   [[ "$status" == "installed" ]] || die "$pkg still not installed after apt-get install"
 done
 log "installed ${#missing[@]} packages: ${missing[*]}"
+build_uml_kernels

@@ -20,8 +20,7 @@ ALL_SERIES=(6.1 6.12)
 # is checked in the final .config, so a silently dropped option fails the build.
 CONFIG_OPTIONS=(
   "UML_TIME_TRAVEL_SUPPORT=y"  # time-travel=inf-cpu: virtual time, reruns give the same packets
-  "HZ_250=y"                   # Debian's and the host's HZ; at HZ=100 timers fire a tick late
-  "HZ=250"                     # (the value HZ_250 selects; checked too)
+  "HZ=250"                     # Debian's and the host's HZ; at HZ=100 timers fire a tick late (see UML_HZ)
   "NET_NS=y"                   # packetdrill's kernel target runs each script in its own netns
   "TUN=y"                      # packetdrill injects and captures packets through tun0
   "VETH=y"                     # real sockets talking to each other across namespaces
@@ -29,7 +28,7 @@ CONFIG_OPTIONS=(
   "SYN_COOKIES=y"              # net.ipv4.tcp_syncookies exists as on distribution kernels
   "TCP_MD5SIG=y"               # TCP_MD5SIG socket option as on distribution kernels
   "TCP_CONG_CUBIC=y"           # the model's congestion control ...
-  "DEFAULT_CUBIC=y"            # ... and the kernel's default, as on Debian
+  'DEFAULT_TCP_CONG="cubic"'   # ... and the kernel's default, as on Debian (checked)
   "PACKET=y"                   # tcpdump inside the guest
   "INET_DIAG=y"                # ss inside the guest
   "INET_TCP_DIAG=y"            # (ss's TCP part)
@@ -41,14 +40,19 @@ CONFIG_OPTIONS=(
   "DEVTMPFS=y"                 # /dev/net/tun and friends without a prepared /dev
   "DEVTMPFS_MOUNT=y"           # (mounted at boot)
   "MAGIC_SYSRQ=y"              # `echo o > /proc/sysrq-trigger` powers the guest off
-  "DEBUG_INFO=n"               # smaller, faster build; nobody debugs these binaries
+  "DEBUG_INFO_NONE=y"          # smaller, faster build; nobody debugs these binaries ...
+  "DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=n"  # (the other choice, defconfig's)
+  "DEBUG_INFO=n"               # (checked: no debug info)
 )
+# UML fixes HZ at 100 (arch/um/Kconfig declares it without a prompt, so no
+# config option can change it); the build rewrites that default instead.
+UML_HZ=250
 
 log() { printf 'uml/build.sh: %s\n' "$*" >&2; }
 die() { printf 'uml/build.sh: error: %s\n' "$*" >&2; exit "${2:-1}"; }
 
 config_hash() {
-  printf '%s\n' "${CONFIG_OPTIONS[@]}" | sha256sum | cut -c1-12
+  printf '%s\n' "${CONFIG_OPTIONS[@]}" "UML_HZ=$UML_HZ" | sha256sum | cut -c1-12
 }
 
 package_version() {  # SERIES -> installed version of linux-source-SERIES, or empty
@@ -86,7 +90,7 @@ progress() {  # SERIES DIR PID START
   local series=$1 dir=$2 pid=$3 start=$4 n
   while kill -0 "$pid" 2>/dev/null; do
     sleep 30
-    n=$(find "$dir" -name '*.o' 2>/dev/null | wc -l)
+    n=$(find "$dir" -name '*.o' 2>/dev/null | wc -l) || n='?'  # files come and go
     log "$series: compiling, $n object files, $((SECONDS - start)) s"
   done
 }
@@ -123,6 +127,8 @@ build_one() {  # SERIES
   local src="$work/linux-source-$series"
   [[ -d "$src" ]] || die "unexpected tarball layout in $tarball"
   local mk=(nice -n 10 make -C "$src" ARCH=um SUBARCH=x86_64)
+  grep -q '^config HZ$' "$src/arch/um/Kconfig" || die "$series: arch/um/Kconfig declares no HZ"
+  sed -i "/^config HZ\$/,/^\$/ s/^\tdefault [0-9]*\$/\tdefault $UML_HZ/" "$src/arch/um/Kconfig"
   "${mk[@]}" defconfig >"$work/config.log" 2>&1 || die "defconfig failed (see $work/config.log)"
   local args=() opt name val
   for opt in "${CONFIG_OPTIONS[@]}"; do
@@ -130,7 +136,8 @@ build_one() {  # SERIES
     case "$val" in
       y) args+=(--enable "$name") ;;
       n) args+=(--disable "$name") ;;
-      *) args+=(--set-val "$name" "$val") ;;
+      \"*) args+=(--set-str "$name" "${val//\"/}") ;;
+      *) [[ "$name" == HZ ]] || args+=(--set-val "$name" "$val") ;;
     esac
   done
   "$src/scripts/config" --file "$src/.config" "${args[@]}"

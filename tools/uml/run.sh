@@ -52,6 +52,8 @@ done
 [[ "$timeout" =~ ^[1-9][0-9]*$ ]] || die "--timeout must be a positive whole number of seconds, got '$timeout'" 2
 [[ "$mem" =~ ^[1-9][0-9]*[KMG]$ ]] || die "--mem must look like 512M or 1G, got '$mem'" 2
 
+[[ "$PWD" != /tmp && "$PWD" != /tmp/* ]] ||
+  die "the working directory $PWD is under /tmp, which the guest replaces with its own tmpfs; run from elsewhere" 2
 [[ "$(uname -s)/$(uname -m)" == Linux/x86_64 ]] || cannot_run "UML kernels here are built for x86_64 Linux hosts, not $(uname -s)/$(uname -m)"
 kernel=$("$HERE/build.sh" --path "$series" 2>/dev/null) || kernel=
 if [[ -z "$kernel" ]]; then
@@ -61,8 +63,10 @@ if [[ -z "$kernel" ]]; then
 fi
 mkdir -p "$CACHE/runs" 2>/dev/null && [[ -w "$CACHE/runs" ]] ||
   cannot_run "$CACHE/runs is not writable (set SENDSIM_UML_CACHE)"
-shm=${TMPDIR:-/dev/shm}
-[[ -d "$shm" && -w "$shm" ]] || cannot_run "no writable $shm for the guest's memory file"
+# The guest's memory is a file in $TMPDIR; tmpfs keeps it off the disk.
+shm=/dev/shm
+[[ -d "$shm" && -w "$shm" ]] || shm=${TMPDIR:-/tmp}
+[[ -d "$shm" && -w "$shm" ]] || cannot_run "no writable /dev/shm or $shm for the guest's memory file"
 
 run=$(mktemp -d "$CACHE/runs/run.XXXXXX")
 [[ "$run" != /tmp/* ]] || die "the cache must not be under /tmp (the guest's /tmp is its own)"
@@ -112,7 +116,10 @@ INIT
 chmod +x "$run/init"
 
 log=$run/console.log
-setsid "$kernel" mem="$mem" rootfstype=hostfs rootflags=/ ro init="$run/init" \
+# uml_dir: the kernel's umid files go to the run directory, not ~/.uml
+# (which also needs no $HOME: without one make_umid crashes the guest).
+mkdir -p "$run/umid"
+TMPDIR=$shm setsid "$kernel" mem="$mem" uml_dir="$run/umid" rootfstype=hostfs rootflags=/ ro init="$run/init" \
   time-travel=inf-cpu con0=fd:0,fd:1 con=null ssl=null quiet \
   </dev/null >"$log" 2>&1 &
 pid=$!

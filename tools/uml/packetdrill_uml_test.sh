@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Every script of testdata/packetdrill/ on Linux 6.1 and 6.12 as user-mode
+# Linux (sendsim packetdrill --target=uml-6.1|uml-6.12), each kernel twice:
+#  - the two runs print the same bytes (virtual time makes the kernel
+#    deterministic);
+#  - every script PASSes, except where testdata/packetdrill/uml_expected.txt
+#    names another verdict and the kernel function behind it, and except a
+#    script whose "// profiles:" line leaves out the kernel's profile
+#    (linux-6.1 for uml-6.1): it pins another kernel's rule, so it must FAIL;
+#  - every script gets a verdict line.
+# When the kernels are not built (tools/uml/build.sh, which tools/setup.sh
+# runs) or cannot run here, the test says so and passes without checking.
+set -uo pipefail
+
+sendsim=cli/sendsim
+expected=testdata/packetdrill/uml_expected.txt
+[[ -x $sendsim && -r $expected ]] || { echo "missing $sendsim or $expected in runfiles"; exit 1; }
+export SENDSIM_UML_RUN=$PWD/tools/uml/run.sh
+scripts=(testdata/packetdrill/*.pkt)
+((${#scripts[@]} >= 20)) || { echo "only ${#scripts[@]} scripts in runfiles"; exit 1; }
+
+failures=0
+fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+
+for kernel in 6.1 6.12; do
+  if ! tools/uml/build.sh --path "$kernel" >/dev/null; then
+    echo "uml-$kernel: kernel not built here (tools/uml/build.sh $kernel); not checked"
+    continue
+  fi
+  "$sendsim" packetdrill --target="uml-$kernel" "${scripts[@]}" >"$TEST_TMPDIR/a" 2>"$TEST_TMPDIR/a.err"
+  rc=$?
+  if ((rc == 77)); then
+    echo "uml-$kernel: cannot run here: $(cat "$TEST_TMPDIR/a.err"); not checked"
+    continue
+  fi
+  cat "$TEST_TMPDIR/a"
+  cat "$TEST_TMPDIR/a.err"
+  "$sendsim" packetdrill --target="uml-$kernel" "${scripts[@]}" >"$TEST_TMPDIR/b" 2>/dev/null
+  cmp -s "$TEST_TMPDIR/a" "$TEST_TMPDIR/b" || {
+    fail "uml-$kernel: two runs differ:"
+    diff "$TEST_TMPDIR/a" "$TEST_TMPDIR/b" | head -20
+  }
+  for s in "${scripts[@]}"; do
+    name=${s##*/}
+    want=$(awk -v k="uml-$kernel" -v n="$name" '$1 == k && $2 == n {print $3}' "$expected")
+    if [[ -z "$want" ]]; then
+      profiles=$(awk '!/^\/\//{exit} /^\/\/ profiles:/{sub(/^\/\/ profiles:/, ""); print; exit}' "$s")
+      want=PASS
+      [[ -z "$profiles" || " $profiles " == *" linux-$kernel "* ]] || want=FAIL
+    fi
+    got=$(awk -v p="$s" '($1 == "PASS" || $1 == "FAIL" || $1 == "SKIP") && ($2 == p || $2 == p ":") {print $1}' "$TEST_TMPDIR/a")
+    [[ -n "$got" ]] || { fail "uml-$kernel: no verdict for $s"; continue; }
+    [[ "$got" == "$want" ]] || fail "uml-$kernel: $name: $got, expected $want"
+  done
+done
+((failures == 0)) || { echo "$failures failures"; exit 1; }
+echo "all verdicts as expected"
