@@ -148,23 +148,69 @@ TEST(AppTest, RunnerErrorsMapToExitCodes) {
       -> absl::StatusOr<RunResult> { return absl::InvalidArgumentError("v1-splice needs MSG_SPLICE_PAGES"); };
   auto broken = [](const Scenario&, const WriterSpec&, model::Observer*, const ProgressFn&)
       -> absl::StatusOr<RunResult> { return absl::InternalError("stalled"); };
-  Outcome r = RunWith({"--writers=v1-splice", "--seeds=1"}, invalid);
+  Outcome r = RunWith({"--writers=v2", "--seeds=1"}, invalid);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "sendsim: v1-splice on linux-4.19: v1-splice needs MSG_SPLICE_PAGES\n");
-  r = RunWith({"--writers=v1-splice", "--seed=3"}, invalid);
-  EXPECT_EQ(r.err, "sendsim: v1-splice on linux-4.19 (seed 3): v1-splice needs MSG_SPLICE_PAGES\n");
+  EXPECT_EQ(r.err, "sendsim: v2 on linux-4.19: v1-splice needs MSG_SPLICE_PAGES\n");
+  r = RunWith({"--writers=v2", "--seed=3"}, invalid);
+  EXPECT_EQ(r.err, "sendsim: v2 on linux-4.19 (seed 3): v1-splice needs MSG_SPLICE_PAGES\n");
+  // The pair itself is refused before any run (messenger::WriterAvailable).
+  r = RunWith({"--writers=v1-splice"}, invalid);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, StartsWith("sendsim: --writers: v1-splice needs MSG_SPLICE_PAGES, absent on linux-4.19"));
   r = RunWith({}, broken);
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("stalled"));
 }
 
 TEST(AppTest, PacketdrillSubcommandRunsTheRunner) {
-  // A missing script is a failed script (packetdrill/main.h): one FAIL line
-  // naming it, the summary line, and a nonzero exit.
+  // A missing script is bad input (packetdrill/main.h): one line on stderr
+  // naming it, counted as failed in the summary, exit 2.
   const Outcome r = RunWith({"packetdrill", "no-such-script.pkt"});
-  EXPECT_NE(r.code, 0);
-  EXPECT_THAT(r.out, HasSubstr("FAIL no-such-script.pkt"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, StartsWith("sendsim packetdrill: script no-such-script.pkt: cannot open file"));
   EXPECT_THAT(r.out, HasSubstr("0 passed, 1 failed, 0 skipped"));
+}
+
+TEST(AppTest, PacketdrillSubcommandRefusesFlagsItWouldIgnore) {
+  for (const char* flag : {"--pcap=x.pcap", "--messages=5", "--format=json", "--mss=0", "--threads=2"}) {
+    const Outcome r = RunWith({"packetdrill", flag, "a.pkt"});
+    EXPECT_EQ(r.code, 2) << flag;
+    EXPECT_THAT(r.err, HasSubstr("does not apply to packetdrill scripts")) << flag;
+  }
+}
+
+// A run that fails leaves no output behind and keeps what was there.
+TEST(AppTest, FailedRunLeavesOutputsAbsentOrUntouched) {
+  auto broken = [](const Scenario& s, const WriterSpec& w, model::Observer* extra, const ProgressFn& p)
+      -> absl::StatusOr<RunResult> {
+    if (w.writer == "v2") return absl::InternalError("stalled");
+    return FakeRun(s, w, extra, p);
+  };
+  const std::string keep = TempPath("keep.svg");
+  std::ofstream(keep) << "KEEP";
+  const std::string trace = TempPath("failed-trace.csv"), pcap = TempPath("failed.pcap");
+  const Outcome r = RunWith({"--messages=2", "--seeds=1", "--writers=v1-legacy,v2@linux-6.8", "--trace=" + trace,
+                             "--pcap=" + pcap, "--plot=" + keep},
+                            broken);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(ReadFile(keep), "KEEP");
+  for (const char* w : {".v1-legacy-linux-4.19", ".v2-linux-6.8"}) {
+    EXPECT_FALSE(std::ifstream(TempPath(std::string("failed-trace") + w + ".csv")).good()) << w;
+    EXPECT_FALSE(std::ifstream(TempPath(std::string("failed") + w + ".pcap")).good()) << w;
+  }
+}
+
+TEST(AppTest, SameFileOutputsRefused) {
+  const std::string x = TempPath("same");
+  Outcome r = RunWith({"--messages=1", "--writers=v2", "--trace=" + x, "--pcap=" + x});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, StartsWith("sendsim: --trace and --pcap name the same file"));
+  const std::string s = TempPath("s.json");
+  std::ofstream(s) << "{}";
+  r = RunWith({"--scenario=" + s, "--plot=" + s});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_THAT(r.err, StartsWith("sendsim: --scenario and --plot name the same file"));
+  EXPECT_EQ(ReadFile(s), "{}");
 }
 
 TEST(AppTest, PacketdrillSubcommandRejectsUnknownKernel) {

@@ -85,7 +85,9 @@ TEST(OutputFileTest, SameFileRefused) {
   const std::string in = dir + "/s.json";
   std::ofstream(in) << "{}";
   absl::Status st = CheckDistinctPaths({{"--trace", dir + "/x", true}, {"--pcap", dir + "/./x", true}});
-  EXPECT_EQ(st.message(), "--trace and --pcap name the same file " + dir + "/./x (one would overwrite the other)");
+  // (the path is echoed cut to 80 characters)
+  EXPECT_EQ(st.message().substr(0, 38), "--trace and --pcap name the same file ");
+  EXPECT_NE(st.message().find("(one would overwrite the other)"), std::string::npos) << st;
   st = CheckDistinctPaths({{"--scenario", in, false}, {"--plot", dir + "/../same/s.json", true}});
   EXPECT_NE(st.message().find("--scenario and --plot name the same file"), std::string::npos) << st;
   EXPECT_NE(st.message().find("the output would overwrite the input"), std::string::npos) << st;

@@ -177,6 +177,7 @@ int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
   c.flags = flags;
   c.iov = iov;
   for (const Iovec& v : iov) c.left += v.len;
+  c.zerocopy = (flags & kMsgZerocopy) != 0 && c.left > 0;
   return SendmsgCall(c, std::move(done));
 }
 
@@ -378,7 +379,45 @@ uint32_t TcpSock::CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy) {
   return n;
 }
 
-// tcp_sendmsg_locked (copy path; v6.x MSG_SPLICE_PAGES page attachment).
+// skb_zerocopy_iter_stream -> zerocopy_fill_skb_from_iter (MSG_ZEROCOPY):
+// pins the pages of the current element (iov_iter_get_pages2 stays inside
+// one iovec) and makes each page a frag, at most MAX_SKB_FRAGS per skb;
+// truesize grows by the page-aligned span. Each element is taken to start on
+// a page of its own (user buffers' alignment is not modelled), so frags
+// never coalesce across elements. Returns the bytes attached (0: the frag
+// array was full, the caller PSH-marks and starts a new skb).
+uint32_t TcpSock::ZerocopyFromIter(Skb& skb, SendCursor& c, uint32_t copy) {
+  constexpr uint32_t kPage = kPageSize;
+  uint32_t n = 0;
+  while (n < copy && c.left > 0 && skb.nr_frags < kMaxSkbFrags) {
+    while (c.off == c.iov[c.idx].len) {  // empty elements
+      ++c.idx;
+      c.off = 0;
+    }
+    const Iovec& v = c.iov[c.idx];
+    const uint32_t start = static_cast<uint32_t>(c.off % kPage);
+    const uint64_t room = static_cast<uint64_t>(kMaxSkbFrags - skb.nr_frags) * kPage - start;
+    const uint32_t got = static_cast<uint32_t>(std::min<uint64_t>({v.len - c.off, copy - n, room}));
+    for (uint32_t done = 0, off = start; done < got; off = 0) {
+      const uint32_t size = std::min(got - done, kPage - off);
+      AddFrag(skb, next_pfrag_id_++, off, size, false);
+      skb.end_seq += size;  // AddFrag measures from skb.len()
+      done += size;
+    }
+    const uint32_t span = ((start + got + kPage - 1) / kPage) * kPage;
+    skb.truesize += span;
+    wmem_queued_ += span;
+    AppendPayload(skb, v.base == nullptr ? nullptr : v.base + c.off, got);
+    c.off += got;
+    c.left -= got;
+    n += got;
+  }
+  skb.end_seq -= n;  // re-added with the caller's common accounting
+  return n;
+}
+
+// tcp_sendmsg_locked (copy path; v6.x MSG_SPLICE_PAGES page attachment;
+// MSG_ZEROCOPY).
 int64_t TcpSock::TcpSendmsgLocked(SendCursor& c) {
 restart:
   const MssGoal mg = SendMss(c.flags);
@@ -404,14 +443,21 @@ restart:
       }
       {
         const bool first_skb = write_queue_.empty() && rtx_queue_.empty();
-        const bool linear = profile_.sendmsg_first_skb_linear && first_skb && !c.splice;
+        const bool linear = profile_.sendmsg_first_skb_linear && first_skb && !c.splice && !c.zerocopy;
         skb = &SkbEntail(linear ? kSkbTruesizeFirstLinear : kSkbTruesizeHeadOnly, linear ? kFirstSkbLinear : 0);
       }
       ++c.process_backlog;
       copy = mg.size_goal;
     }
     copy = std::min<int64_t>(copy, static_cast<int64_t>(c.left));
-    if (c.splice) {
+    if (c.zerocopy) {
+      // -EMSGSIZE (a full frag array) -> tcp_mark_push, new skb.
+      n = ZerocopyFromIter(*skb, c, static_cast<uint32_t>(copy));
+      if (n == 0) {
+        MarkPush(*skb);
+        goto new_segment;
+      }
+    } else if (c.splice) {
       // skb_splice_from_iter: attach page pieces until `copy` bytes or a full
       // frag array (-EMSGSIZE with nothing attached -> PSH-mark, new skb).
       n = SpliceFromIter(*skb, c, static_cast<uint32_t>(copy));

@@ -216,5 +216,52 @@ TEST(Profiles, SplicePagesWithMoreCorksTheTail) {
   EXPECT_EQ(ctx.sock().write_queue()[0].len(), 1200u);
 }
 
+// MSG_ZEROCOPY (skb_zerocopy_iter_stream): the user's pages become frags,
+// one per page of each element, at most MAX_SKB_FRAGS per skb; a full frag
+// array PSH-marks the skb and starts the next (tcp_mark_push). With cwnd
+// 100 and TCP_NODELAY every skb leaves at the end of the call, so skb
+// boundaries show as sub-MSS wire segments (MSS 1448).
+std::vector<uint32_t> SendLens(const std::vector<Iovec>& iov, int flags, std::vector<bool>* own_psh = nullptr) {
+  SenderContext ctx(WorkedExampleOptions());
+  uint64_t total = 0;
+  for (const Iovec& v : iov) total += v.len;
+  EXPECT_EQ(ctx.sock().sendmsg(absl::MakeConstSpan(iov), flags), static_cast<int64_t>(total));
+  std::vector<uint32_t> lens;
+  for (const WireSeg& w : ctx.TakeWire()) {
+    lens.push_back(w.len);
+    if (own_psh != nullptr) own_psh->push_back(w.psh() && !w.psh_forced);
+  }
+  return lens;
+}
+
+TEST(Zerocopy, SeventeenElementsCloseAnSkb) {
+  // 20 x 1000 bytes: 17 one-page frags (17000 = 11 x 1448 + 1072) close the
+  // first skb with PSH; the last 3 elements (3000 = 2 x 1448 + 104) make
+  // the second. Copied, the same bytes fill one skb: 13 x 1448 + 1176.
+  std::vector<bool> psh;
+  std::vector<uint32_t> want = Repeat(1448, 11);
+  want.insert(want.end(), {1072, 1448, 1448, 104});
+  EXPECT_EQ(SendLens(std::vector<Iovec>(20, Iovec{nullptr, 1000}), kMsgZerocopy, &psh), want);
+  ASSERT_EQ(psh.size(), 15u);
+  EXPECT_TRUE(psh[11]);
+  EXPECT_TRUE(psh[14]);
+  std::vector<uint32_t> copied = Repeat(1448, 13);
+  copied.push_back(1176);
+  EXPECT_EQ(SendLens(std::vector<Iovec>(20, Iovec{nullptr, 1000}), 0), copied);
+}
+
+TEST(Zerocopy, OneFragPerPageOfAnElement) {
+  // An element pins a frag per page: 4 elements of 3 pages (12288 bytes)
+  // are 12 frags; 5 one-page elements of 100 bytes reach 17, so the sixth
+  // starts a new skb. (One frag per element would keep all in one skb:
+  // 49752 = 34 x 1448 + 520.)
+  std::vector<Iovec> iov(4, Iovec{nullptr, 12288});
+  iov.insert(iov.end(), 6, Iovec{nullptr, 100});
+  // 4 x 12288 + 5 x 100 = 49652 = 34 x 1448 + 420; then 100.
+  std::vector<uint32_t> want = Repeat(1448, 34);
+  want.insert(want.end(), {420, 100});
+  EXPECT_EQ(SendLens(iov, kMsgZerocopy), want);
+}
+
 }  // namespace
 }  // namespace sendsim::model

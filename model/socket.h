@@ -83,7 +83,9 @@ class Socket {
   // do_tcp_sendpages (<= v6.4 profiles). Returns bytes accepted or -errno.
   virtual int64_t sendpage(Page page, uint32_t offset, uint32_t size, int flags,
                            DoneFn done = nullptr) = 0;
-  // tcp_sendmsg_locked, copy path (ITER_KVEC).
+  // tcp_sendmsg_locked, copy path (ITER_KVEC). With MSG_ZEROCOPY in flags
+  // (the caller has set SO_ZEROCOPY) the buffers' pages are attached as
+  // frags instead, each element starting on its own page.
   virtual int64_t sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done = nullptr) = 0;
   // tcp_sendmsg_locked with ITER_BVEC; pages are attached when flags carry
   // kMsgSplicePages (v6.5+ profiles), copied otherwise.

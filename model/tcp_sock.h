@@ -164,6 +164,7 @@ class TcpSock final : public Socket {
     uint64_t off = 0;  // offset inside element idx
     uint64_t left = 0;
     bool splice = false;        // MSG_SPLICE_PAGES honoured (v6.5+)
+    bool zerocopy = false;      // MSG_ZEROCOPY: the user pages become frags
     int process_backlog = 0;    // new skbs since the last backlog flush
     int64_t copied = 0;
   };
@@ -201,6 +202,7 @@ class TcpSock final : public Socket {
   int64_t TcpSendmsgLocked(SendCursor& c);
   uint32_t SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy);
   uint32_t CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy);
+  uint32_t ZerocopyFromIter(Skb& skb, SendCursor& c, uint32_t copy);
   int64_t WaitForMemory(SendCursor& c);
   void ResumeBlockedCall();
   void RemoveEmptyTailSkb();

@@ -48,12 +48,20 @@ std::optional<std::pair<int, int>> SockOpt(const std::string& level, const std::
     if (name == "SO_RCVBUF") return std::make_pair(SOL_SOCKET, SO_RCVBUF);
     if (name == "SO_ERROR") return std::make_pair(SOL_SOCKET, SO_ERROR);
     if (name == "SO_ZEROCOPY") return std::make_pair(SOL_SOCKET, SO_ZEROCOPY);
+    if (name == "SO_MARK") return std::make_pair(SOL_SOCKET, SO_MARK);
+    if (name == "SO_TIMESTAMPING") return std::make_pair(SOL_SOCKET, SO_TIMESTAMPING);
+  }
+  if (level == "SOL_IP" || level == "IPPROTO_IP") {
+    if (name == "IP_FREEBIND") return std::make_pair(IPPROTO_IP, IP_FREEBIND);
+    if (name == "IP_MTU_DISCOVER") return std::make_pair(IPPROTO_IP, IP_MTU_DISCOVER);
   }
   if (level == "SOL_TCP" || level == "IPPROTO_TCP") {
     if (name == "TCP_NODELAY") return std::make_pair(IPPROTO_TCP, TCP_NODELAY);
     if (name == "TCP_CORK") return std::make_pair(IPPROTO_TCP, TCP_CORK);
     if (name == "TCP_MAXSEG") return std::make_pair(IPPROTO_TCP, TCP_MAXSEG);
     if (name == "TCP_NOTSENT_LOWAT") return std::make_pair(IPPROTO_TCP, TCP_NOTSENT_LOWAT);
+    if (name == "TCP_INQ") return std::make_pair(IPPROTO_TCP, TCP_INQ);
+    if (name == "TCP_USER_TIMEOUT") return std::make_pair(IPPROTO_TCP, TCP_USER_TIMEOUT);
   }
   return std::nullopt;
 }

@@ -140,12 +140,14 @@ class Parser {
     if (t.kind != Tok::kNumber) return Err(t, absl::StrFormat("expected %s, got %s", what, Show(t)));
     const std::string& s = t.text;
     bool hex = s.size() > 2 && (s[1] == 'x' || s[1] == 'X');
-    if (!hex && s.find('.') != std::string::npos) return Err(t, absl::StrFormat("%s must be an integer, got '%s'", what, s));
+    if (!hex && s.find('.') != std::string::npos) return Err(t, absl::StrFormat("%s must be an integer, got '%s'", what, scenario::EscapeForMessage(s)));
     uint64_t v = 0;
     for (size_t i = hex ? 2 : 0; i < s.size(); ++i) {
       unsigned d = std::isdigit(static_cast<unsigned char>(s[i])) ? s[i] - '0' : (std::tolower(s[i]) - 'a' + 10);
       unsigned base = hex ? 16 : 10;
-      if (v > (max - d) / base) return Err(t, absl::StrFormat("%s %s is out of range", what, s));
+      if (v > (max - d) / base) {
+        return Err(t, absl::StrFormat("%s %s is out of range", what, scenario::EscapeForMessage(s)));
+      }
       v = v * base + d;
     }
     return v;
@@ -550,7 +552,7 @@ absl::StatusOr<Script> ParseScriptFile(const std::string& path) {
   // exhaust memory.
   constexpr uint64_t kMaxScriptBytes = 1 << 20;
   absl::StatusOr<std::string> text = scenario::ReadFileCapped(path, kMaxScriptBytes, "script");
-  if (!text.ok()) return absl::Status(text.status().code(), absl::StrFormat("%s:0: %s", path, text.status().message()));
+  if (!text.ok()) return text.status();  // "script PATH: cannot open file (...)"
   return ParseScript(path, *text);
 }
 

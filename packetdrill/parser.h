@@ -11,7 +11,8 @@ namespace sendsim::packetdrill {
 // Parses a whole script. Errors are one line: "path:line: message".
 absl::StatusOr<Script> ParseScript(std::string_view path, std::string_view src);
 
-// Reads and parses a file; an unreadable file is an error "path:0: ...".
+// Reads and parses a file (at most 1 MiB); an unreadable file, a directory
+// or a larger one is an error "script PATH: ...".
 absl::StatusOr<Script> ParseScriptFile(const std::string& path);
 
 // True for system calls that upstream packetdrill knows (sendsim may still

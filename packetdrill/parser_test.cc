@@ -267,9 +267,12 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ParserTest, MissingFileIsAnError) {
   absl::StatusOr<Script> s = ParseScriptFile("/nonexistent/x.pkt");
   ASSERT_FALSE(s.ok());
-  // The capped reader's words follow the location.
-  EXPECT_THAT(std::string(s.status().message()), StartsWith("/nonexistent/x.pkt:0: "));
-  EXPECT_THAT(std::string(s.status().message()), ::testing::HasSubstr("cannot open"));
+  EXPECT_THAT(std::string(s.status().message()), StartsWith("script /nonexistent/x.pkt: cannot open file"));
+  s = ParseScriptFile("/dev/zero");  // capped, not read to the end of memory
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(std::string(s.status().message()), "script /dev/zero: is larger than 1048576 bytes (the limit for this input)");
+  s = ParseScriptFile("/");
+  EXPECT_EQ(std::string(s.status().message()), "script /: is a directory");
 }
 
 }  // namespace

@@ -20,6 +20,16 @@ std::optional<int64_t> Constant(const std::string& w) {
       {"SIOCOUTQNSD", kSiocoutqnsd},
       {"MSG_DONTWAIT", model::kMsgDontwait}, {"MSG_EOR", model::kMsgEor}, {"MSG_NOSIGNAL", model::kMsgNosignal},
       {"MSG_MORE", model::kMsgMore}, {"MSG_ZEROCOPY", model::kMsgZerocopy},
+      {"IP_PMTUDISC_DONT", 0}, {"IP_PMTUDISC_WANT", 1}, {"IP_PMTUDISC_DO", 2}, {"IP_PMTUDISC_PROBE", 3},
+      {"IP_PMTUDISC_INTERFACE", 4}, {"IP_PMTUDISC_OMIT", 5},
+      {"SOF_TIMESTAMPING_TX_HARDWARE", 1 << 0}, {"SOF_TIMESTAMPING_TX_SOFTWARE", 1 << 1},
+      {"SOF_TIMESTAMPING_RX_HARDWARE", 1 << 2}, {"SOF_TIMESTAMPING_RX_SOFTWARE", 1 << 3},
+      {"SOF_TIMESTAMPING_SOFTWARE", 1 << 4}, {"SOF_TIMESTAMPING_SYS_HARDWARE", 1 << 5},
+      {"SOF_TIMESTAMPING_RAW_HARDWARE", 1 << 6}, {"SOF_TIMESTAMPING_OPT_ID", 1 << 7},
+      {"SOF_TIMESTAMPING_TX_SCHED", 1 << 8}, {"SOF_TIMESTAMPING_TX_ACK", 1 << 9},
+      {"SOF_TIMESTAMPING_OPT_CMSG", 1 << 10}, {"SOF_TIMESTAMPING_OPT_TSONLY", 1 << 11},
+      {"SOF_TIMESTAMPING_OPT_STATS", 1 << 12}, {"SOF_TIMESTAMPING_OPT_PKTINFO", 1 << 13},
+      {"SOF_TIMESTAMPING_OPT_TX_SWHW", 1 << 14},
       {"MSG_ERRQUEUE", kMsgErrqueue}, {"MSG_OOB", 0x1}, {"MSG_PEEK", 0x2}, {"MSG_WAITALL", 0x100}, {"MSG_TRUNC", 0x20}, {"MSG_FASTOPEN", 0x20000000},
   };
   auto it = kConstants.find(w);

@@ -10,6 +10,7 @@
 #include "absl/types/span.h"
 #include "model/constants.h"
 #include "packetdrill/handshake.h"
+#include "packetdrill/passive_options.h"
 #include "packetdrill/receive.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
@@ -421,7 +422,13 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
   const Expr& valx = c.sc.args[3];
   SockOpts& listen = run_.sock.listen_opts;
   if (opt == "SO_REUSEADDR" || opt == "SO_REUSEPORT" || opt == "SO_ZEROCOPY") {
-    if (opt == "SO_ZEROCOPY") listen.zerocopy = true;
+    if (opt == "SO_ZEROCOPY") {
+      // sock_setsockopt: SOCK_ZEROCOPY on or off; a connection's own flag
+      // once it exists, else the listener's, inherited by the connection.
+      std::optional<int64_t> on = IntValue(valx);
+      if (!on) return run_.Skip(c.line(), "setsockopt(SO_ZEROCOPY) with a non-integer value");
+      (on_conn ? run_.sock.conn_opts : listen).zerocopy = *on != 0;
+    }
     return Immediate(c, 0);
   }
   if (opt == "TCP_CONGESTION") {
@@ -437,6 +444,12 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
   if (opt == "SO_RCVBUF") {
     if (!on_conn) listen.rcvbuf = *v;
     return Immediate(c, 0);
+  }
+  if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
+    if (IsConnFd(fd) && run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
+    const int r = po->check(*v, on_conn);
+    if (r == 0) passive_[{on_conn, opt}] = *v;
+    return Immediate(c, r);
   }
   std::optional<model::SockOpt> mo = ModelSockOpt(opt);
   if (!mo) return run_.Skip(c.line(), absl::StrFormat("socket option %s is not modelled", opt));
@@ -495,6 +508,11 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
   } else if (opt == "TCP_NOTSENT_LOWAT") {
     // Read back through an int: -1 stays -1.
     val = static_cast<int32_t>(opts.notsent_lowat);
+  } else if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
+    // The connection inherits what was set on the listener.
+    auto own = passive_.find({on_conn, opt});
+    auto inherited = passive_.find({false, opt});
+    val = own != passive_.end() ? own->second : inherited != passive_.end() ? inherited->second : po->initial;
   } else if (opt == "SO_ERROR") {
     // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
     // no connect timeout, the only sources of one in these scripts.
@@ -521,11 +539,10 @@ absl::StatusOr<int> SyscallDriver::SendFlags(const Call& c, const Expr* flags_ex
   }
   const int64_t known = model::kMsgMore | model::kMsgEor | model::kMsgDontwait | model::kMsgNosignal | model::kMsgZerocopy;
   if (f & ~known) return run_.Skip(c.line(), absl::StrFormat("send flags 0x%x are not modelled", f & ~known));
-  if (f & model::kMsgZerocopy) {
-    // Accepted; the data is handled as a copy and no completion
-    // notifications are generated (deliberate simplification).
-    f &= ~model::kMsgZerocopy;
-  }
+  // tcp_sendmsg_locked honours MSG_ZEROCOPY only with SO_ZEROCOPY set (else
+  // it copies). No completion notifications are generated (deliberate
+  // simplification: the MSG_ERRQUEUE read is not checked).
+  if ((f & model::kMsgZerocopy) && !run_.sock.conn_opts.zerocopy) f &= ~model::kMsgZerocopy;
   f &= ~model::kMsgNosignal;
   if (fds_[fd].nonblock) f |= model::kMsgDontwait;
   return static_cast<int>(f);

@@ -93,6 +93,9 @@ class SyscallDriver {
 
   RunState& run_;
   std::map<int, Fd> fds_;
+  // Options of passive_options.h by (on the connection, name); the
+  // listener's are inherited.
+  std::map<std::pair<bool, std::string>, int64_t> passive_;
   bool accepted_ = false;
   int64_t listen_sndbuf_ = 0;  // sk_sndbuf after SO_SNDBUF on the socket before the connection
 };

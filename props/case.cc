@@ -39,6 +39,10 @@ constexpr WriterEntry kWriters[] = {
     {Writer::kRule, "rule"},
     {Writer::kMutantNotlastStuck, "mutant-notlast-stuck"},
     {Writer::kMutantPushEveryPage, "mutant-push-every-page"},
+    {Writer::kMutantDropNotlast, "mutant-drop-notlast"},
+    {Writer::kMutantDropMore, "mutant-drop-more"},
+    {Writer::kMutantPushRandom, "mutant-push-random"},
+    {Writer::kControlNoEor, "control-no-eor"},
 };
 
 absl::Status Bad(absl::string_view what, absl::string_view text) {
@@ -196,6 +200,11 @@ absl::StatusOr<Writer> WriterByName(absl::string_view name) {
 std::vector<Writer> AllWriters() {
   return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1Cork, Writer::kV1Splice,
           Writer::kV2,       Writer::kV1More,    Writer::kV1Sendmsg, Writer::kV1CorkBatch};
+}
+
+std::vector<Writer> MutantWriters() {
+  return {Writer::kMutantPushEveryPage, Writer::kMutantDropNotlast, Writer::kMutantDropMore,
+          Writer::kMutantPushRandom};
 }
 
 bool WriterRunsOn(Writer w, absl::string_view profile) {

@@ -112,7 +112,15 @@ enum class Writer : uint8_t {
   // Deliberately wrong writers (negative controls).
   kMutantNotlastStuck,    // never clears NOTLAST on the last piece (pre-35f9c09fe9c7 stall)
   kMutantPushEveryPage,   // no MORE on any page: every page pushed with Nagle off
+  kMutantDropNotlast,     // v1-notlast with NOTLAST dropped (MORE only on the data pieces)
+  kMutantDropMore,        // v1-notlast with MORE dropped from the data pieces (NOTLAST alone, last piece bare)
+  kMutantPushRandom,      // v1-notlast, but about one data piece in three (drawn from the seed) pushed bare
+  // Control for the layout bound: v1-notlast's flags with MSG_EOR cleared on
+  // every call, so a footer sent without MORE no longer closes its skb.
+  kControlNoEor,
 };
+// The mutants the mutation score runs in place of v1-notlast.
+std::vector<Writer> MutantWriters();
 
 // Per-piece flags for Writer::kAssigned.
 enum class PieceFlags : uint8_t { kNone, kMore, kMoreNotlast };

@@ -36,11 +36,14 @@
 #include "props/explore_lib.h"
 #include "props/fixture.h"
 #include "props/map.h"
+#include "props/mutation.h"
+#include "props/regret.h"
 #include "props/registry.h"
 #include "props/run_case.h"
 #include "scenario/text_util.h"
 
-ABSL_FLAG(std::string, property, "all", "property name, 'all', or 'holding' (those expected to hold)");
+ABSL_FLAG(std::string, property, "all",
+          "property name, 'all', 'holding' (the claims expected to hold) or 'comparisons' (the paired measurements)");
 ABSL_FLAG(int64_t, cases, 100, "cases per property (before sharding)");
 ABSL_FLAG(uint64_t, seed, 1, "exploration seed");
 ABSL_FLAG(bool, save, false, "shrink and save new counterexamples as fixtures");
@@ -48,13 +51,17 @@ ABSL_FLAG(std::string, out_dir, "",
           "where --save writes (default: $BUILD_WORKSPACE_DIRECTORY/testdata/fixtures, else ./)");
 ABSL_FLAG(int, max_saves, 3, "counterexamples saved per property and run");
 ABSL_FLAG(int, shrink_tries, 3000, "property evaluations spent shrinking one counterexample");
-ABSL_FLAG(bool, fail_on_counterexample, false, "exit 1 when a property expected to hold fails");
+ABSL_FLAG(bool, fail_on_counterexample, false,
+          "exit 1 when a property expected to hold fails, or a property's vacuity floors (share of cases judged, "
+          "share of judged cases decisive) are not met");
 ABSL_FLAG(int, show, 2, "counterexample details printed per property");
 ABSL_FLAG(std::string, json_out, "", "also write this process's counts as JSON (one file per shard)");
 ABSL_FLAG(std::string, merge, "",
           "instead of exploring: comma-separated --json_out files of one sharded run; print the merged summary");
 ABSL_FLAG(std::string, trace_out, "",
           "instead of checking properties: write every case's full run (index, case, outcome, packets) to this file");
+ABSL_FLAG(bool, trace_verdicts, false,
+          "--trace_out: also run each case's property and append its verdict, decisive flag and comparisons");
 ABSL_FLAG(std::string, replay, "",
           "instead of exploring: comma-separated fixture (or bare case) files; run each under its property (or "
           "--property) and every real writer, and print the outcomes");
@@ -125,9 +132,21 @@ std::vector<PropertySpec> SelectedSpecs() {
   const std::string which = absl::GetFlag(FLAGS_property);
   std::vector<PropertySpec> specs;
   for (PropertySpec& p : AllProperties()) {
-    if (which == "all" || (which == "holding" && p.expected_to_hold) || p.name == which) specs.push_back(p);
+    const bool holding = p.expected_to_hold && !p.comparison;
+    if (which == "all" || (which == "holding" && holding) || (which == "comparisons" && p.comparison) ||
+        p.name == which) {
+      specs.push_back(p);
+    }
   }
   return specs;
+}
+
+// Prints a FLOOR line when `st` misses the property's vacuity floors; true then.
+bool ReportFloors(const PropertySpec& spec, const Stats& st) {
+  const std::string why = FloorViolation(st, spec.floors);
+  if (why.empty()) return false;
+  absl::PrintF("FLOOR %s\n", why);
+  return true;
 }
 
 // One property over this shard's cases; false when saving a fixture failed.
@@ -211,15 +230,17 @@ int Run(int shards, int shard) {
   ShardResult result{absl::GetFlag(FLAGS_seed), cases, shard, shards, {}};
   bool unexpected_failure = false;
   absl::PrintF("explore seed=%u cases=%d shard=%d/%d\n", result.seed, cases, shard, shards);
+  bool below_floor = false;
   for (const PropertySpec& spec : specs) {
     Stats st;
     if (!ExploreProperty(spec, shards, shard, dir, &st, &unexpected_failure)) return 2;
     absl::PrintF("%s", FormatStats(st, spec.summary, /*throughput=*/true));
+    below_floor |= ReportFloors(spec, st);
     std::fflush(stdout);
     result.properties.push_back(std::move(st));
   }
   if (!WriteJson(result)) return 2;
-  return unexpected_failure && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
+  return (unexpected_failure || below_floor) && absl::GetFlag(FLAGS_fail_on_counterexample) ? 1 : 0;
 }
 
 int Merge(const std::string& list) {
@@ -248,6 +269,7 @@ int Merge(const std::string& list) {
     absl::StatusOr<PropertySpec> spec = PropertyByName(st.property);
     absl::PrintF("%s", FormatStats(st, spec.ok() ? spec->summary : "(unknown property)", /*throughput=*/false));
     expected_failed |= spec.ok() && spec->expected_to_hold && st.fails > 0;
+    expected_failed |= spec.ok() && ReportFloors(*spec, st);
   }
   if (static_cast<int>(shards.size()) != merged->shards) {
     absl::FPrintF(stderr, "explore: only %d of %d shards\n", shards.size(), merged->shards);
@@ -278,11 +300,21 @@ int Trace(int shards, int shard) {
                                        p.retransmit ? "R" : ""));
         }
       }
-      // One line per case, "property index | case | outcome | packets".
+      // One line per case, "property index | case | outcome | packets [| verdict]".
       std::string text = FormatCase(*c);
       std::replace(text.begin(), text.end(), '\n', ';');
-      out << absl::StrFormat("%s %08d | %s | %s | %s\n", spec.name, i, text,
-                             o.ok() ? Summarize(*o) : o.status().ToString(), absl::StrJoin(pk, " "));
+      std::string verdict;
+      if (absl::GetFlag(FLAGS_trace_verdicts)) {
+        const PropertyResult r = spec.check(*c, RunCase);
+        std::vector<std::string> cmps;
+        for (const Comparison& cmp : r.comparisons) {
+          cmps.push_back(absl::StrFormat("%s %d/%d %d/%d", cmp.label, cmp.better_sub_mss, cmp.other_sub_mss,
+                                         cmp.better_packets, cmp.other_packets));
+        }
+        verdict = absl::StrFormat(" | %s decisive=%d %s", VerdictName(r.verdict), r.decisive, absl::StrJoin(cmps, "; "));
+      }
+      out << absl::StrFormat("%s %08d | %s | %s | %s%s\n", spec.name, i, text,
+                             o.ok() ? Summarize(*o) : o.status().ToString(), absl::StrJoin(pk, " "), verdict);
     }
   }
   if (!out) {
@@ -306,15 +338,19 @@ bool ReplayOne(const std::string& path) {
     f.c = *c;
     f.property = absl::GetFlag(FLAGS_property);
   } else {
+    // A bare case (neither "property:" nor "case:") is reported with the
+    // case's error, anything else with the fixture's.
+    const bool fixture = text->find("property:") != std::string::npos || text->find("case:") != std::string::npos;
+    const absl::Status& why = fixture ? fx.status() : c.status();
     absl::FPrintF(stderr, "explore: %s\n",
-                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", fx.status().message())));
+                  scenario::ErrorLine(absl::StrCat(scenario::EscapeForMessage(path), ": ", why.message())));
     return false;
   }
   // Everything that would make the runs meaningless is refused before any
   // runs: an unknown property, a network or profile outside the model's
   // ranges, a writer its kernel lacks.
   std::optional<PropertySpec> spec;
-  if (f.property != "all" && f.property != "holding") {
+  if (f.property != "all" && f.property != "holding" && f.property != "comparisons") {
     absl::StatusOr<PropertySpec> s = PropertyByName(f.property);
     if (!s.ok()) {
       absl::FPrintF(stderr, "explore: %s\n",
@@ -382,7 +418,7 @@ int EnvInt(const char* name, bool* bad) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "explore --property=NAME|all|holding --cases=N --seed=S [--save] [--json_out=F] | --merge=F,F.. | "
+      "explore --property=NAME|all|holding|comparisons --cases=N --seed=S [--save] [--json_out=F] | --merge=F,F.. | "
       "--replay=F,F.. | --trace_out=F | --map [map flags]\n"
       "Sharding: TEST_TOTAL_SHARDS / TEST_SHARD_INDEX select cases i with i % total == index.");
   std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
@@ -410,5 +446,7 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_replay).empty()) return sendsim::props::Replay(absl::GetFlag(FLAGS_replay));
   if (!absl::GetFlag(FLAGS_trace_out).empty()) return sendsim::props::Trace(shards, shard);
   if (sendsim::props::MapRequested()) return sendsim::props::RunMap(shards, shard);
+  if (sendsim::props::RegretRequested()) return sendsim::props::RunRegret();
+  if (sendsim::props::MutationScoreRequested()) return sendsim::props::RunMutationScore(sendsim::props::SelectedSpecs());
   return sendsim::props::Run(shards, shard);
 }

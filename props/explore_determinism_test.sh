@@ -31,4 +31,39 @@ if ! cmp "$dir/a.sorted" "$dir/s.sorted"; then
   diff "$dir/a.sorted" "$dir/s.sorted" | head -5 | cut -c1-300
   exit 1
 fi
-echo "PASS: $lines cases, byte-identical across two processes and two shards ($(md5sum <"$dir/a.txt" | cut -c1-12))"
+# Verdicts (with the decisive flag and every comparison) of the claims and
+# the paired comparisons, case by case, in two processes.
+vflags=(--property=holding --cases=40 --seed=12 --trace_verdicts)
+"$bin" "${vflags[@]}" --trace_out="$dir/v1.txt"
+"$bin" "${vflags[@]}" --trace_out="$dir/v2.txt"
+"$bin" --property=comparisons --cases=20 --seed=12 --trace_verdicts --trace_out="$dir/v3.txt"
+"$bin" --property=comparisons --cases=20 --seed=12 --trace_verdicts --trace_out="$dir/v4.txt"
+if ! cmp "$dir/v1.txt" "$dir/v2.txt" || ! cmp "$dir/v3.txt" "$dir/v4.txt"; then
+  echo "FAIL: two processes gave different verdicts"
+  exit 1
+fi
+# The shard JSON (counts, classes, histograms; not the wall-clock seconds)
+# and the printed summary (not the throughput line) in two processes.
+jflags=(--property=all --cases=60 --seed=13 --show=0)
+"$bin" "${jflags[@]}" --json_out="$dir/j1.json" >"$dir/o1.txt" 2>/dev/null
+"$bin" "${jflags[@]}" --json_out="$dir/j2.json" >"$dir/o2.txt" 2>/dev/null
+grep -v '"seconds"' "$dir/j1.json" >"$dir/j1.cmp"
+grep -v '"seconds"' "$dir/j2.json" >"$dir/j2.cmp"
+grep -v 'throughput:' "$dir/o1.txt" >"$dir/o1.cmp"
+grep -v 'throughput:' "$dir/o2.txt" >"$dir/o2.cmp"
+if ! cmp "$dir/j1.cmp" "$dir/j2.cmp" || ! cmp "$dir/o1.cmp" "$dir/o2.cmp"; then
+  echo "FAIL: two processes gave different shard JSON or summaries"
+  exit 1
+fi
+# explore --map: text, JSON and SVG in two processes.
+mflags=(--map --map_cases=12 --map_axes=regime,mss,messages --seed=14)
+"$bin" "${mflags[@]}" --map_out="$dir/m1" >/dev/null 2>&1
+"$bin" "${mflags[@]}" --map_out="$dir/m2" >/dev/null 2>&1
+for ext in txt json svg; do
+  if ! cmp "$dir/m1.$ext" "$dir/m2.$ext"; then
+    echo "FAIL: two processes gave different map .$ext"
+    exit 1
+  fi
+done
+echo "PASS: $lines cases, byte-identical across two processes and two shards ($(md5sum <"$dir/a.txt" | cut -c1-12));" \
+  "verdicts, shard JSON, summaries and the map identical across two processes"

@@ -1,6 +1,7 @@
 #include "props/explore_lib.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "absl/strings/numbers.h"
@@ -61,6 +62,7 @@ void Stats::Add(const PropertyResult& r) {
     ++packet_gain[cmp.other_packets - cmp.better_packets];
     ++sub_gain[cmp.other_sub_mss - cmp.better_sub_mss];
   }
+  if (r.verdict != Verdict::kSkipped && r.decisive) ++decisive;
   switch (r.verdict) {
     case Verdict::kHolds:
       ++holds;
@@ -81,6 +83,7 @@ void Stats::Merge(const Stats& o) {
   fails += o.fails;
   skipped += o.skipped;
   gen_failures += o.gen_failures;
+  decisive += o.decisive;
   for (auto [mine, theirs] : {std::pair{&sub, &o.sub}, std::pair{&packets, &o.packets}}) {
     mine->strict += theirs->strict;
     mine->equal += theirs->equal;
@@ -93,12 +96,59 @@ void Stats::Merge(const Stats& o) {
   seconds += o.seconds;
 }
 
+Interval Wilson(uint64_t k, uint64_t n) {
+  if (n == 0) return {0, 1};
+  constexpr double z = 1.959963984540054;  // 97.5th percentile of the normal
+  const double nn = static_cast<double>(n), p = static_cast<double>(k) / nn, z2 = z * z;
+  const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double half = z * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+std::string ShareWithInterval(uint64_t k, uint64_t n) {
+  if (n == 0) return "n/a";
+  const Interval w = Wilson(k, n);
+  return absl::StrFormat("%.1f %% [%.1f, %.1f]", 100.0 * k / n, 100 * w.lo, 100 * w.hi);
+}
+
+std::string FloorViolation(const Stats& st, const Floors& floors) {
+  const uint64_t drawn = st.run + st.gen_failures, judged = st.holds + st.fails;
+  if (drawn == 0) return "";
+  if (static_cast<double>(judged) < floors.min_judged_share * static_cast<double>(drawn)) {
+    return absl::StrFormat("%s: judged %u of %u drawn cases (%.1f %%), below its floor of %.0f %% (generator drift?)",
+                           st.property, judged, drawn, 100.0 * judged / drawn, 100 * floors.min_judged_share);
+  }
+  if (static_cast<double>(st.decisive) < floors.min_decisive_share * static_cast<double>(judged) ||
+      (floors.min_decisive_share > 0 && judged == 0)) {
+    return absl::StrFormat(
+        "%s: %u of %u judged cases decisive (%.1f %%), below its floor of %.0f %% (the cases tie whatever the writer)",
+        st.property, st.decisive, judged, judged > 0 ? 100.0 * st.decisive / judged : 0.0,
+        100 * floors.min_decisive_share);
+  }
+  return "";
+}
+
 namespace {
 
 std::string Histogram(const std::map<int64_t, uint64_t>& h) {
   std::vector<std::string> parts;
   for (const auto& [k, v] : h) parts.push_back(absl::StrFormat("%+d:%u", k, v));
   return absl::StrJoin(parts, " ");
+}
+
+// "+0.496 [+0.45, +0.54]": the mean of a histogram with a normal 95 %
+// interval (paired differences: the cases are independent draws).
+std::string MeanWithInterval(const std::map<int64_t, uint64_t>& h) {
+  double sum = 0, sq = 0, n = 0;
+  for (const auto& [k, v] : h) {
+    sum += static_cast<double>(k) * static_cast<double>(v);
+    sq += static_cast<double>(k) * static_cast<double>(k) * static_cast<double>(v);
+    n += static_cast<double>(v);
+  }
+  if (n < 2) return "n/a";
+  const double mean = sum / n, var = std::max(0.0, (sq - n * mean * mean) / (n - 1));
+  const double half = 1.959963984540054 * std::sqrt(var / n);
+  return absl::StrFormat("%+.3f [%+.3f, %+.3f]", mean, mean - half, mean + half);
 }
 
 std::string RuntSummary(const std::map<uint32_t, uint64_t>& runts, uint32_t top) {
@@ -160,9 +210,20 @@ std::string FormatStats(const Stats& st, const std::string& summary, bool throug
   absl::StrAppendFormat(&out, "  cases %u: holds %u, fails %u, skipped %u (generator discards %u)\n", st.run, st.holds,
                         st.fails, st.skipped, st.gen_failures);
   for (const auto& [why, n] : st.skip_reasons) absl::StrAppendFormat(&out, "    skipped %u: %s\n", n, why);
+  const uint64_t judged = st.holds + st.fails;
+  absl::StrAppendFormat(&out, "  judged %s of drawn, decisive %s of judged\n",
+                        ShareWithInterval(judged, st.run + st.gen_failures), ShareWithInterval(st.decisive, judged));
   if (st.sub.strict + st.sub.equal + st.sub.reversed > 0) {
     absl::StrAppendFormat(&out, "  sub-MSS (claimed better vs other): %s\n", st.sub.Format());
     absl::StrAppendFormat(&out, "  packets (claimed better vs other): %s\n", st.packets.Format());
+    for (const auto& [name, c] : {std::pair{"sub-MSS", &st.sub}, std::pair{"packets", &st.packets}}) {
+      const uint64_t n = c->strict + c->equal + c->reversed;
+      absl::StrAppendFormat(&out, "  %s, 95 %% Wilson: fewer %s, tie %s, more %s\n", name,
+                            ShareWithInterval(c->strict, n), ShareWithInterval(c->equal, n),
+                            ShareWithInterval(c->reversed, n));
+    }
+    absl::StrAppendFormat(&out, "  per case, other - better (95 %%): sub-MSS %s, packets %s\n",
+                          MeanWithInterval(st.sub_gain), MeanWithInterval(st.packet_gain));
     absl::StrAppendFormat(&out, "  packets saved (other - better): %s\n", Histogram(st.packet_gain));
     absl::StrAppendFormat(&out, "  sub-MSS saved (other - better): %s\n", Histogram(st.sub_gain));
   }
@@ -183,6 +244,7 @@ std::string ShardResultToJson(const ShardResult& r) {
                      {"fails", st.fails},
                      {"skipped", st.skipped},
                      {"gen_failures", st.gen_failures},
+                     {"decisive", st.decisive},
                      {"sub", ClassesToJson(st.sub)},
                      {"packets", ClassesToJson(st.packets)},
                      {"packet_gain", MapToJson(st.packet_gain)},
@@ -212,6 +274,7 @@ absl::StatusOr<ShardResult> ShardResultFromJson(const std::string& text) {
       st.fails = p.at("fails").get<uint64_t>();
       st.skipped = p.at("skipped").get<uint64_t>();
       st.gen_failures = p.at("gen_failures").get<uint64_t>();
+      st.decisive = p.at("decisive").get<uint64_t>();
       st.sub = ClassesFromJson(p.at("sub"));
       st.packets = ClassesFromJson(p.at("packets"));
       st.seconds = p.at("seconds").get<double>();

@@ -50,6 +50,7 @@ struct Classes {
 struct Stats {
   std::string property;
   uint64_t run = 0, holds = 0, fails = 0, skipped = 0, gen_failures = 0;
+  uint64_t decisive = 0;  // judged cases with PropertyResult::decisive
   Classes sub, packets;
   std::map<int64_t, uint64_t> packet_gain;  // other - better, in packets
   std::map<int64_t, uint64_t> sub_gain;     // other - better, in sub-MSS segments
@@ -60,6 +61,24 @@ struct Stats {
   void Add(const PropertyResult& r);
   void Merge(const Stats& other);
 };
+
+// Wilson score interval (95 %) of k successes in n trials, as fractions.
+struct Interval {
+  double lo = 0, hi = 0;
+};
+Interval Wilson(uint64_t k, uint64_t n);
+// "12.3 % [11.0, 13.7]" (n = 0: "n/a").
+std::string ShareWithInterval(uint64_t k, uint64_t n);
+
+// The harness's vacuity floors for one property: of the cases drawn (run +
+// generator discards) at least `min_judged_share` judged (held or failed),
+// and of the judged at least `min_decisive_share` decisive. Empty when
+// both hold (or nothing was drawn); else one line naming the shortfall.
+struct Floors {
+  double min_judged_share = 0;
+  double min_decisive_share = 0;
+};
+std::string FloorViolation(const Stats& st, const Floors& floors);
 
 // Text summary as `explore` prints it (`throughput` adds the cases/s line).
 std::string FormatStats(const Stats& st, const std::string& summary, bool throughput);

@@ -66,6 +66,7 @@ ShardResult OneShard(int shard, uint64_t holds, uint64_t fails) {
   st.sub.strict = 1;
   st.packet_gain = {{-2, 1}, {3, fails}};
   st.skip_reasons = {{"why", 2}};
+  st.decisive = holds / 2;
   r.properties.push_back(st);
   return r;
 }
@@ -85,6 +86,45 @@ TEST(ExploreLibTest, ShardCountsRoundTripAndAddUp) {
   EXPECT_EQ(st.packet_gain.at(-2), 2u);
   EXPECT_EQ(st.packet_gain.at(3), 3u);
   EXPECT_EQ(st.skip_reasons.at("why"), 4u);
+  EXPECT_EQ(st.decisive, 24u);  // 20 + 4
+}
+
+TEST(ExploreLibTest, WilsonIntervalMatchesTheFormula) {
+  // By hand, z = 1.96: k = 0 of 10 gives [0, z^2 / (n + z^2)] = [0, 0.2775];
+  // 5 of 10: centre 0.5, half-width z * sqrt(0.025 + 0.00960) / 1.3842 = 0.2634.
+  Interval a = Wilson(0, 10);
+  EXPECT_NEAR(a.lo, 0.0, 1e-9);
+  EXPECT_NEAR(a.hi, 0.2775, 1e-3);
+  Interval b = Wilson(5, 10);
+  EXPECT_NEAR(b.lo, 0.2366, 1e-3);
+  EXPECT_NEAR(b.hi, 0.7634, 1e-3);
+  EXPECT_EQ(ShareWithInterval(5, 10), "50.0 % [23.7, 76.3]");
+  EXPECT_EQ(ShareWithInterval(0, 0), "n/a");
+}
+
+TEST(ExploreLibTest, FloorsRejectSkipsAndTies) {
+  Stats st;
+  st.property = "p";
+  st.run = 100;
+  st.holds = 60;
+  st.skipped = 40;
+  st.decisive = 30;
+  EXPECT_EQ(FloorViolation(st, {0.6, 0.5}), "");
+  // Too many skipped (or discarded by the generator).
+  EXPECT_NE(FloorViolation(st, {0.7, 0}).find("judged 60 of 100"), std::string::npos);
+  st.gen_failures = 20;  // 60 judged of 120 drawn
+  EXPECT_NE(FloorViolation(st, {0.6, 0}), "");
+  st.gen_failures = 0;
+  // Every case a tie.
+  st.decisive = 0;
+  EXPECT_NE(FloorViolation(st, {0.5, 0.1}).find("0 of 60 judged cases decisive"), std::string::npos);
+  // Everything skipped: no judged case cannot meet a decisive floor.
+  Stats skipped_all;
+  skipped_all.run = skipped_all.skipped = 50;
+  EXPECT_NE(FloorViolation(skipped_all, {0, 0.1}), "");
+  EXPECT_NE(FloorViolation(skipped_all, {0.5, 0}), "");
+  // Nothing drawn (an empty shard): nothing to judge.
+  EXPECT_EQ(FloorViolation(Stats{}, {0.9, 0.9}), "");
 }
 
 TEST(ExploreLibTest, MergeRejectsMismatchedShards) {

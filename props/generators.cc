@@ -151,8 +151,34 @@ Layout DrawLayoutOnce(D& d, const LayoutLimits& limits) {
   return l;
 }
 
+// 4..8 krbd-style writes of 128 KiB (32 pieces each), all queued before
+// the writer starts (more_to_follow), fronts of the OSD op sizes.
+template <typename D>
+Layout DrawSeedRegimeLayout(D& d) {
+  Layout l;
+  const uint32_t n_msgs = static_cast<uint32_t>(4 + d.Index(5));
+  for (uint32_t i = 0; i < n_msgs; ++i) {
+    MessageLayout m;
+    m.front_len = Choice<D, uint32_t>(d, {192, 196, 331, 250});
+    DataItem it;
+    if (Pick(d, {3, 1}) == 0) {
+      it.kind = ItemKind::kBio;
+      for (int p = 0; p < 32; ++p) it.extents.push_back(Extent{0, kPage});
+    } else {
+      it.kind = ItemKind::kPages;
+      it.offset = PageOffset(d);
+      it.length = 32 * kPage - it.offset;  // 32 pieces, the first short
+    }
+    m.items.push_back(std::move(it));
+    l.messages.push_back(std::move(m));
+  }
+  l.more_to_follow = Mostly(d, true, 4, 1);
+  return l;
+}
+
 template <typename D>
 std::optional<Layout> DrawLayout(D& d, const LayoutLimits& limits) {
+  if (limits.seed_regime) return DrawSeedRegimeLayout(d);
   for (int i = 0; i < kRetries; ++i) {
     Layout l = DrawLayoutOnce(d, limits);
     if (PieceCount(l) >= limits.min_pieces) return l;

@@ -24,6 +24,11 @@ struct LayoutLimits {
   bool allow_dataless_messages = true;  // messages with no data items (front/middle only)
   bool allow_revoke = true;
   bool allow_more_to_follow = true;  // false: Layout::more_to_follow is always false
+  // The regime of the 2018 patch's capture (krbd writes): 4..8 messages in
+  // flight joined by more_to_follow, each a 128 KiB data item (32 pages,
+  // mostly page-aligned bio segments) behind a short front. Overrides the
+  // other layout limits.
+  bool seed_regime = false;
 };
 
 struct ConfigLimits {

@@ -149,6 +149,40 @@ TEST(NegativeControls, PreconditionsAreChecked) {
             Verdict::kSkipped);
 }
 
+TEST(NegativeControls, OptimalityQuiescentRefusesCasesBeyondTheExhaustiveLimit) {
+  // 8 pieces in one message: 7 free pieces, more than the 6 the property
+  // runs exhaustively. It skips and says why instead of sampling.
+  Case c = QuiescentFourPages();
+  c.layout.messages[0].items[0].length = 8 * kPage;
+  MakeQuiescent(&c.net, V1WireBytes(c.layout));
+  ASSERT_EQ(FreePieces(c.layout), 7u);
+  PropertyResult r = Optimality_NotlastQuiescent(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kSkipped);
+  EXPECT_NE(r.detail.find("beyond the exhaustive limit"), std::string::npos) << r.detail;
+}
+
+TEST(NegativeControls, LayoutBoundRestsOnEor) {
+  // Two messages, no more_to_follow: 1+53+196+4096+21 = 4367 and
+  // 1+53+196+1+21 = 272 bytes, so units ending in MSG_EOR allow
+  // ceil(4367/1448) + 1 = 5 packets and 2 runts (23 and 272). Without EOR the
+  // autocorked 23-byte tail of the first unit takes the second message: one
+  // 295-byte segment, 4 packets, 1 runt (fixture lower_bound_layout_no_eor-*).
+  Case c;
+  c.layout.messages = {MessageLayout{196, 0, {DataItem{ItemKind::kPagelist, 0, kPage, {}}}},
+                       MessageLayout{196, 0, {DataItem{ItemKind::kPages, 0, 1, {}}}}};
+  c.layout.more_to_follow = false;
+  MakeQuiescent(&c.net, V1WireBytes(c.layout));
+  const LayoutBound b = LayoutLowerBound(c.layout, 1448);
+  EXPECT_EQ(b.packets, 5u);
+  EXPECT_EQ(b.runts, 2u);
+  EXPECT_EQ(LowerBound_LayoutQuiescent(c, RunCase).verdict, Verdict::kHolds);
+  c.writer = Writer::kControlNoEor;
+  PropertyResult r = LowerBound_LayoutQuiescent(c, RunCase);
+  EXPECT_EQ(r.verdict, Verdict::kFails);
+  EXPECT_NE(r.detail.find("below the layout bound"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("packets=4 sub_mss=1"), std::string::npos) << r.detail;
+}
+
 TEST(NegativeControls, DeterminismCatchesAPerturbedTrace) {
   Case c = FourPages();
   ASSERT_EQ(Determinism_AndInvariants_Any(c, RunCase).verdict, Verdict::kHolds);

@@ -148,7 +148,9 @@ PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
   if (!RunOrReport(c, run, RunDepth::kFull, &o, &res)) return res;
   if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
   // Run again through the body with a runner that hands back this outcome.
-  return FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
+  PropertyResult r = FlushRunsMinimalBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
+  r.decisive = LayoutBoundDecisive(c.layout, o.mss);
+  return r;
 }
 
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
@@ -207,6 +209,13 @@ PropertyResult LayoutBoundBody(const Case& c, const Runner& run) {
   return res;
 }
 
+bool LayoutBoundDecisive(const Layout& l, uint32_t mss) {
+  for (uint64_t b : LayoutLowerBound(l, mss).unit_bytes) {
+    if (b > mss) return true;
+  }
+  return false;
+}
+
 uint32_t MaxUnitFrags(const Layout& l) {
   uint32_t worst = 0, unit = 0;
   for (size_t i = 0; i < l.messages.size(); ++i) {
@@ -231,7 +240,9 @@ PropertyResult LowerBound_LayoutQuiescent(const Case& c, const Runner& run) {
   Outcome o;
   if (!RunOrReport(c, run, RunDepth::kWire, &o, &res)) return res;
   if (o.async_during_write) return Skipped("an asynchronous event ran while a message was written");
-  return LayoutBoundBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
+  PropertyResult r = LayoutBoundBody(c, [&o](const Case&, RunDepth) -> absl::StatusOr<Outcome> { return o; });
+  r.decisive = LayoutBoundDecisive(c.layout, o.mss);
+  return r;
 }
 
 // ---------------------------------------------------------------- 4
@@ -305,6 +316,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
     if (!RunOrReport(WithAssignment(c, a), run, RunDepth::kWire, &oa, &err)) return err;
     if (opt.require_no_async && oa.async_during_write) continue;
     int64_t sub = static_cast<int64_t>(SubMss(oa)), pk = static_cast<int64_t>(DataPackets(oa));
+    res.decisive |= sub != c_sub || pk != c_pk;
     if (sub < best_sub) { best_sub = sub; best_sub_a = FormatAssignment(a); }
     if (pk < best_pk) { best_pk = pk; best_pk_a = FormatAssignment(a); }
     if (violation.empty() && (c_sub > sub + opt.slack_sub || c_pk > pk + opt.slack_packets)) {
@@ -330,8 +342,19 @@ PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& r
   return AssignmentOptimalBody(c, NotlastAssignment(c.layout), run, opt);
 }
 
+uint32_t FreePieces(const Layout& l) {
+  uint32_t n = 0;
+  for (const MessageLayout& m : l.messages) n += std::max<uint32_t>(PieceCount(m), 1) - 1;
+  return n;
+}
+
 PropertyResult Optimality_NotlastQuiescent(const Case& c, const Runner& run) {
   if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
+  if (c.layout.revoke.has_value()) return Skipped("the layout has a revoke");
+  if (FreePieces(c.layout) > kExhaustiveFreePieces) {
+    return Skipped(absl::StrFormat("%u free pieces: beyond the exhaustive limit of %d, not judged",
+                                   FreePieces(c.layout), kExhaustiveFreePieces));
+  }
   return Optimality_NotlastAmongAssignments(c, run);
 }
 
@@ -357,6 +380,7 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
                  static_cast<int64_t>(SubMss(ob)), static_cast<int64_t>(SubMss(oo)),
                  static_cast<int64_t>(DataPackets(ob)), static_cast<int64_t>(DataPackets(oo))};
   res.comparisons.push_back(cmp);
+  res.decisive = cmp.better_sub_mss != cmp.other_sub_mss || cmp.better_packets != cmp.other_packets;
   if (cmp.better_sub_mss > cmp.other_sub_mss + slack_sub || cmp.better_packets > cmp.other_packets + slack_packets) {
     res.verdict = Verdict::kFails;
     res.detail = absl::StrFormat("%s: sub_mss %d vs %d, packets %d vs %d\n  %s: %s\n  %s: %s", cmp.label,
@@ -379,12 +403,35 @@ PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run)
 }
 
 PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
-                                  bool no_more_to_follow) {
+                                  bool no_more_to_follow, bool equality_claim) {
   if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
   if (no_more_to_follow && c.layout.more_to_follow && c.layout.messages.size() > 1) {
     return Skipped("messages set more_to_follow");
   }
-  return DominatesBody(c, better, other, run);
+  PropertyResult r = DominatesBody(c, better, other, run);
+  if (!equality_claim || r.verdict == Verdict::kSkipped) return r;
+  r.decisive = RuleMatters(c, other.profile, run);
+  const Comparison& cmp = r.comparisons.front();
+  if (r.verdict == Verdict::kHolds &&
+      (cmp.better_sub_mss != cmp.other_sub_mss || cmp.better_packets != cmp.other_packets)) {
+    r.verdict = Verdict::kFails;
+    r.detail = absl::StrFormat("%s differ (the claim is equality): sub_mss %d vs %d, packets %d vs %d", cmp.label,
+                               cmp.better_sub_mss, cmp.other_sub_mss, cmp.better_packets, cmp.other_packets);
+  }
+  return r;
+}
+
+bool RuleMatters(const Case& c, const std::string& profile, const Runner& run) {
+  absl::StatusOr<Outcome> a = run(WithWriter(c, Writer::kV1Notlast, profile), RunDepth::kWire);
+  absl::StatusOr<Outcome> b = run(WithWriter(c, Writer::kMutantPushEveryPage, profile), RunDepth::kWire);
+  if (!a.ok() || !b.ok()) return false;
+  return SubMss(*a) != SubMss(*b) || DataPackets(*a) != DataPackets(*b);
+}
+
+PropertyResult CompareNotlastOutsideQuiescence(const Case& c, const Side& other, const Runner& run) {
+  if (IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is quiescent");
+  constexpr int64_t kNoLimit = int64_t{1} << 40;  // a measurement: no outcome fails it
+  return DominatesBody(c, {Writer::kV1Notlast, ""}, other, run, kNoLimit, kNoLimit);
 }
 
 // ---------------------------------------------------------------- 6

@@ -33,6 +33,11 @@ struct PropertyResult {
   std::string detail;  // why it failed / was skipped, with outcomes
   std::vector<Comparison> comparisons;
   std::map<uint32_t, uint64_t> runts;  // runt sizes of the primary run
+  // A judged case that could have told a wrong writer apart: the compared
+  // runs differ, some alternative assignment differs, or the layout bound
+  // is more than one segment per unit. The harness floors the share of
+  // decisive cases so that a generator that drifts into ties fails CI.
+  bool decisive = false;
 };
 
 // --- 1. Integrity (precondition: none beyond a writer that exists on the
@@ -68,18 +73,28 @@ PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run);
 // segment mid-run and the rest for the ACK (fixture lower_bound_zero_cost-*).
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run);
 
-// The layout's own bound, independent of where a writer pushes. Messages
-// joined by more_to_follow form one flush unit (libceph sends their footers
-// with MSG_MORE, so nothing obliges a push between them); a unit ends at a
-// footer sent without MORE, which every writer must push (the peer waits
-// for the message). A unit of B v1 wire bytes cannot leave in fewer than
-// ceil(B/MSS) segments, and holds a sub-MSS segment whenever B mod MSS != 0.
+// The layout's own bound, for units that end in MSG_EOR. Messages joined by
+// more_to_follow form one flush unit (libceph sends their footers with
+// MSG_MORE); a unit ends at a footer sent without MORE, which libceph
+// always sends with MSG_EOR. The bound rests on skb->eor, not on a push:
+// nothing is appended to an eor skb (tcp_skb_can_collapse_to; model/send.cc),
+// so each unit starts a fresh skb and no segment spans two units, while a
+// push inside a unit that does not leave at once (cwnd, autocork) is joined
+// by the unit's later bytes. A unit of B v1 wire bytes cannot leave in fewer
+// than ceil(B/MSS) segments, and holds a sub-MSS segment whenever B mod MSS
+// != 0. Without EOR a held tail takes the next unit's bytes and a writer
+// beats the bound (control-no-eor, fixture lower_bound_layout_no_eor-*).
 struct LayoutBound {
   std::vector<uint64_t> unit_bytes;
   uint64_t packets = 0;  // sum of ceil(B/MSS)
   uint64_t runts = 0;    // units with B mod MSS != 0
 };
 LayoutBound LayoutLowerBound(const Layout& l, uint32_t mss);
+// True when some unit is longer than one MSS: a push between two of its
+// calls (there are at least the prefix and the footer) cuts a segment short,
+// so a writer that pushes early misses the bound. Units of at most one MSS
+// leave whole whatever the flags: such cases cannot tell writers apart.
+bool LayoutBoundDecisive(const Layout& l, uint32_t mss);
 
 // Precondition: a v1 writer that exists on the profile, no revoke, a
 // quiescent configuration (IsQuiescentConfig) with TCP_NODELAY (libceph's
@@ -116,6 +131,8 @@ PropertyResult LowerBound_LayoutQuiescentFewFrags(const Case& c, const Runner& r
 // kExhaustiveFreePieces pieces are free (layouts up to 7 pieces with one
 // message), else `samples` assignments drawn from the case seed.
 inline constexpr int kExhaustiveFreePieces = 6;
+// Data pieces whose flags an assignment may choose: all but each message's last.
+uint32_t FreePieces(const Layout& l);
 struct OptimalityOptions {
   int samples = 48;
   int64_t slack_sub = 0;
@@ -151,10 +168,23 @@ PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run)
 // `no_more_to_follow`, without more_to_follow): the precondition is the
 // property's own, so a replayed case outside it is skipped, whatever
 // generator made it.
+// With `equality_claim` (the pair ties on every quiescent case: the claim
+// is equality) a case is decisive when v1-notlast's flags change the wire
+// on it (RuleMatters on `other`'s profile), not when the pair differs.
 PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
-                                  bool no_more_to_follow);
+                                  bool no_more_to_follow, bool equality_claim = false);
+// True when v1-notlast and push-every-page, on `profile` (empty: the case's),
+// differ in sub-MSS segments or packets on the case: the page flags matter.
+bool RuleMatters(const Case& c, const std::string& profile, const Runner& run);
+// A paired measurement, not a dominance claim: v1-notlast against `other`
+// on the same case outside the quiescent regime (a case in a quiescent
+// configuration is skipped). The verdict holds on every run case; the
+// comparison (strict win / tie / loss for v1-notlast) is what the explorer
+// counts, with intervals, and the harness floors the share of non-ties.
+PropertyResult CompareNotlastOutsideQuiescence(const Case& c, const Side& other, const Runner& run);
 // Optimality (exhaustive over <= kExhaustiveFreePieces free pieces) on
-// quiescent cases only.
+// quiescent cases only. A case beyond the exhaustive limit, or with a
+// revoke, is skipped with that reason: never judged by sampling.
 PropertyResult Optimality_NotlastQuiescent(const Case& c, const Runner& run);
 
 // --- 6. Determinism and invariants (precondition: none): two runs give the

@@ -28,6 +28,13 @@ PropertySpec Spec(std::string name, std::string summary, CaseLimits limits, Chec
   return s;
 }
 
+PropertySpec WithFloors(PropertySpec s, double min_judged_share, double min_decisive_share,
+                        std::vector<PropertySpec::MustKill> must_kill = {}) {
+  s.floors = Floors{min_judged_share, min_decisive_share};
+  s.must_kill = std::move(must_kill);
+  return s;
+}
+
 // The registry in groups: integrity and liveness; lower bounds; optimality;
 // comparisons as the issue stated them; comparisons under narrower
 // preconditions.
@@ -36,10 +43,12 @@ void AddIntegrityAndLiveness(std::vector<PropertySpec>* out) {
   const CaseLimits any;
   v.push_back(Spec("integrity", "decoder gets exactly the sent messages, every crc checks (any writer/profile/config)",
                    any, [](const Case& c, const Runner& r) { return Integrity_AnyWriterProfileConfig(c, r); }));
+  v.back().floors = {0.8, 0};
   v.push_back(Spec("liveness",
                    "real writers: every message written and acknowledged within 30 s simulated + one RTT per segment",
                    any,
                    [](const Case& c, const Runner& r) { return Liveness_RealWriter_BoundedTime(c, r); }));
+  v.back().floors = {0.8, 0};
   // Known false for v1-cork: TCP_CORK held while the writer waits for send
   // buffer space keeps a sub-MSS tail with nothing in flight until the
   // probe0 timer (fixtures liveness_no_probe0-*).
@@ -56,6 +65,7 @@ void AddIntegrityAndLiveness(std::vector<PropertySpec>* out) {
                      if (c.writer == Writer::kV1Cork) return PropertyResult{Verdict::kSkipped, "v1-cork", {}, {}};
                      return Liveness_RealWriterNoRevoke_NoProbe0(c, r);
                    }));
+  v.back().floors = {0.8, 0};
 }
 
 void AddLowerBounds(std::vector<PropertySpec>* out) {
@@ -83,14 +93,34 @@ void AddLowerBounds(std::vector<PropertySpec>* out) {
                        "sub-MSS = units with B mod MSS != 0, B = v1 bytes between footers sent without MORE",
                        lb, [](const Case& c, const Runner& r) { return LowerBound_LayoutQuiescent(c, r); },
                        /*expected_to_hold=*/false, {"integrity", "liveness", "lower_bound_quiescent"}));
-      v.push_back(Spec("lower_bound_layout_few_frags",
-                       "lower_bound_layout on layouts whose flush units need at most 17 skb frags (MaxUnitFrags)", lb,
-                       [](const Case& c, const Runner& r) { return LowerBound_LayoutQuiescentFewFrags(c, r); }));
+      v.push_back(WithFloors(
+          Spec("lower_bound_layout_few_frags",
+               "lower_bound_layout on layouts whose flush units need at most 17 skb frags (MaxUnitFrags)", lb,
+               [](const Case& c, const Runner& r) { return LowerBound_LayoutQuiescentFewFrags(c, r); }),
+          0.7, 0.3,
+          {{Writer::kMutantPushEveryPage, 0.5}, {Writer::kMutantDropMore, 0}, {Writer::kMutantPushRandom, 0}}));
+      // The control: units that end without MSG_EOR. Known false: the
+      // footer's skb stays open, an autocorked or cwnd-held tail takes the
+      // next message's first bytes, and the writer beats the bound
+      // (fixture lower_bound_layout_no_eor-*).
+      v.push_back(Spec("lower_bound_layout_no_eor",
+                       "lower_bound_layout_few_frags for a writer whose calls never carry MSG_EOR (control-no-eor)",
+                       lb,
+                       [](const Case& c, const Runner& r) {
+                         Case x = c;
+                         if (x.writer == Writer::kV1Notlast) x.writer = Writer::kControlNoEor;
+                         return LowerBound_LayoutQuiescentFewFrags(x, r);
+                       },
+                       /*expected_to_hold=*/false, {"integrity", "liveness"}));
     }
-    v.push_back(Spec("lower_bound_quiescent",
-                     "v1-notlast, quiescent network (zero costs, layout inside the first window): each flush run of L "
-                     "bytes in ceil(L/MSS) segments, only the last sub-MSS",
-                     l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }));
+    // Kills no mutant: a run ends at every PSH, so early pushes only make
+    // shorter runs (why the layout bound exists).
+    v.push_back(WithFloors(
+        Spec("lower_bound_quiescent",
+             "v1-notlast, quiescent network (zero costs, layout inside the first window): each flush run of L "
+             "bytes in ceil(L/MSS) segments, only the last sub-MSS",
+             l, [](const Case& c, const Runner& r) { return LowerBound_NotlastQuiescent(c, r); }),
+        0.8, 0.3));
 }
 
 void AddOptimality(std::vector<PropertySpec>* out) {
@@ -147,8 +177,11 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
     small.layout.min_pieces = 2;
     small.layout.max_messages = 1;
     small.layout.allow_revoke = false;
-    v.push_back(Spec("optimality_quiescent", "optimality (<= 7 pieces, exhaustive) in a quiescent network", small,
-                     [](const Case& c, const Runner& r) { return Optimality_NotlastQuiescent(c, r); }));
+    v.push_back(WithFloors(
+        Spec("optimality_quiescent", "optimality (<= 7 pieces, exhaustive) in a quiescent network", small,
+             [](const Case& c, const Runner& r) { return Optimality_NotlastQuiescent(c, r); }),
+        0.8, 0.3,
+        {{Writer::kMutantPushEveryPage, 0}, {Writer::kMutantDropMore, 0}, {Writer::kMutantPushRandom, 0}}));
     CaseLimits na = SendpageOnly(any);
     na.writers = {Writer::kV1Notlast};
     na.layout = small.layout;
@@ -163,25 +196,33 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
       return [b, o, no_async](const Case& c, const Runner& r) { return DominatesBody(c, b, o, r, 0, 0, no_async); };
     };
     // The quiescent comparisons check their precondition themselves.
-    auto domq = [](Side b, Side o, bool no_more_to_follow) {
-      return [b, o, no_more_to_follow](const Case& c, const Runner& r) {
-        return DominatesQuiescent(c, b, o, r, no_more_to_follow);
+    auto domq = [](Side b, Side o, bool no_more_to_follow, bool equality = false) {
+      return [b, o, no_more_to_follow, equality](const Case& c, const Runner& r) {
+        return DominatesQuiescent(c, b, o, r, no_more_to_follow, equality);
       };
     };
+    const std::vector<PropertySpec::MustKill> all_but_drop_notlast = {
+        {Writer::kMutantPushEveryPage, 0}, {Writer::kMutantDropMore, 0}, {Writer::kMutantPushRandom, 0}};
     const Side notlast{Writer::kV1Notlast, ""}, legacy{Writer::kV1Legacy, ""}, cork{Writer::kV1Cork, ""};
     const Side splice68{Writer::kV1Splice, "linux-6.8"}, notlast50{Writer::kV1Notlast, "linux-5.0"};
-    v.push_back(Spec("dominance_notlast_legacy_quiescent", "v1-notlast <= v1-legacy in a quiescent network", q,
-                     domq(notlast, legacy, false)));
+    v.push_back(WithFloors(Spec("dominance_notlast_legacy_quiescent", "v1-notlast <= v1-legacy in a quiescent network",
+                                q, domq(notlast, legacy, false)),
+                           0.8, 0.2, {{Writer::kMutantPushEveryPage, 0}, {Writer::kMutantPushRandom, 0}}));
     v.push_back(Spec("dominance_cork_notlast_quiescent", "v1-cork <= v1-notlast in a quiescent network", q,
                      domq(cork, notlast, false), /*expected_to_hold=*/false,
                      {"dominance_notlast_legacy_quiescent", "dominance_splice68_notlast50_quiescent"}));
     CaseLimits q1 = q;
     q1.layout.allow_more_to_follow = false;
-    v.push_back(Spec("dominance_cork_notlast_quiescent_no_more_to_follow",
-                     "v1-cork <= v1-notlast in a quiescent network when no message sets more_to_follow", q1,
-                     domq(cork, notlast, true)));
-    v.push_back(Spec("dominance_splice68_notlast50_quiescent", "v1-splice@6.8 <= v1-notlast@5.0, quiescent network",
-                     q, domq(splice68, notlast50, false)));
+    // Both tie on every quiescent case: stated and checked as equalities,
+    // decisive where v1-notlast's flags change the wire (RuleMatters).
+    v.push_back(WithFloors(Spec("dominance_cork_notlast_quiescent_no_more_to_follow",
+                                "v1-cork == v1-notlast in a quiescent network when no message sets more_to_follow",
+                                q1, domq(cork, notlast, true, true)),
+                           0.8, 0.2, all_but_drop_notlast));
+    v.push_back(WithFloors(Spec("dominance_splice68_notlast50_quiescent",
+                                "v1-splice@6.8 == v1-notlast@5.0, quiescent network", q,
+                                domq(splice68, notlast50, false, true)),
+                           0.8, 0.2, all_but_drop_notlast));
     CaseLimits anyl = SendpageOnly(any);
     anyl.writers = {Writer::kV1Notlast};
     v.push_back(Spec("dominance_notlast_legacy_no_async",
@@ -192,6 +233,48 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
     v.push_back(Spec("dominance_splice68_notlast50_no_async",
                      "v1-splice@6.8 <= v1-notlast@5.0, no asynchronous event during writes", anyl,
                      dom(splice68, notlast50, true), /*expected_to_hold=*/false));
+}
+
+// Paired comparisons outside the quiescent regime: where NOTLAST matters.
+// Two generators: the map's (no revoke, up to 3 messages and 32 pieces,
+// configurations drawn, quiescent ones skipped) and the seed's regime
+// (LayoutLimits::seed_regime). Floors on the share of non-ties (decisive).
+void AddPairedComparisons(std::vector<PropertySpec>* out) {
+  CaseLimits general;
+  general.layout.allow_revoke = false;
+  general.layout.max_pieces = 32;
+  general.writers = {Writer::kV1Notlast};
+  general.profiles = {"linux-4.19", "linux-5.0"};
+  CaseLimits seed = general;
+  seed.layout.seed_regime = true;
+  struct Other {
+    const char* name;
+    Writer w;
+    double min_decisive_general, min_decisive_seed;
+  };
+  // Floors at about half of the measured share of non-ties (seed 1; see
+  // props/README.md).
+  const Other others[] = {{"more", Writer::kV1More, 0.07, 0.25},
+                          {"legacy", Writer::kV1Legacy, 0.2, 0.25},
+                          {"sendmsg", Writer::kV1Sendmsg, 0.06, 0.3},
+                          {"cork_batch", Writer::kV1CorkBatch, 0.04, 0.15}};
+  for (const Other& o : others) {
+    for (const bool seed_regime : {false, true}) {
+      const Side side{o.w, ""};
+      PropertySpec p = Spec(
+          absl::StrFormat("compare_notlast_%s%s", o.name, seed_regime ? "_seed_regime" : ""),
+          absl::StrFormat("paired, outside quiescence%s: v1-notlast vs %s, same case (a measurement)",
+                          seed_regime ? ", 4-8 x 128 KiB in flight" : "", WriterName(o.w)),
+          seed_regime ? seed : general,
+          [side](const Case& c, const Runner& r) { return CompareNotlastOutsideQuiescence(c, side, r); });
+      p.comparison = true;
+      p.floors = {0.5, seed_regime ? o.min_decisive_seed : o.min_decisive_general};
+      // Only this pair can tell NOTLAST from MORE: dropping NOTLAST makes
+      // v1-notlast v1-more, and every case ties (a missed floor).
+      if (o.w == Writer::kV1More) p.must_kill = {{Writer::kMutantDropNotlast, 0}};
+      out->push_back(std::move(p));
+    }
+  }
 }
 
 }  // namespace
@@ -206,6 +289,8 @@ std::vector<PropertySpec> AllProperties() {
   const CaseLimits any;
   v.push_back(Spec("determinism_invariants", "same case twice: identical trace; model and wire invariants hold", any,
                    [](const Case& c, const Runner& r) { return Determinism_AndInvariants_Any(c, r); }));
+  v.back().floors = {0.8, 0};
+  AddPairedComparisons(&v);
   return v;
 }
 
@@ -216,7 +301,7 @@ absl::StatusOr<PropertySpec> PropertyByName(absl::string_view name) {
     names.push_back(p.name);
   }
   return absl::InvalidArgumentError(
-      absl::StrFormat("unknown property '%s' (known: %s, or all / holding)", name, absl::StrJoin(names, ", ")));
+      absl::StrFormat("unknown property '%s' (known: %s, or all / holding / comparisons)", name, absl::StrJoin(names, ", ")));
 }
 
 }  // namespace sendsim::props

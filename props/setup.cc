@@ -137,6 +137,33 @@ absl::StatusOr<msgr::WriterPolicy> MakePolicy(const Case& c) {
         if (ctx.part == CallPart::kData) return 0;
         return PolicyFlags(notlast, ctx);
       });
+    case Writer::kMutantDropNotlast:
+      return msgr::MakeHookPolicy([notlast](const CallContext& ctx) {
+        return PolicyFlags(notlast, ctx) & ~model::kMsgSendpageNotlast;
+      });
+    case Writer::kMutantDropMore:
+      return msgr::MakeHookPolicy([notlast](const CallContext& ctx) {
+        const int f = PolicyFlags(notlast, ctx);
+        return ctx.part == CallPart::kData ? f & ~model::kMsgMore : f;
+      });
+    case Writer::kMutantPushRandom: {
+      // A bare push on a data piece whose (seed, message, piece) hash is 0
+      // mod 3: deterministic per case, different from case to case.
+      const uint64_t seed = c.seed;
+      return msgr::MakeHookPolicy([notlast, seed](const CallContext& ctx) {
+        if (ctx.part != CallPart::kData) return PolicyFlags(notlast, ctx);
+        uint64_t z = seed * 0x9e3779b97f4a7c15ULL + ctx.msg_index * 0xbf58476d1ce4e5b9ULL + ctx.piece_index + 1;
+        z = (z ^ (z >> 31)) * 0x94d049bb133111ebULL;
+        z ^= z >> 29;
+        return z % 3 == 0 ? 0 : PolicyFlags(notlast, ctx);
+      });
+    }
+    case Writer::kControlNoEor:
+      // tcp_sendmsg_locked sets skb->eor only for MSG_EOR; without it the
+      // footer's skb stays open to the next message's bytes.
+      return msgr::MakeHookPolicy([notlast](const CallContext& ctx) {
+        return PolicyFlags(notlast, ctx) & ~model::kMsgEor;
+      });
   }
   return absl::InvalidArgumentError("unknown writer");
 }
