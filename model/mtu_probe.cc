@@ -19,18 +19,33 @@ namespace sendsim::model {
 
 // tcp_mtup_init: enabled only at tcp_mtu_probing > 1; search between
 // tcp_base_mss's MTU and the peer's MSS clamp + headers, bounded by the route
-// MTU (tcp_sync_mss). An active open then syncs the MSS to search_low's
-// (tcp_connect_init). A passive open does not: tcp_v4_syn_recv_sock synced
-// the child's MSS before probing was enabled, and tcp_init_transfer only
-// enables it, so the MSS stays the peer's until the next tcp_sync_mss (a
-// probe's success, or a window above max_window in tcp_ack_update_window).
-// Seen on Linux 6.1, 6.12 and 6.18: tcpi_snd_mss 1460 after accept.
-void TcpSock::MtupInit(bool sync_mss) {
+// MTU (tcp_sync_mss).
+// An active open syncs the MSS to search_low's when the SYN-ACK arrives
+// (tcp_rcv_synsent_state_process), but that search_low is tcp_connect_init's,
+// sized while tcp_header_len still counted the timestamp option the SYN
+// offered; tcp_finish_connect -> tcp_init_transfer then recomputes search_low
+// with the negotiated header and does not sync again. A SYN-ACK without
+// timestamps thus leaves the MSS at 1024 + 12 = 1036 until the next
+// tcp_sync_mss (seen on Linux 6.1 and 6.12 as user-mode Linux).
+// A passive open does not sync at all: tcp_v4_syn_recv_sock synced the
+// child's MSS before probing was enabled, and tcp_init_transfer only enables
+// it, so the MSS stays the peer's until the next tcp_sync_mss (a probe's
+// success, or a window above max_window in tcp_ack_update_window). Seen on
+// Linux 6.1, 6.12 and 6.18: tcpi_snd_mss 1460 after accept.
+void TcpSock::MtupInit(bool passive_open, bool peer_dropped_timestamps) {
   mtup_.enabled = config_.sysctl.mtu_probing > 1;
   if (!mtup_.enabled) return;
   mtup_.search_high = std::min(MssClamp() + kIpTcpHeaderBytes, config_.mtu);
   mtup_.search_low = MssToMtu(config_.sysctl.base_mss);
-  if (sync_mss) SyncMss();
+  if (passive_open) return;
+  if (peer_dropped_timestamps) {
+    const uint32_t negotiated = mtup_.search_low;
+    mtup_.search_low = negotiated + kTcpTimestampOptionBytes;
+    SyncMss();
+    mtup_.search_low = negotiated;
+  } else {
+    SyncMss();
+  }
 }
 
 // rx_opt.mss_clamp: the peer's MSS option, or ours plus the options it

@@ -72,13 +72,15 @@ Profile Linux61() {
   return p;
 }
 
-// v6.12 (Debian's 6.12.118 source): the v6.8 send path; the receiver leaves
-// queued bytes out of tcp_rcv_space_adjust's copied count (backported from
-// v6.18's rework) but keeps the 16-MSS cushion.
+// v6.12 (Debian's 6.12.118 source): the v6.8 send path, but tcp_cwnd_test
+// holds a FIN behind a full cwnd; the receiver leaves queued bytes out of
+// tcp_rcv_space_adjust's copied count (backported from v6.18's rework) but
+// keeps the 16-MSS cushion.
 Profile Linux612() {
   Profile p = Linux68();
   p.name = "linux-6.12";
   p.rcv_drs_skips_queued = true;
+  p.fin_cwnd_exempt = false;
   return p;
 }
 
@@ -91,6 +93,7 @@ Profile Linux618() {
   p.name = "linux-6.18";
   p.rcv_drs_skips_queued = true;
   p.rcv_drs_no_cushion = true;
+  p.fin_cwnd_exempt = false;
   return p;
 }
 

@@ -49,6 +49,11 @@ struct Profile {
   // out_reset_timer label it jumps to (read in 6.12.118, seen on 6.18); in
   // 6.1.192 and before it is skipped (tcpi_backoff stays 0).
   bool rto_zero_window_counts_backoff = false;
+  // tcp_cwnd_test lets a one-segment FIN skb past a full cwnd ("the final
+  // FIN"; read in 6.1.192). 6.12.118's tcp_cwnd_test no longer looks at the
+  // skb, and 6.12 and 6.18 hold a FIN behind a full cwnd (shutdown_fin*.pkt).
+  // linux-6.8 keeps the exemption: UNVERIFIED, no 6.8 source was read.
+  bool fin_cwnd_exempt = true;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
   // tcp_select_initial_window caps the initial receive window at

@@ -41,6 +41,7 @@ TEST(ProfileTest, Linux61HasSendpageWithTheNewerSendPath) {
   EXPECT_FALSE(p.rcv_drs_no_cushion);
   // tcp_retransmit_timer: the zero-window branch jumps past icsk_backoff++.
   EXPECT_FALSE(p.rto_zero_window_counts_backoff);
+  EXPECT_TRUE(p.fin_cwnd_exempt);  // tcp_cwnd_test's "final FIN" test
 }
 
 TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
@@ -61,12 +62,14 @@ TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
   EXPECT_FALSE(p.rcv_drs_no_cushion);
   // tcp_retransmit_timer: icsk_backoff++ follows out_reset_timer.
   EXPECT_TRUE(p.rto_zero_window_counts_backoff);
+  EXPECT_FALSE(p.fin_cwnd_exempt);  // tcp_cwnd_test(tp) no longer sees the skb
 }
 
 TEST(ProfileTest, Linux618DropsTheCushionToo) {
   const Profile p = Get("linux-6.18");
   EXPECT_TRUE(p.rcv_drs_skips_queued);
   EXPECT_TRUE(p.rcv_drs_no_cushion);
+  EXPECT_FALSE(p.fin_cwnd_exempt);  // shutdown_fin_v6_12.pkt on this host's 6.18
 }
 
 TEST(ProfileTest, NamesAreKnownAndOrderedByVersion) {

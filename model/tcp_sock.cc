@@ -17,7 +17,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
       mss_cache_(config.mss) {
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   full_mss_ = config.mss;
-  MtupInit(/*sync_mss=*/!opts.passive_open);
+  MtupInit(opts.passive_open, opts.peer_dropped_timestamps);
   snd_cwnd_ = config.initcwnd;
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
   snd_wnd_ = opts.initial_window;

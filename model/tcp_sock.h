@@ -77,6 +77,10 @@ class TcpSock final : public Socket {
     // Accepted from a listener (the MSS then ignores MTU probing until the
     // next tcp_sync_mss; see MtupInit).
     bool passive_open = false;
+    // Active open only: our SYN offered timestamps but the SYN-ACK had none.
+    // tcp_connect_init sized search_low with the option counted, and the
+    // SYN-ACK's tcp_sync_mss uses that search_low (see MtupInit).
+    bool peer_dropped_timestamps = false;
   };
 
   TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);
@@ -270,7 +274,7 @@ class TcpSock final : public Socket {
   void XmitRetransmitQueue();
 
   // --- mtu_probe.cc ---
-  void MtupInit(bool sync_mss);
+  void MtupInit(bool passive_open, bool peer_dropped_timestamps);
   uint32_t MssClamp() const;               // rx_opt.mss_clamp
   uint32_t MtuToMss(uint32_t pmtu) const;  // tcp_mtu_to_mss
   uint32_t MssToMtu(uint32_t mss) const;   // tcp_mss_to_mtu

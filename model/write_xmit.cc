@@ -36,7 +36,8 @@ uint32_t TcpSock::InitTsoSegs(Skb& skb, uint32_t mss_now) {
 }
 
 uint32_t TcpSock::CwndTest(const Skb& skb) const {
-  if ((skb.tcp_flags & kTcpFin) && skb.pcount == 1) return 1;  // final FIN
+  // The final FIN goes past a full cwnd (Profile::fin_cwnd_exempt).
+  if (profile_.fin_cwnd_exempt && (skb.tcp_flags & kTcpFin) && skb.pcount == 1) return 1;
   return CwndQuotaRule(PacketsInFlight(), snd_cwnd_);
 }
 

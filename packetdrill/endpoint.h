@@ -28,6 +28,9 @@ struct EndpointParams {
   model::TimeNs handshake_rtt_ns = 0;
   // Accepted from a listener rather than connected.
   bool passive_open = false;
+  // Active open whose SYN offered timestamps (tcp_timestamps on) to a peer
+  // that did not echo them (see model::TcpSock::Options).
+  bool peer_dropped_timestamps = false;
 };
 
 class Endpoint {

@@ -74,6 +74,7 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   ep.initial_window = peer_window;
   ep.handshake_rtt_ns = rtt;
   ep.passive_open = !run.sock.active_open;
+  ep.peer_dropped_timestamps = run.sock.active_open && s.tcp_timestamps != 0 && !run.sock.neg.timestamps;
   absl::StatusOr<std::unique_ptr<Endpoint>> made =
       run.factory(&run.loop, ep, [&run](const model::XmitSkb& skb) { OnXmit(run, skb); });
   if (!made.ok()) {
@@ -117,7 +118,8 @@ absl::Status OnHandshakeAck(RunState& run, const Event& e, const PacketEvent& p)
   return Establish(run, e.line, win, run.loop.now() - run.sock.synack_at);
 }
 
-// The peer's FIN, in order (after the model socket took its ACK).
+// The peer's FIN, in order (before the model socket takes its ACK, as
+// tcp_data_queue runs before tcp_data_snd_check).
 void OnPeerFin(RunState& run, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
   sock.rcv_nxt = p.seq_start + 1;
@@ -179,9 +181,12 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   seg.flags = model::kTcpAck;
   seg.ack = *p.ack - 1;  // the model's FIN takes a sequence number, as Linux's
   seg.win = win;
+  // tcp_data_queue -> tcp_fin runs before tcp_data_snd_check: in FIN_WAIT1
+  // its immediate ACK leaves ahead of a FIN that was waiting for cwnd
+  // (shutdown_fin_v6_12.pkt), and whatever the model sends acks the FIN.
+  if (p.flags & kFlagFin) OnPeerFin(run, p);
   sock.ep->OnSegment(seg);
   if (data) ReceiveData(run, p);
-  if (p.flags & kFlagFin) OnPeerFin(run, p);
   return absl::OkStatus();
 }
 

@@ -15,7 +15,8 @@ class ModelEndpoint final : public Endpoint {
       : sock_(loop, p.config, p.profile,
               model::TcpSock::Options{.initial_window = p.initial_window,
                                       .handshake_rtt_ns = p.handshake_rtt_ns,
-                                      .passive_open = p.passive_open},
+                                      .passive_open = p.passive_open,
+                                      .peer_dropped_timestamps = p.peer_dropped_timestamps},
               [sink = std::move(sink)](model::XmitSkb&& skb) { sink(skb); }) {}
 
   model::Socket& socket() override { return sock_; }
