@@ -43,7 +43,7 @@ for pkg in "${PACKAGES[@]}"; do
 done
 
 # Linux 6.1 and 6.12 as user-mode Linux for `--target=uml-*` (tools/uml/):
-# built once per machine into a cache (about 15 min on two idle cores), then
+# built once per machine into a cache (11 and 14 min measured on two cores), then
 # reused. SENDSIM_SKIP_UML=1 leaves them out.
 build_uml_kernels() {
   [[ "${SENDSIM_SKIP_UML:-}" == 1 ]] && return 0

@@ -121,7 +121,7 @@ build_one() {  # SERIES
   # shellcheck disable=SC2064
   trap "rm -rf '$work'" EXIT
   local start=$SECONDS
-  log "$series: building linux-source-$series $version into $dir (takes ~10 min per kernel on 2 idle cores)"
+  log "$series: building linux-source-$series $version into $dir (takes 11-14 min per kernel on 2 cores)"
   log "$series: extracting $tarball"
   nice -n 10 tar -xJf "$tarball" -C "$work"
   local src="$work/linux-source-$series"
