@@ -184,7 +184,7 @@ absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
   // hold it, or tun_net_xmit drops.
   for (const std::vector<std::string>& argv : std::vector<std::vector<std::string>>{
            {"ip", "link", "set", "lo", "up"},
-           {"ip", "link", "set", kTunDev, "mtu", absl::StrCat(kTunMtu), "txqueuelen", "100000", "up"},
+           {"ip", "link", "set", kTunDev, "mtu", absl::StrCat(kTunMtu), "txqueuelen", "20000", "up"},
            {"ip", "addr", "add", absl::StrCat(kTunLocalIp, "/24"), "dev", kTunDev}}) {
     if (absl::Status st = Ip(argv); !st.ok()) return st;
   }

@@ -26,6 +26,9 @@ ABSL_FLAG(std::string, series, "", "--kernel_side: the guest's series, 6.1 or 6.
 ABSL_FLAG(std::string, cells, "", "--kernel_side: 'axis=value;...' (default: the stratified sample)");
 ABSL_FLAG(int64_t, cases, 50, "--kernel_side: cases per cell");
 ABSL_FLAG(uint64_t, seed, 1, "--kernel_side: the map's seed");
+ABSL_FLAG(bool, any_kernel, false,
+          "--kernel_side: run on whatever kernel this is (debugging, e.g. in `unshare -n`; the series still "
+          "picks the profile and writers)");
 ABSL_FLAG(std::string, json_out, "", "--kernel_side: write the kernel side here");
 ABSL_FLAG(std::string, record, "", "add the model's side to this kernel-side file and write --out");
 ABSL_FLAG(std::string, out, "", "--record: the recording to write");
@@ -83,7 +86,7 @@ int KernelSide() {
   struct utsname u;
   uname(&u);
   rec->release = u.release;
-  if (!absl::StartsWith(rec->release, series + ".")) {
+  if (!absl::GetFlag(FLAGS_any_kernel) && !absl::StartsWith(rec->release, series + ".")) {
     return Fail(absl::UnavailableError(absl::StrFormat("this kernel is %s, not %s", rec->release, series)));
   }
   if (geteuid() != 0) return Fail(absl::UnavailableError("the tun device needs root (run inside tools/uml/run.sh)"));
