@@ -270,7 +270,8 @@ void TunPeer::OnKernelSegment(const TunSegment& s) {
     return;
   }
   if (s.has_ts) ts_recent_ = s.tsval;
-  if (s.len == 0 && (s.flags & kFin) == 0) return;  // a pure ACK: the peer sends no data to acknowledge
+  // Zero-length segments go to the peer too: a window probe (seq below
+  // rcv_nxt, tcp_xmit_probe_skb) must get its duplicate ACK.
   const uint32_t rel = s.seq - (hs_.kernel_isn + 1);
   KernelPacket k{loop_->now(), rel, s.len, s.flags, rel + uint64_t{s.len} <= snd_max_};
   if (s.len > 0) {

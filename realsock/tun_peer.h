@@ -121,8 +121,8 @@ class TunPeer {
   TunPeer(const TunPeer&) = delete;
   TunPeer& operator=(const TunPeer&) = delete;
 
-  // A segment the kernel sent, read now (loop->now()). Other flows, RSTs
-  // and pure ACKs are ignored.
+  // A segment the kernel sent, read now (loop->now()). Other flows, SYNs
+  // and RSTs are ignored.
   void OnKernelSegment(const TunSegment& s);
 
   const std::vector<KernelPacket>& packets() const { return packets_; }
