@@ -178,6 +178,41 @@ absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunD
     for (const messenger::CephMsgRef& m : *msgs) ceph.ceph_con_send(m);
   });
   const TimeNs horizon = props::LivenessHorizonNs(c);
+  // One wait: sleep until the next event, a packet on the tun or (when
+  // asked) room on the socket; read the tun into the peer. Events due by
+  // then run here when `run_events` (inside a writer's blocking call only
+  // the peer's: the loop's other events wait for the call to return).
+  auto wait_once = [&](bool want_pollout, bool* writable) -> absl::Status {
+    const TimeNs now = MonotonicNs() - origin;
+    struct pollfd pfd[2] = {{tun->fd(), POLLIN, 0}, {fd, static_cast<short>(want_pollout ? POLLOUT : 0), 0}};
+    const TimeNs next = loop.NextEventTime();
+    const TimeNs wait = next < 0 ? 100 * model::kNsPerMs : std::max<TimeNs>(0, next - now);
+    const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec),
+                                static_cast<long>(wait % model::kNsPerSec)};
+    if (ppoll(pfd, 2, &ts, nullptr) < 0 && errno != EINTR) return Errno("ppoll");
+    if ((pfd[0].revents & POLLIN) != 0) {
+      loop.AdvanceTo(MonotonicNs() - origin);
+      for (;;) {
+        absl::StatusOr<std::optional<realsock::TunSegment>> r = tun->Read();
+        if (!r.ok()) return r.status();
+        if (!r->has_value()) break;
+        peer.OnKernelSegment(**r);
+      }
+    }
+    *writable = (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
+    return absl::OkStatus();
+  };
+  // A NOTLAST batch blocked inside a call (FdSocket::FinishBatch): the
+  // peer's events (ACKs leaving the reverse link) must still run. The loop
+  // runs them from inside the writer's event (EventLoop allows a nested
+  // RunOne); the writer has nothing else queued while its call runs.
+  s->set_block_hook([&]() -> absl::Status {
+    const TimeNs now = MonotonicNs() - origin;
+    if (now > horizon) return absl::DeadlineExceededError("blocked past the horizon");
+    for (TimeNs next = loop.NextEventTime(); next >= 0 && next <= now; next = loop.NextEventTime()) loop.RunOne();
+    bool writable = false;
+    return wait_once(true, &writable);
+  });
   KernelCaseRun out;
   absl::Status st;
   for (;;) {
@@ -201,33 +236,14 @@ absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunD
       break;
     }
     if (now > horizon) break;
-    struct pollfd pfd[2] = {{tun->fd(), POLLIN, 0}, {fd, static_cast<short>(s->wants_write_space() ? POLLOUT : 0), 0}};
-    const TimeNs next = loop.NextEventTime();
-    const TimeNs wait = next < 0 ? 100 * model::kNsPerMs : std::max<TimeNs>(0, next - now);
-    const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec),
-                                static_cast<long>(wait % model::kNsPerSec)};
-    if (ppoll(pfd, 2, &ts, nullptr) < 0 && errno != EINTR) {
-      st = Errno("ppoll");
-      break;
-    }
-    if ((pfd[0].revents & POLLIN) != 0) {
-      loop.AdvanceTo(MonotonicNs() - origin);
-      for (;;) {
-        absl::StatusOr<std::optional<realsock::TunSegment>> r = tun->Read();
-        if (!r.ok()) {
-          st = r.status();
-          break;
-        }
-        if (!r->has_value()) break;
-        peer.OnKernelSegment(**r);
-      }
-      if (!st.ok()) break;
-    }
-    if ((pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0) {
+    bool writable = false;
+    if (st = wait_once(s->wants_write_space(), &writable); !st.ok()) break;
+    if (writable) {
       loop.AdvanceTo(MonotonicNs() - origin);
       s->FireWriteSpace();
     }
   }
+  s->set_block_hook(nullptr);
   out.duration_ns = loop.now();
   out.socket = s->stats();
   out.packets = peer.packets();
