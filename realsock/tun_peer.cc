@@ -193,16 +193,16 @@ absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
 
 TunDevice::~TunDevice() { close(fd_); }
 
-absl::Status TunDevice::SetRoute(uint32_t initcwnd, uint32_t cwnd_clamp) {
-  if (have_route_ && route_initcwnd_ == initcwnd && route_clamp_ == cwnd_clamp) return absl::OkStatus();
-  std::vector<std::string> argv = {"ip", "route", "replace", absl::StrCat(kTunPeerIp, "/32"), "dev", kTunDev,
-                                   "initcwnd", absl::StrCat(initcwnd)};
-  if (cwnd_clamp > 0) argv.insert(argv.end(), {"cwnd", "lock", absl::StrCat(cwnd_clamp)});
-  if (absl::Status st = Ip(argv); !st.ok()) return st;
+absl::Status TunDevice::SetRoute(uint32_t initcwnd) {
+  if (have_route_ && route_initcwnd_ == initcwnd) return absl::OkStatus();
+  if (absl::Status st = Ip({"ip", "route", "replace", absl::StrCat(kTunPeerIp, "/32"), "dev", kTunDev, "initcwnd",
+                            absl::StrCat(initcwnd)});
+      !st.ok()) {
+    return st;
+  }
   RunArgv({"ip", "tcp_metrics", "flush", "all"});
   have_route_ = true;
   route_initcwnd_ = initcwnd;
-  route_clamp_ = cwnd_clamp;
   return absl::OkStatus();
 }
 

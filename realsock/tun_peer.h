@@ -70,10 +70,9 @@ class TunDevice {
   TunDevice& operator=(const TunDevice&) = delete;
 
   int fd() const { return fd_; }
-  // The peer's route with the case's initial cwnd and, when > 0, a locked
-  // cwnd (tcp_init_metrics: snd_cwnd_clamp from a locked RTAX_CWND); the
-  // TCP metrics cache is flushed so the next connection reads them.
-  absl::Status SetRoute(uint32_t initcwnd, uint32_t cwnd_clamp);
+  // The peer's route with the case's initial cwnd (tcp_init_cwnd reads
+  // RTAX_INITCWND); the TCP metrics cache is flushed.
+  absl::Status SetRoute(uint32_t initcwnd);
   // One packet, non-blocking: nullopt when none is queued; non-TCP packets
   // come back with len 0 and saddr 0.
   absl::StatusOr<std::optional<TunSegment>> Read();
@@ -83,7 +82,7 @@ class TunDevice {
   explicit TunDevice(int fd) : fd_(fd) {}
   int fd_;
   bool have_route_ = false;
-  uint32_t route_initcwnd_ = 0, route_clamp_ = 0;
+  uint32_t route_initcwnd_ = 0;
   std::vector<uint8_t> buf_;
 };
 

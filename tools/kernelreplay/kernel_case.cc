@@ -111,6 +111,7 @@ absl::Status Sockopt(int fd, int level, int name, int value, const char* what) {
 props::Case KernelExpressible(props::Case c) {
   c.net.hz = 250;
   c.net.tso = true;
+  c.net.cwnd_clamp = 0;
   return c;
 }
 
@@ -145,7 +146,11 @@ absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunD
     return st;
   }
   if (absl::Status st = WriteSysctl("/proc/sys/net/ipv4/tcp_no_metrics_save", "1"); !st.ok()) return st;
-  if (absl::Status st = tun->SetRoute(c.net.initcwnd, c.net.cwnd_clamp); !st.ok()) return st;
+  if (c.net.cwnd_clamp != 0) {
+    return absl::InvalidArgumentError("cwnd_clamp: a route's locked cwnd reaches tcp_init_metrics only through a "
+                                      "cached tcp_metrics entry; replay with cwnd_clamp 0 (KernelExpressible)");
+  }
+  if (absl::Status st = tun->SetRoute(c.net.initcwnd); !st.ok()) return st;
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
   Fd sock;

@@ -25,8 +25,11 @@ struct KernelCaseRun {
 };
 
 // What the kernel can express of a case over the tun: HZ is the kernel's
-// (250) and TCP always builds GSO skbs (sk_setup_caps), so a replayed case
-// has hz 250 and TSO on, on both sides.
+// (250), TCP always builds GSO skbs (sk_setup_caps), and a route's locked
+// cwnd clamps only through a cached tcp_metrics entry (tcp_init_metrics
+// looks one up without creating it; tcp_no_metrics_save=1 keeps runs
+// independent, so there is none). A replayed case has hz 250, TSO on and no
+// cwnd clamp, on both sides.
 props::Case KernelExpressible(props::Case c);
 
 // Runs `c` (its profile must match this kernel's page-send interface) over

@@ -45,6 +45,7 @@ TEST(ReplayTest, SampleIsDeterministicAndExpressible) {
     EXPECT_EQ(c.profile, "linux-6.1");
     EXPECT_EQ(c.net.hz, 250);
     EXPECT_TRUE(c.net.tso);
+    EXPECT_EQ(c.net.cwnd_clamp, 0u);
     EXPECT_EQ(c.net.sndbuf, 16384u);
     EXPECT_EQ(a->cells[1].cases[i].runs.size(), 7u);
   }
