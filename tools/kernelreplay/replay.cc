@@ -332,9 +332,9 @@ std::string AgreementTable(const Recording& r) {
 }
 
 std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& kernel) {
+  props::Case x = c;
+  x.net.autocorking = false;
   if (c.net.autocorking) {
-    props::Case x = c;
-    x.net.autocorking = false;
     absl::StatusOr<std::pair<std::vector<uint32_t>, bool>> m = ModelSizes(x);
     if (m.ok() && m->first == kernel) {
       return "tun frees every skb at once (tun_net_xmit -> skb_orphan -> tcp_wfree), so the kernel never "
@@ -342,7 +342,14 @@ std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& 
              "and the next call's bytes join it (the same case with autocorking off agrees with the kernel)";
     }
   }
-  return "not explained: autocorking off does not make the model agree; kept for a look";
+  absl::StatusOr<props::Outcome> o = props::RunCase(x, props::RunDepth::kWire);
+  if (o.ok() && o->counters["tsq_throttles"] > 0) {
+    return "likely tun's immediate skb free again, for TSQ: with autocorking off the model's tcp_small_queue_check "
+           "holds the data tail until the NIC's TX completion (tsq_throttles > 0) and the next call's bytes join "
+           "it; over a tun the kernel's sk_wmem_alloc never holds a sent skb (the model has no completion at "
+           "xmit to show it)";
+  }
+  return "not explained: autocorking off does not make the model agree and TSQ did not hold; kept for a look";
 }
 
 std::vector<std::pair<std::string, std::string>> QuiescentDisagreements(const Recording& r) {
