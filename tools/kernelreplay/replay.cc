@@ -1,6 +1,7 @@
 #include "tools/kernelreplay/replay.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -355,17 +356,24 @@ std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& 
 std::vector<std::pair<std::string, std::string>> QuiescentDisagreements(const Recording& r) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const ReplayCell& cell : r.cells) {
-    if (cell.axis != "regime" || cell.value != "quiescent") continue;
+    const bool quiescent = cell.axis == "regime" && cell.value == "quiescent";
+    std::string slug;
+    for (char ch : absl::StrCat(cell.axis, "-", cell.value)) {
+      if (std::isalnum(static_cast<unsigned char>(ch))) slug += ch;
+      else if (!slug.empty() && slug.back() != '-') slug += '-';
+    }
     for (const ReplayCase& c : cell.cases) {
+      if (c.c.net.call_cost_ns != 0 || c.c.net.crc_ns_per_page != 0) continue;
       for (const ReplayRun& run : c.runs) {
         if (!Compared(run) || run.kernel == run.model) continue;
         const props::Case x = WriterCase(c.c, run.writer);
-        const std::string name = absl::StrFormat("uml-%s-quiescent-%d-%s", r.series, c.index, run.writer);
+        const std::string name = absl::StrFormat("uml-%s-%s-%d-%s", r.series, slug, c.index, run.writer);
         const std::string text = absl::StrFormat(
-            "# kernel %s (%s) and model %s disagree on a quiescent case (tools/kernelreplay; golden: the model\n"
-            "# side must stay as recorded, fixtures_test).\n# why: %s\n# kernel: %s\n# model:  %s\ncase:\n%s",
-            r.series, r.release, r.profile, ExplainQuiescent(x, run.kernel), EncodeSizes(run.kernel),
-            EncodeSizes(run.model), props::FormatCase(x));
+            "# kernel %s (%s) and model %s disagree on a %s case of cell %s = %s (tools/kernelreplay;\n"
+            "# golden: the model side must stay as recorded, fixtures_test).\n# why: %s\n# kernel: %s\n"
+            "# model:  %s\ncase:\n%s",
+            r.series, r.release, r.profile, quiescent ? "quiescent" : "zero-cost", cell.axis, cell.value,
+            ExplainQuiescent(x, run.kernel), EncodeSizes(run.kernel), EncodeSizes(run.model), props::FormatCase(x));
         out.emplace_back(name, text);
       }
     }

@@ -82,8 +82,9 @@ absl::StatusOr<Recording> FromJson(const std::string& text);
 // Per cell and overall: runs, same sizes, same runt count, same verdict;
 // and the same over the runs without CPU costs (call and crc 0).
 std::string AgreementTable(const Recording& r);
-// Disagreeing runs of the quiescent cell, as fixture text: the case, the
-// two size sequences and why (ExplainQuiescent) as comments.
+// Disagreeing runs of zero-cost cases (call and crc 0; every case of the
+// quiescent cell), as fixture text: the case, the two size sequences and
+// why (ExplainQuiescent) as comments.
 // The named kernel difference behind a quiescent disagreement, when the
 // model shows it: the same case with autocorking off (what a tun's
 // immediate skb free gives the kernel) gives the kernel's sizes.
