@@ -3,7 +3,7 @@
 # over the tun peer, beside the model: builds kernelreplay, boots each
 # kernel (tools/uml/run.sh), runs the sample's cases on its sockets, adds the
 # model's side on this machine, writes testdata/kernelreplay/uml-SERIES.json
-# and the quiescent disagreements as fixtures, and prints the agreement
+# and the zero-cost disagreements as fixtures, and prints the agreement
 # table. Run from the top of the checkout, as root.
 # Usage: tools/kernelreplay/replay.sh [SERIES...]   (default: 6.1 6.12)
 # A smaller sample: KERNELREPLAY_CASES=5 (cases per cell),
@@ -26,7 +26,7 @@ for s in "${series[@]}"; do
   tools/uml/run.sh --no-build --kernel "$s" --out "$out" -- \
     sh -c 'exec "$0" --kernel_side --series="$1" --json_out="$SENDSIM_UML_OUT/kernel.json" --cases="$2" ${3:+"--cells=$3"}' \
     "$bin" "$s" "${KERNELREPLAY_CASES:-50}" "${KERNELREPLAY_CELLS:-}"
-  rm -f testdata/kernelreplay/fixtures/uml-"$s"-quiescent-*.txt
+  rm -f testdata/kernelreplay/fixtures/uml-"$s"-*.txt
   "$bin" --record="$out/kernel.json" --out="testdata/kernelreplay/uml-$s.json" \
     --fixtures_dir=testdata/kernelreplay/fixtures
   rm -f "$out/kernel.json"
