@@ -21,7 +21,7 @@
 namespace sendsim::realsock {
 namespace {
 
-constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kAck = 0x10;
+constexpr uint8_t kSyn = 0x02, kRst = 0x04, kAck = 0x10;  // TCPHDR_*
 
 uint16_t Get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
 uint32_t Get32(const uint8_t* p) { return static_cast<uint32_t>(Get16(p)) << 16 | Get16(p + 2); }

@@ -73,7 +73,7 @@ absl::StatusOr<realsock::TunHandshake> Handshake(int sock, realsock::TunDevice* 
       absl::StatusOr<std::optional<realsock::TunSegment>> r = tun->Read();
       if (!r.ok()) return r.status();
       if (!r->has_value()) break;
-      if ((**r).dport == kPeerPort && ((**r).flags & 0x02) != 0) syn = **r;
+      if ((**r).dport == kPeerPort && ((**r).flags & 0x02) != 0) syn = **r;  // TCPHDR_SYN
     }
   }
   realsock::TunHandshake hs;
