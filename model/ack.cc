@@ -423,7 +423,7 @@ void TcpSock::SlowStartAfterIdleCheck() {
   if (!config_.slow_start_after_idle || packets_out_ != 0) return;
   int32_t delta = static_cast<int32_t>(Jiffies() - lsndtime_);
   if (delta <= static_cast<int32_t>(rto_jiffies_)) return;
-  const uint32_t restart_cwnd0 = config_.initcwnd;
+  const uint32_t restart_cwnd0 = InitCwnd();
   uint32_t cwnd = snd_cwnd_;
   snd_ssthresh_ = CurrentSsthresh();
   const uint32_t restart_cwnd = std::min(restart_cwnd0, cwnd);
@@ -436,7 +436,7 @@ void TcpSock::SlowStartAfterIdleCheck() {
 // tcp_cwnd_application_limited.
 void TcpSock::CwndApplicationLimited() {
   if (!in_loss_ && !sock_nospace_) {
-    const uint32_t win_used = std::max(snd_cwnd_used_, config_.initcwnd);
+    const uint32_t win_used = std::max(snd_cwnd_used_, InitCwnd());
     if (win_used < snd_cwnd_) {
       snd_ssthresh_ = CurrentSsthresh();
       snd_cwnd_ = (snd_cwnd_ + win_used) >> 1;

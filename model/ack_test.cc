@@ -32,6 +32,19 @@ TEST(Rules, CubicRootIsFloor) {
   EXPECT_EQ(CubicRoot(1000000), 100u);
 }
 
+// tcp_init_cwnd clamps the route's initial cwnd to snd_cwnd_clamp: initcwnd
+// 100 with a clamp of 13 sends 13 segments, not 100 (found against UML 6.1
+// by tools/kernelreplay: the kernel's footer waited for the window).
+TEST(Rules, InitialCwndClamped) {
+  SenderContext::Options o;
+  o.config.initcwnd = 100;
+  o.config.cwnd_clamp = 13;
+  SenderContext ctx(o);
+  EXPECT_EQ(ctx.sock().snd_cwnd(), 13u);
+  EXPECT_EQ(ctx.SendMsg(60000, 0), 60000);
+  EXPECT_EQ(ctx.TakeLens().size(), 13u);
+}
+
 // Slow start with an ACK every second segment (Reno):
 //  t=0: 60000 bytes -> cwnd 10 allows 10 segments (two half-cwnd bursts).
 //  each ACK then covers 2 segments: cwnd += 2 (cwnd < 2*max_packets_out, so

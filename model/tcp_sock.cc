@@ -18,8 +18,8 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   full_mss_ = config.mss;
   MtupInit(opts.passive_open, opts.peer_dropped_timestamps);
-  snd_cwnd_ = config.initcwnd;
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
+  snd_cwnd_ = InitCwnd();  // tcp_init_transfer -> tcp_init_cwnd
   snd_wnd_ = opts.initial_window;
   max_window_ = opts.initial_window;
   rto_jiffies_ = NsToJiffiesCeil(kTcpTimeoutInitNs);

@@ -14,6 +14,7 @@
 // Sequence numbers are 64-bit internally (no wrap in long runs) and
 // truncated to 32 bits at the wire seam.
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -270,6 +271,8 @@ class TcpSock final : public Socket {
   void SndbufExpand();
   void WriteSpace();  // sk_write_space with the generic wakeup test
   void SlowStartAfterIdleCheck();
+  // tcp_init_cwnd: the route's initial cwnd, clamped to snd_cwnd_clamp.
+  uint32_t InitCwnd() const { return std::min(config_.initcwnd, snd_cwnd_clamp_); }
   void CwndApplicationLimited();
   void XmitRetransmitQueue();
 

@@ -221,6 +221,30 @@ std::vector<Writer> MapWriters() {
           Writer::kV1Sendmsg, Writer::kV1Splice,  Writer::kV2,     Writer::kV1CorkBatch};
 }
 
+std::vector<std::pair<std::string, std::string>> MapCellNames() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Cell& c : AllCells()) out.emplace_back(c.axis, c.value);
+  return out;
+}
+
+absl::StatusOr<MapCellCases> CellCases(const std::string& axis, const std::string& value, int64_t n, uint64_t seed) {
+  const std::vector<Cell> cells = AllCells();
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i].axis != axis || cells[i].value != value) continue;
+    MapCellCases out{axis, value, {}};
+    const CaseGenerator gen(cells[i].limits);
+    // RunCell's draws: case j of cell i is draw i * 1'000'000'007 + j.
+    for (int64_t j = 0; j < n; ++j) {
+      std::optional<Case> c = gen.Draw(seed, i * 1'000'000'007ULL + static_cast<uint64_t>(j));
+      if (!c.has_value()) continue;
+      cells[i].apply(&*c);
+      out.cases.push_back(*std::move(c));
+    }
+    return out;
+  }
+  return absl::InvalidArgumentError(absl::StrFormat("unknown map cell '%s = %s'", axis, value));
+}
+
 absl::StatusOr<std::vector<MapCellResult>> BuildMap(const MapOptions& opt) {
   std::vector<Cell> cells = AllCells();
   for (const std::string& a : opt.axes) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -52,6 +53,16 @@ std::string MapJson(const std::vector<MapCellResult>& cells, const MapOptions& o
 // Heat map of the share of cases in which each writer is optimal in sub-MSS
 // segments (rows: cells, columns: writers).
 std::string MapSvg(const std::vector<MapCellResult>& cells);
+
+// A map cell's name and the first `n` cases it draws (the same cases, in
+// the same order, that BuildMap runs in that cell for `seed`), with the
+// cell's axis pinned; writer and profile as drawn (callers set their own).
+struct MapCellCases {
+  std::string axis, value;
+  std::vector<Case> cases;
+};
+std::vector<std::pair<std::string, std::string>> MapCellNames();
+absl::StatusOr<MapCellCases> CellCases(const std::string& axis, const std::string& value, int64_t n, uint64_t seed);
 
 // The explorer's entry points (flags in map.cc).
 bool MapRequested();

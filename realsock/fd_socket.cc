@@ -144,6 +144,13 @@ int64_t FdSocket::FinishBatch() {
       continue;
     }
     if (r != -EAGAIN) return r;
+    if (block_hook_) {
+      if (absl::Status st = block_hook_(); !st.ok()) {
+        if (error_.ok()) error_ = st;
+        return -EIO;
+      }
+      continue;
+    }
     struct pollfd pfd = {fd_, POLLOUT, 0};
     if (poll(&pfd, 1, -1) < 0 && errno != EINTR) return -errno;
   }

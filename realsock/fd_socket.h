@@ -30,6 +30,7 @@
 // then calls FireWriteSpace().
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -69,6 +70,11 @@ class FdSocket : public model::Socket {
   const model::Counters& counters() const override { return counters_; }
 
   int fd() const { return fd_; }
+  // Called, instead of a bare poll for POLLOUT, while a NOTLAST batch waits
+  // for room inside a call: a driver that must keep serving something else
+  // meanwhile (the tun peer, whose ACKs make the room) waits there; it
+  // returns after any progress, the batch is retried. An error fails the call.
+  void set_block_hook(std::function<absl::Status()> hook) { block_hook_ = std::move(hook); }
   bool wants_write_space() const { return wants_write_space_; }
   // POLLOUT after an -EAGAIN: runs the write-space callback.
   void FireWriteSpace();
@@ -99,6 +105,7 @@ class FdSocket : public model::Socket {
   bool wants_write_space_ = false;
   uint64_t tag_ = 0;
   WriteSpaceFn write_space_;
+  std::function<absl::Status()> block_hook_;
   model::Counters counters_;
   FdSocketStats stats_;
   absl::Status error_;
