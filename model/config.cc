@@ -45,6 +45,8 @@ absl::Status ValidateConfig(const ConnectionConfig& c) {
                                  {"host.app_read_wakeup_ns", c.host.app_read_wakeup_ns}}) {
     if (absl::Status s = NonNegative(field, v); !s.ok()) return s;
   }
+  if (c.host.tx_orphan_at_xmit && c.host.tx_completion_at_arrival)
+    return Bad("host.tx_orphan_at_xmit (tun) and host.tx_completion_at_arrival (veth) exclude each other");
   if (c.host.rps_backlog_on_sender_cpu && !c.host.has_rx_cpu())
     return Bad("host.rps_backlog_on_sender_cpu needs host.rx_cpu_service_ns or host.rx_cpu_wakeup_ns > 0");
   if (c.hz != 100 && c.hz != 250 && c.hz != 300 && c.hz != 1000)

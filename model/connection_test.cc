@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -164,6 +165,52 @@ TEST(Connection, SoftirqWorkIsChargedToTheSendersCpu) {
     ASSERT_GT(obs.acks, 0u);
     const TimeNs expected = on ? static_cast<TimeNs>(700 * obs.data + 300 * obs.acks) : 0;
     EXPECT_EQ((*conn)->socket().cpu_stolen_ns(), expected) << "on=" << on;
+  }
+}
+
+// tun (HostConfig::tx_orphan_at_xmit) against the NIC, by hand: MSS 1448,
+// TCP_NODELAY, autocorking, no call cost, TX completion 0 (the NIC's comes
+// at the 1000-byte frame's last bit, 1090 bytes at 10 Gb/s: 872 ns). At
+// time 0, three sendmsg calls of 1000, 200 and 200 bytes:
+// - 1000: nothing in flight, tcp_should_autocork is false, it leaves.
+// - 200: a new skb; NIC: sk_wmem_alloc = 1 + the first clone's truesize,
+//   which exceeds the new skb's (the first was allocated with a linear head
+//   or equal), the rtx queue is not empty and 200 < size_goal, so
+//   tcp_should_autocork holds it (LINUX_MIB_TCPAUTOCORKING once); tun:
+//   tcp_wfree ran inside the first transmit, sk_wmem_alloc is 1, it leaves.
+// - 200: NIC: joins the held skb (400), held again (the bit is already
+//   set, no second count); tun: leaves.
+// The NIC's completion at 872 ns runs tcp_wfree, the TSQ tasklet sends 400.
+// So NIC 1000 400, tun 1000 200 200.
+TEST(Connection, TunDoesNotAutocorkASubMssTail) {
+  for (bool tun : {false, true}) {
+    ConnectionConfig cfg;
+    cfg.track_payload = false;
+    cfg.host.tx_orphan_at_xmit = tun;
+    EventLoop loop;
+    struct Lens : Observer {
+      std::vector<uint32_t> data;
+      void OnWirePacket(const WirePacket& p) override {
+        if (p.dir == Direction::kData && p.len > 0) data.push_back(p.len);
+      }
+    } obs;
+    absl::StatusOr<std::unique_ptr<Connection>> conn =
+        Connection::Create(&loop, cfg, *ProfileByName("linux-6.1"), &obs);
+    ASSERT_TRUE(conn.ok()) << conn.status();
+    const std::vector<uint8_t> zeros(1000);
+    for (uint64_t len : {1000, 200, 200}) {
+      const Iovec iov{zeros.data(), len};
+      ASSERT_EQ((*conn)->socket().sendmsg(absl::Span<const Iovec>(&iov, 1), kMsgDontwait), static_cast<int64_t>(len));
+    }
+    loop.Run(10'000'000);
+    EXPECT_EQ((*conn)->delivered_bytes(), 1400u);
+    if (tun) {
+      EXPECT_EQ(obs.data, (std::vector<uint32_t>{1000, 200, 200}));
+      EXPECT_EQ((*conn)->socket().counters().autocorks, 0u);
+    } else {
+      EXPECT_EQ(obs.data, (std::vector<uint32_t>{1000, 400}));
+      EXPECT_EQ((*conn)->socket().counters().autocorks, 1u);
+    }
   }
 }
 

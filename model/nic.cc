@@ -11,6 +11,7 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
       completion_at_arrival_(cfg.host.tx_completion_at_arrival),
+      orphan_at_xmit_(cfg.host.tx_orphan_at_xmit),
       link_(link),
       on_complete_(std::move(on_complete)),
       completion_timer_(loop, &Nic::CompleteEvent, this) {
@@ -64,7 +65,9 @@ void Nic::Transmit(const XmitSkb& skb) {
     offset += len;
     ++segments_;
     const TimeNs last_bit = link_->Send(std::move(seg));
-    if (!tso_) {
+    if (orphan_at_xmit_) {
+      continue;  // no completion event: tcp_wfree below, once per skb
+    } else if (!tso_) {
       // Software GSO: proportional truesize share; the running floor makes
       // the shares sum to skb.truesize exactly.
       const uint32_t upto = skb.len == 0
@@ -76,6 +79,12 @@ void Nic::Transmit(const XmitSkb& skb) {
     } else if (last) {
       QueueCompletion(CompletionBase(last_bit) + tx_completion_ns_, skb.truesize);
     }
+  }
+  if (orphan_at_xmit_) {
+    // tun_net_xmit -> skb_orphan -> tcp_wfree: the charge leaves the socket
+    // as the device takes the skb (the segments above still serialize).
+    pending_truesize_ -= skb.truesize;
+    if (on_complete_) on_complete_(skb.truesize);
   }
 }
 

@@ -19,7 +19,10 @@
 //   segmentation time (tcp_gso_segment); deliberate simplification.
 //
 // on_complete(truesize) is the sender's tcp_wfree; it runs from an EventLoop
-// event at the completion time, never synchronously inside Transmit.
+// event at the completion time, never synchronously inside Transmit --
+// except on a tun (HostConfig::tx_orphan_at_xmit): tun_net_xmit's
+// skb_orphan runs tcp_wfree for the whole skb inside the transmit, so
+// Transmit calls on_complete before it returns and nothing stays pending.
 // Completions of one Nic run in transmission order.
 
 #include <cstdint>
@@ -65,6 +68,7 @@ class Nic {
   }
   TimeNs tx_completion_ns_;
   bool completion_at_arrival_;
+  bool orphan_at_xmit_;  // tun: tcp_wfree inside Transmit (tun_net_xmit -> skb_orphan)
   Link* link_;
   TxCompletionFn on_complete_;
   RingQueue<Completion> completions_;  // in time order

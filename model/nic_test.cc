@@ -208,5 +208,30 @@ TEST(NicTest, CompletionAtArrival) {
   }
 }
 
+// tun (HostConfig::tx_orphan_at_xmit): tun_net_xmit's skb_orphan runs
+// tcp_wfree inside the transmit, so the whole truesize (5280) is released
+// before Transmit returns, at time 0, once per skb with TSO or software GSO,
+// whatever tx_completion_ns says; the segments still leave at 0, 1231 and
+// 2461 (TsoCutsSkbAndCompletesOnce) and all three arrive.
+TEST(NicTest, TunOrphansAtXmit) {
+  for (bool tso : {true, false}) {
+    Harness h(tso, /*completion_ns=*/5'000);
+    h.cfg.host.tx_orphan_at_xmit = true;
+    h.nic = std::make_unique<Nic>(&h.loop, h.cfg, h.link.get(),
+                                  [&h](uint32_t ts) { h.done.push_back({h.loop.now(), ts}); });
+    h.nic->Transmit(Skb(1000, 4000, kTcpAck | kTcpPsh, 5280));
+    ASSERT_EQ(h.done.size(), 1u);
+    EXPECT_EQ(h.done[0].at, 0);
+    EXPECT_EQ(h.done[0].truesize, 5280u);
+    EXPECT_EQ(h.nic->pending_truesize(), 0u);
+    ASSERT_EQ(h.rec.pkts.size(), 3u);
+    EXPECT_EQ(h.rec.pkts[1].time, 1231);
+    EXPECT_EQ(h.rec.pkts[2].time, 2461);
+    h.loop.Run();
+    EXPECT_EQ(h.done.size(), 1u);  // no completion event follows
+    EXPECT_EQ(h.arrived.size(), 3u);
+  }
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -157,6 +157,7 @@ absl::Status ParseNet(absl::string_view s, NetConfig* n) {
     else if (k == "call_ns") st = ParseNum(k, v, &n->call_cost_ns);
     else if (k == "crc_ns") st = ParseNum(k, v, &n->crc_ns_per_page);
     else if (k == "hz") st = ParseNum(k, v, &n->hz);
+    else if (k == "tun") st = ParseNum(k, v, &n->tun);
     else st = Bad("net key", k);
     if (!st.ok()) return st;
   }
@@ -172,14 +173,15 @@ absl::Status ParseNet(absl::string_view s, NetConfig* n) {
 }
 
 std::string FormatNet(const NetConfig& n) {
-  return absl::StrFormat(
+  // tun=1 only when set, so every case text written before it stays as it was.
+  return absl::StrCat(absl::StrFormat(
       "mss=%u tso=%d nodelay=%d autocork=%d sndbuf=%u initcwnd=%u cwnd_clamp=%u rcvbuf=%u "
       "rcv_wnd_segs=%u delack=%d ack_every=%u gro=%s gro_flush_ns=%d owd_ns=%d link_bps=%u "
       "txc_ns=%d call_ns=%d crc_ns=%d hz=%d",
       n.mss, n.tso, n.nodelay, n.autocorking, n.sndbuf, n.initcwnd, n.cwnd_clamp, n.rcvbuf,
       n.init_rcv_wnd_segs, n.delayed_ack, n.ack_every_segs, n.gro == GroModeP::kOff ? "off" : "batch",
       n.gro_flush_ns, n.one_way_delay_ns, n.link_bps, n.tx_completion_ns, n.call_cost_ns,
-      n.crc_ns_per_page, n.hz);
+      n.crc_ns_per_page, n.hz), n.tun ? " tun=1" : "");
 }
 
 }  // namespace

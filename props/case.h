@@ -95,6 +95,10 @@ struct NetConfig {
   int64_t call_cost_ns = 0;             // CPU time per socket call
   int64_t crc_ns_per_page = 0;          // CPU time between page calls (crc32c)
   int hz = 250;
+  // The sender's device is a tun (HostConfig::tx_orphan_at_xmit: tun_net_xmit
+  // orphans each skb, so TSQ and autocorking see nothing in flight on the
+  // device). Only tools/kernelreplay sets it; text "tun=1", written only when set.
+  bool tun = false;
   friend bool operator==(const NetConfig&, const NetConfig&) = default;
 };
 

@@ -1,6 +1,8 @@
 #include "props/case.h"
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "props/setup.h"
 
 namespace sendsim::props {
 namespace {
@@ -62,6 +64,20 @@ TEST(CaseTest, FormatParseRoundTrip) {
   absl::StatusOr<Case> back = ParseCase(FormatCase(c));
   ASSERT_TRUE(back.ok()) << back.status() << "\n" << FormatCase(c);
   EXPECT_EQ(*back, c) << FormatCase(*back);
+}
+
+// tun=1 (kernelreplay's device) is written only when set: every case text
+// without it reads and prints as before.
+TEST(CaseTest, TunWrittenOnlyWhenSet) {
+  Case c = TwoMessageCase();
+  EXPECT_FALSE(absl::StrContains(FormatCase(c), "tun="));
+  c.net.tun = true;
+  EXPECT_TRUE(absl::StrContains(FormatCase(c), " hz=250 tun=1"));
+  absl::StatusOr<Case> back = ParseCase(FormatCase(c));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, c);
+  EXPECT_TRUE(CaseScenario(c).host.tx_orphan_at_xmit);
+  EXPECT_FALSE(CaseScenario(TwoMessageCase()).host.tx_orphan_at_xmit);
 }
 
 TEST(CaseTest, ParseRejectsBadInputWithOneLineErrors) {

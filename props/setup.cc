@@ -31,6 +31,7 @@ scenario::Scenario CaseScenario(const Case& c) {
   s.tx_completion_ns = static_cast<uint64_t>(n.tx_completion_ns);
   s.call_cost_ns = static_cast<uint64_t>(n.call_cost_ns);
   s.hz = static_cast<uint32_t>(n.hz);
+  s.host.tx_orphan_at_xmit = n.tun;
   s.receiver.rcvbuf = n.rcvbuf;
   s.receiver.init_rcv_wnd_segs = n.init_rcv_wnd_segs;
   s.delayed_ack = n.delayed_ack;

@@ -30,6 +30,12 @@ struct HostConfig {
   // TX completion counts tx_completion_ns from the segment's arrival at the
   // peer, not from its last bit.
   bool tx_completion_at_arrival = false;
+  // A tun device instead of a NIC: tun_net_xmit orphans the skb the moment
+  // the device takes it (skb_orphan -> tcp_wfree), so sk_wmem_alloc never
+  // holds a sent skb: TSQ and autocorking see nothing in the qdisc/device.
+  // The link still serializes and delivers the segments as without it;
+  // tx_completion_ns and tx_completion_at_arrival then do not apply.
+  bool tx_orphan_at_xmit = false;
   // Extra delay of each data segment before the peer processes it, drawn
   // from an exponential distribution with this mean (seeded by link_seed,
   // order kept: a segment never overtakes the one before it). Stands for a

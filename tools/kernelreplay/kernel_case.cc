@@ -112,6 +112,7 @@ props::Case KernelExpressible(props::Case c) {
   c.net.hz = 250;
   c.net.tso = true;
   c.net.cwnd_clamp = 0;
+  c.net.tun = true;
   return c;
 }
 

@@ -29,7 +29,9 @@ struct KernelCaseRun {
 // cwnd clamps only through a cached tcp_metrics entry (tcp_init_metrics
 // looks one up without creating it; tcp_no_metrics_save=1 keeps runs
 // independent, so there is none). A replayed case has hz 250, TSO on and no
-// cwnd clamp, on both sides.
+// cwnd clamp, on both sides, and the model's device is a tun like the
+// kernel's (tun=1: tun_net_xmit orphans every skb, so TSQ and autocorking
+// never hold; the drawn tx completion then does not apply).
 props::Case KernelExpressible(props::Case c);
 
 // Runs `c` (its profile must match this kernel's page-send interface) over

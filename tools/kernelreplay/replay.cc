@@ -173,6 +173,9 @@ absl::StatusOr<std::pair<std::vector<uint32_t>, bool>> ModelSizes(const props::C
 absl::Status FillModel(Recording* r) {
   for (ReplayCell& cell : r->cells) {
     for (ReplayCase& c : cell.cases) {
+      // The kernel side always ran over the tun peer; kernel sides recorded
+      // before the model had a tun (tun=1) get it here (KernelExpressible).
+      c.c = KernelExpressible(std::move(c.c));
       for (ReplayRun& run : c.runs) {
         absl::StatusOr<std::pair<std::vector<uint32_t>, bool>> m = ModelSizes(WriterCase(c.c, run.writer));
         if (!m.ok()) return m.status();
@@ -333,6 +336,18 @@ std::string AgreementTable(const Recording& r) {
 }
 
 std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& kernel) {
+  if (c.net.tun) {
+    // The model's device is the kernel's (tun: tcp_wfree at xmit), so
+    // autocorking and TSQ cannot hold on either side; what the model's run
+    // did instead, for the look.
+    absl::StatusOr<props::Outcome> o = props::RunCase(c, props::RunDepth::kWire);
+    if (!o.ok()) return absl::StrCat("not explained over the tun: ", o.status().message());
+    return absl::StrFormat(
+        "not explained over the tun (tun_net_xmit's skb_orphan modelled: no autocork, no TSQ); the model's run: "
+        "tso_deferrals %d, eagains %d, nagle_holds %d, cork_holds %d, probe0_fires %d; kept for a look",
+        o->counters["tso_deferrals"], o->counters["eagains"], o->counters["nagle_holds"], o->counters["cork_holds"],
+        o->counters["probe0_fires"]);
+  }
   props::Case x = c;
   x.net.autocorking = false;
   if (c.net.autocorking) {

@@ -86,8 +86,10 @@ std::string AgreementTable(const Recording& r);
 // quiescent cell), as fixture text: the case, the two size sequences and
 // why (ExplainQuiescent) as comments.
 // The named kernel difference behind a quiescent disagreement, when the
-// model shows it: the same case with autocorking off (what a tun's
-// immediate skb free gives the kernel) gives the kernel's sizes.
+// model shows it. A case without the tun device (recorded before tun=1):
+// the same case with autocorking off (what a tun's immediate skb free gives
+// the kernel) gives the kernel's sizes, or TSQ held. With tun=1 neither can
+// hold; the model's counters that did act are listed.
 std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& kernel);
 std::vector<std::pair<std::string, std::string>> QuiescentDisagreements(const Recording& r);
 
