@@ -16,6 +16,20 @@ sendsim=cli/sendsim
 expected=testdata/packetdrill/uml_expected.txt
 [[ -x $sendsim && -r $expected ]] || { echo "missing $sendsim or $expected in runfiles"; exit 1; }
 export SENDSIM_UML_RUN=$PWD/tools/uml/run.sh
+build=$PWD/tools/uml/build.sh
+sendsim=$PWD/$sendsim
+expected=$PWD/$expected
+# The guest sees the host's files by their paths, except under /tmp (its own
+# tmpfs). Runfiles link into the source tree, which may be a clone under /tmp:
+# run on copies of the scripts in $TEST_TMPDIR (under Bazel's output base)
+# so the verdicts do not depend on where the checkout lives.
+work=$TEST_TMPDIR/work
+mkdir -p "$work/testdata/packetdrill"
+cp -L testdata/packetdrill/*.pkt "$work/testdata/packetdrill/"
+case $(cd "$work" && pwd -P) in
+  /tmp | /tmp/*) echo "TEST_TMPDIR $TEST_TMPDIR is under /tmp, which the guest hides; not checked"; exit 0 ;;
+esac
+cd "$work" || exit 1
 scripts=(testdata/packetdrill/*.pkt)
 ((${#scripts[@]} >= 20)) || { echo "only ${#scripts[@]} scripts in runfiles"; exit 1; }
 
@@ -23,7 +37,7 @@ failures=0
 fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
 
 for kernel in 6.1 6.12; do
-  if ! tools/uml/build.sh --path "$kernel" >/dev/null; then
+  if ! "$build" --path "$kernel" >/dev/null; then
     echo "uml-$kernel: kernel not built here (tools/uml/build.sh $kernel); not checked"
     continue
   fi
