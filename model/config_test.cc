@@ -68,6 +68,12 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
       {"drop_data_segments", [](ConnectionConfig& c) { c.drop_data_segments = {5, 5}; }},
       // The backlog needs the receiving CPU's service or wakeup time.
       {"host.rps_backlog_on_sender_cpu", [](ConnectionConfig& c) { c.host.rps_backlog_on_sender_cpu = true; }},
+      // A device is a tun (frees at xmit) or a veth (frees on the peer's
+      // arrival), not both.
+      {"host.tx_orphan_at_xmit", [](ConnectionConfig& c) {
+         c.host.tx_orphan_at_xmit = true;
+         c.host.tx_completion_at_arrival = true;
+       }},
   };
   for (const Case& k : cases) {
     ConnectionConfig c;
@@ -77,6 +83,15 @@ TEST(ValidateConfig, EachBadFieldRejectedByName) {
     EXPECT_THAT(std::string(s.message()), HasSubstr(k.field));
     EXPECT_EQ(std::string(s.message()).find('\n'), std::string::npos) << "one line: " << s.message();
   }
+}
+
+TEST(ValidateConfig, TunOrVethAloneAccepted) {
+  ConnectionConfig tun;
+  tun.host.tx_orphan_at_xmit = true;
+  EXPECT_TRUE(ValidateConfig(tun).ok()) << ValidateConfig(tun);
+  ConnectionConfig veth;
+  veth.host.tx_completion_at_arrival = true;
+  EXPECT_TRUE(ValidateConfig(veth).ok()) << ValidateConfig(veth);
 }
 
 TEST(ValidateConfig, NoTimestampsMss1460Accepted) {
