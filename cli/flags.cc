@@ -439,7 +439,7 @@ std::string UsageText() {
       "\n"
       "Simulates libceph's messenger writing OSD requests into a model of the Linux TCP send path and\n"
       "prints the packet sizes each writer produces. Flags use --name=value; '-' and '_' are the same\n"
-      "in names; bool flags also take --name / --noname. Every default and its source: cli/README.md.\n"
+      "in names; bool flags also take --name / --noname. Every default and its source: docs/cli-reference.md.\n"
       "\nFlags:\n";
   for (const std::string& n : AllFlagNames()) {
     const absl::CommandLineFlag* f = absl::FindCommandLineFlag(n);

@@ -25,7 +25,7 @@ constexpr uint32_t kMss = 1448;
 // pushed from tcp_tsq_handler and tcp_release_cb's deferred TSQ write, and
 // autocork holding the footer, both need a socket still charged after
 // veth_xmit. GSO/TSO/GRO are off as on the testbed (software segmentation).
-// The rest is calibration (tools/kernelcmp/README.md, "The model side").
+// The rest is calibration (docs/kernelcmp.md, "The model side").
 // The testbed's run as a scenario (its link rate is whole Mbit/s: the
 // default 100 Gbit/s or --model_link_mbps).
 scenario::Scenario ScenarioFor(const ModelSettings& s) {
