@@ -1,12 +1,9 @@
 #include "packetdrill/kernel_tun.h"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <poll.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +11,9 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "netdev/inet.h"
+#include "netdev/ip_cmd.h"
+#include "netdev/tun.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -26,50 +26,10 @@ int64_t MonotonicNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-// Runs a fixed argv (no shell); its exit status.
-int RunArgv(const std::vector<std::string>& argv) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-      dup2(null, 1);
-      dup2(null, 2);
-    }
-    std::vector<char*> a;
-    for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execvp(a[0], a.data());
-    _exit(127);
-  }
-  int st = 0;
-  if (waitpid(pid, &st, 0) < 0) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-uint16_t Checksum(const uint8_t* p, size_t n, uint32_t sum = 0) {
-  for (size_t i = 0; i + 1 < n; i += 2) sum += static_cast<uint32_t>(p[i] << 8 | p[i + 1]);
-  if (n % 2) sum += static_cast<uint32_t>(p[n - 1] << 8);
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return static_cast<uint16_t>(~sum);
-}
-
-void Put16(uint8_t* p, uint16_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
-}
-void Put32(uint8_t* p, uint32_t v) {
-  Put16(p, static_cast<uint16_t>(v >> 16));
-  Put16(p + 2, static_cast<uint16_t>(v));
-}
-uint16_t Get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-uint32_t Get32(const uint8_t* p) { return static_cast<uint32_t>(Get16(p)) << 16 | Get16(p + 2); }
-
-uint32_t Addr(const char* a) {
-  in_addr x;
-  inet_pton(AF_INET, a, &x);
-  return ntohl(x.s_addr);
-}
+using netdev::Get16;
+using netdev::Get32;
+using netdev::Put16;
+using netdev::Put32;
 
 }  // namespace
 
@@ -152,15 +112,12 @@ std::vector<TcpOption> DecodeTcpOptions(const uint8_t* p, size_t n) {
 }
 
 absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
-  int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
-  if (fd < 0) return absl::UnavailableError(absl::StrFormat("open /dev/net/tun: %s", std::strerror(errno)));
-  ifreq ifr;
-  std::memset(&ifr, 0, sizeof(ifr));
-  std::strncpy(ifr.ifr_name, "tun0", IFNAMSIZ - 1);
-  ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_VNET_HDR;
+  absl::StatusOr<int> tun = netdev::OpenTun("tun0", IFF_TUN | IFF_NO_PI | IFF_VNET_HDR);
+  if (!tun.ok()) return tun.status();
+  const int fd = *tun;
   // TSO offloads: the kernel hands whole TSO skbs to the device (what
   // packetdrill's tun device shows); `ethtool -K tun0 tso off` turns them off.
-  if (ioctl(fd, TUNSETIFF, &ifr) < 0 || ioctl(fd, TUNSETOFFLOAD, TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6) < 0) {
+  if (ioctl(fd, TUNSETOFFLOAD, TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6) < 0) {
     const std::string e = std::strerror(errno);
     close(fd);
     return absl::UnavailableError("tun0: " + e);
@@ -172,7 +129,7 @@ absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
            {"ip", "link", "set", "tun0", "up"},
            {"ip", "addr", "add", local, "dev", "tun0"},
            {"ip", "route", "add", "192.0.2.0/24", "via", kKernelGatewayAddr, "dev", "tun0"}}) {
-    if (RunArgv(argv) != 0 && argv[0] == "ip") {
+    if (netdev::RunArgv(argv) != 0 && argv[0] == "ip") {
       close(fd);
       return absl::UnavailableError(absl::StrFormat("'%s %s %s' failed", argv[0], argv[1], argv[2]));
     }
@@ -195,7 +152,7 @@ int64_t TunDevice::Now() const { return MonotonicNs() - t0_; }
 
 void TunDevice::ReadLoop() {
   std::vector<uint8_t> buf(70000);
-  const uint32_t local = Addr(kKernelLocalAddr), remote = Addr(kKernelRemoteAddr);
+  const uint32_t local = netdev::ParseIpv4(kKernelLocalAddr), remote = netdev::ParseIpv4(kKernelRemoteAddr);
   for (;;) {
     {
       absl::MutexLock l(&mu_);
@@ -239,9 +196,9 @@ absl::Status TunDevice::Write(const WireTcp& p) {
   Put16(ip + 2, static_cast<uint16_t>(20 + tcp_len));
   ip[8] = 64;
   ip[9] = 6;
-  Put32(ip + 12, Addr(kKernelRemoteAddr));
-  Put32(ip + 16, Addr(kKernelLocalAddr));
-  Put16(ip + 10, Checksum(ip, 20));
+  Put32(ip + 12, netdev::ParseIpv4(kKernelRemoteAddr));
+  Put32(ip + 16, netdev::ParseIpv4(kKernelLocalAddr));
+  Put16(ip + 10, netdev::Fold(netdev::SumWords(ip, 20, 0)));
   uint8_t* tcp = ip + 20;
   Put16(tcp, p.sport);
   Put16(tcp + 2, p.dport);
@@ -257,9 +214,7 @@ absl::Status TunDevice::Write(const WireTcp& p) {
   ph[8] = 0;
   ph[9] = 6;
   Put16(ph + 10, static_cast<uint16_t>(tcp_len));
-  uint32_t sum = 0;
-  for (int i = 0; i < 12; i += 2) sum += static_cast<uint32_t>(ph[i] << 8 | ph[i + 1]);
-  Put16(tcp + 16, Checksum(tcp, tcp_len, sum));
+  Put16(tcp + 16, netdev::Fold(netdev::SumWords(tcp, tcp_len, netdev::SumWords(ph, sizeof(ph), 0))));
   if (write(fd_, b.data(), b.size()) != static_cast<ssize_t>(b.size())) {
     return absl::InternalError(absl::StrFormat("write to tun0: %s", std::strerror(errno)));
   }

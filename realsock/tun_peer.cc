@@ -4,8 +4,6 @@
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
-#include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,66 +13,24 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "model/constants.h"
+#include "netdev/inet.h"
+#include "netdev/ip_cmd.h"
+#include "netdev/tun.h"
 
 namespace sendsim::realsock {
 namespace {
 
 constexpr uint8_t kSyn = 0x02, kRst = 0x04, kAck = 0x10;  // TCPHDR_*
 
-uint16_t Get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-uint32_t Get32(const uint8_t* p) { return static_cast<uint32_t>(Get16(p)) << 16 | Get16(p + 2); }
-void Put16(uint8_t* p, uint16_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
-}
-void Put32(uint8_t* p, uint32_t v) {
-  Put16(p, static_cast<uint16_t>(v >> 16));
-  Put16(p + 2, static_cast<uint16_t>(v));
-}
-
-uint32_t SumWords(const uint8_t* p, size_t n, uint32_t sum) {
-  for (size_t i = 0; i + 1 < n; i += 2) sum += Get16(p + i);
-  if (n % 2) sum += static_cast<uint32_t>(p[n - 1]) << 8;
-  return sum;
-}
-uint16_t Fold(uint32_t sum) {
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return static_cast<uint16_t>(~sum);
-}
-
-uint32_t Addr(const char* a) {
-  in_addr x;
-  inet_pton(AF_INET, a, &x);
-  return ntohl(x.s_addr);
-}
-
-// A fixed argv (no shell), its output discarded; the exit status.
-int RunArgv(const std::vector<std::string>& argv) {
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    const int null = open("/dev/null", O_RDWR);
-    if (null >= 0) {
-      dup2(null, 1);
-      dup2(null, 2);
-    }
-    std::vector<char*> a;
-    for (const std::string& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execvp(a[0], a.data());
-    _exit(127);
-  }
-  int st = 0;
-  if (waitpid(pid, &st, 0) < 0) return -1;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-absl::Status Ip(const std::vector<std::string>& argv) {
-  if (RunArgv(argv) != 0) return absl::UnavailableError(absl::StrFormat("'%s' failed", absl::StrJoin(argv, " ")));
-  return absl::OkStatus();
-}
+using netdev::Fold;
+using netdev::Get16;
+using netdev::Get32;
+using netdev::Put16;
+using netdev::Put32;
+using netdev::RunArgv;
+using netdev::RunIp;
+using netdev::SumWords;
 
 }  // namespace
 
@@ -167,18 +123,9 @@ std::vector<uint8_t> BuildTunPacket(const TunSegment& s) {
 }
 
 absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
-  const int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return absl::UnavailableError(absl::StrFormat("open /dev/net/tun: %s", std::strerror(errno)));
-  ifreq ifr;
-  std::memset(&ifr, 0, sizeof(ifr));
-  std::strncpy(ifr.ifr_name, kTunDev, IFNAMSIZ - 1);
-  ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
-  if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
-    const std::string e = std::strerror(errno);
-    close(fd);
-    return absl::UnavailableError(absl::StrFormat("%s: TUNSETIFF: %s", kTunDev, e));
-  }
-  std::unique_ptr<TunDevice> dev(new TunDevice(fd));
+  absl::StatusOr<int> fd = netdev::OpenTun(kTunDev, IFF_TUN | IFF_NO_PI, O_NONBLOCK);
+  if (!fd.ok()) return fd.status();
+  std::unique_ptr<TunDevice> dev(new TunDevice(*fd));
   dev->buf_.resize(65536 + 64);
   // A whole window read at one virtual instant: the ring (tx_queue_len) must
   // hold it, or tun_net_xmit drops.
@@ -186,7 +133,7 @@ absl::StatusOr<std::unique_ptr<TunDevice>> TunDevice::Create() {
            {"ip", "link", "set", "lo", "up"},
            {"ip", "link", "set", kTunDev, "mtu", absl::StrCat(kTunMtu), "txqueuelen", "20000", "up"},
            {"ip", "addr", "add", absl::StrCat(kTunLocalIp, "/24"), "dev", kTunDev}}) {
-    if (absl::Status st = Ip(argv); !st.ok()) return st;
+    if (absl::Status st = RunIp(argv); !st.ok()) return st;
   }
   return dev;
 }
@@ -195,7 +142,7 @@ TunDevice::~TunDevice() { close(fd_); }
 
 absl::Status TunDevice::SetRoute(uint32_t initcwnd) {
   if (have_route_ && route_initcwnd_ == initcwnd) return absl::OkStatus();
-  if (absl::Status st = Ip({"ip", "route", "replace", absl::StrCat(kTunPeerIp, "/32"), "dev", kTunDev, "initcwnd",
+  if (absl::Status st = RunIp({"ip", "route", "replace", absl::StrCat(kTunPeerIp, "/32"), "dev", kTunDev, "initcwnd",
                             absl::StrCat(initcwnd)});
       !st.ok()) {
     return st;
@@ -265,8 +212,8 @@ TunPeer::TunPeer(model::EventLoop* loop, TunDevice* dev, const model::Connection
 }
 
 void TunPeer::OnKernelSegment(const TunSegment& s) {
-  if (s.saddr != Addr(kTunLocalIp) || s.daddr != Addr(kTunPeerIp) || s.sport != hs_.local_port ||
-      s.dport != hs_.peer_port || (s.flags & (kRst | kSyn)) != 0) {
+  if (s.saddr != netdev::ParseIpv4(kTunLocalIp) || s.daddr != netdev::ParseIpv4(kTunPeerIp) ||
+      s.sport != hs_.local_port || s.dport != hs_.peer_port || (s.flags & (kRst | kSyn)) != 0) {
     return;
   }
   if (s.has_ts) ts_recent_ = s.tsval;
@@ -290,8 +237,8 @@ void TunPeer::OnKernelSegment(const TunSegment& s) {
 
 void TunPeer::WriteAck(const model::Segment& a) {
   TunSegment t;
-  t.saddr = Addr(kTunPeerIp);
-  t.daddr = Addr(kTunLocalIp);
+  t.saddr = netdev::ParseIpv4(kTunPeerIp);
+  t.daddr = netdev::ParseIpv4(kTunLocalIp);
   t.sport = hs_.peer_port;
   t.dport = hs_.local_port;
   t.seq = hs_.peer_isn + 1;
