@@ -217,14 +217,7 @@ class Parser {
     p->inbound = Is(Tok::kLess);
     Next();
     if (Is(Tok::kLBracket)) {
-      Next();
-      if (!Is(Tok::kWord)) return Err(Cur(), absl::StrFormat("expected an ECN marking, got %s", Show(Cur())));
-      p->ecn = Cur().text;
-      Next();
-      if (absl::Status st = Expect(Tok::kRBracket, "']'"); !st.ok()) return st;
-      if (p->ecn != "noecn" && p->ecn != "ect0" && p->ecn != "ect1" && p->ecn != "ce" && p->ecn != "ect01") {
-        return Err(Cur(), absl::StrFormat("unknown ECN marking [%s]", p->ecn));
-      }
+      if (absl::Status st = ParseEcnMarking(p); !st.ok()) return st;
     }
     if (IsWord("icmp") || IsWord("udp") || IsWord("udplite") || IsWord("gre") || IsWord("mpls") || Is(Tok::kLParen)) {
       std::string what = Is(Tok::kLParen) ? "IP header fields" : Cur().text + " packets";
@@ -232,7 +225,30 @@ class Parser {
       p->unsupported = absl::StrFormat("%s are not modelled", what);
       return absl::OkStatus();
     }
-    // Flags: adjacent word/dot/minus tokens, e.g. "S", "S.", "P.", ".", "FP.", "-".
+    if (absl::Status st = ParseTcpFlags(p); !st.ok()) return st;
+    const Token& seq_tok = Cur();
+    if (absl::Status st = ParseSequenceRange(p); !st.ok()) return st;
+    if (absl::Status st = ParseAckWinUrgOptions(p); !st.ok()) return st;
+    if (p->ack && !(p->flags & kFlagAck)) return Err(seq_tok, "'ack' given but the ACK flag '.' is not set");
+    if (p->inbound && !p->win) return Err(seq_tok, "inbound packet needs a window ('win N')");
+    return absl::OkStatus();
+  }
+
+  // "[ect0]" before the flags.
+  absl::Status ParseEcnMarking(PacketEvent* p) {
+    Next();
+    if (!Is(Tok::kWord)) return Err(Cur(), absl::StrFormat("expected an ECN marking, got %s", Show(Cur())));
+    p->ecn = Cur().text;
+    Next();
+    if (absl::Status st = Expect(Tok::kRBracket, "']'"); !st.ok()) return st;
+    if (p->ecn != "noecn" && p->ecn != "ect0" && p->ecn != "ect1" && p->ecn != "ce" && p->ecn != "ect01") {
+      return Err(Cur(), absl::StrFormat("unknown ECN marking [%s]", p->ecn));
+    }
+    return absl::OkStatus();
+  }
+
+  // Flags: adjacent word/dot/minus tokens, e.g. "S", "S.", "P.", ".", "FP.", "-".
+  absl::Status ParseTcpFlags(PacketEvent* p) {
     const Token& first = Cur();
     while ((Is(Tok::kWord) || Is(Tok::kDot) || Is(Tok::kMinus)) && (p->flags_text.empty() || !Cur().space_before)) {
       p->flags_text += Cur().text;
@@ -254,6 +270,11 @@ class Parser {
           return Err(first, absl::StrFormat("bad TCP flags '%s' (allowed: SFRPUEW. and -)", p->flags_text));
       }
     }
+    return absl::OkStatus();
+  }
+
+  // "start:end(len)".
+  absl::Status ParseSequenceRange(PacketEvent* p) {
     const Token& seq_tok = Cur();
     absl::StatusOr<uint32_t> a = U32("start sequence number");
     if (!a.ok()) return a.status();
@@ -271,6 +292,11 @@ class Parser {
     p->seq_start = *a;
     p->seq_end = *b;
     p->len = *len;
+    return absl::OkStatus();
+  }
+
+  // "ack N", "win N", "urg N" and "<options>", in any order, each once.
+  absl::Status ParseAckWinUrgOptions(PacketEvent* p) {
     while (true) {
       if (IsWord("ack") || IsWord("win") || IsWord("urg")) {
         std::string kw = Cur().text;
@@ -287,12 +313,9 @@ class Parser {
         if (p->options_given) return Err(Cur(), "duplicate TCP option list");
         if (absl::Status st = ParseOptions(p); !st.ok()) return st;
       } else {
-        break;
+        return absl::OkStatus();
       }
     }
-    if (p->ack && !(p->flags & kFlagAck)) return Err(seq_tok, "'ack' given but the ACK flag '.' is not set");
-    if (p->inbound && !p->win) return Err(seq_tok, "inbound packet needs a window ('win N')");
-    return absl::OkStatus();
   }
 
   absl::Status ParseOptions(PacketEvent* p) {
