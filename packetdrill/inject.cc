@@ -200,7 +200,18 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
-  if (!ack) return run.Skip(e.line, "inbound segment without ACK after the handshake");
+  if (!ack) {
+    // Linux drops a segment that carries none of ACK, RST and SYN before it
+    // looks at its sequence numbers or data (tcp_rcv_established's slow
+    // path and tcp_rcv_state_process): nothing is queued or acknowledged.
+    // Without any socket to take it the kernel would answer with a RST.
+    const SocketPhase ph = run.sock.phase;
+    if (ph == SocketPhase::kListen || ph == SocketPhase::kSynRcvd || ph == SocketPhase::kSynSent ||
+        ph == SocketPhase::kEstablished || (ph == SocketPhase::kClosed && run.sock.ep)) {
+      return absl::OkStatus();
+    }
+    return run.Skip(e.line, "inbound segment without ACK after the handshake");
+  }
   if (p.len != 0) {
     if (run.sock.phase != SocketPhase::kEstablished) return run.Skip(e.line, "inbound data before the connection is established (or after close) is not modelled");
     if (p.seq_start != run.sock.rcv_nxt) return run.Skip(e.line, "out-of-order inbound data is not modelled");
