@@ -56,6 +56,15 @@ bool TcpSock::PollWriteable() const {
   return StreamWriteableRule(sndbuf_, wmem_queued_) && StreamMemoryFree(1);
 }
 
+// tcp_poll: a stream that is not writeable gets SOCK_NOSPACE before the
+// second test, so that tcp_check_space -> tcp_new_space wakes the poller
+// (and may grow sndbuf) once ACKs free space.
+bool TcpSock::PollOut() {
+  if (PollWriteable()) return true;
+  sock_nospace_ = true;
+  return PollWriteable();
+}
+
 // Linux reads these sysctls at the point of use (tcp_tso_autosize,
 // tcp_tso_should_defer, tcp_update_pacing_rate, tcp_sndbuf_expand,
 // tcp_notsent_lowat, tcp_should_autocork, tcp_slow_start_after_idle_check),

@@ -128,5 +128,35 @@ TEST(PollWriteable, NotsentLowatSysctlAndOption) {
   }
 }
 
+// tcp_poll sets SOCK_NOSPACE on a stream it finds not writeable, so the ACK
+// that frees the queue wakes the poller (tcp_check_space -> tcp_new_space
+// -> sk_stream_write_space); without a poll (and without a send that ran out
+// of room) nothing is woken. SO_SNDBUF 8192 is an sk_sndbuf of 16384
+// (sock_setsockopt doubles it): 12000 bytes queue more than two thirds of
+// it (free space below half of what is queued: not writeable) but less than
+// all of it (the send needs no wait).
+TEST(PollOut, SetsNoSpaceSoTheFreeingAckWakes) {
+  for (const bool poll : {false, true}) {
+    SCOPED_TRACE(poll ? "polled" : "not polled");
+    SenderContext::Options o;
+    o.config.sndbuf = 8192;
+    SenderContext ctx(o);
+    int wakeups = 0;
+    ctx.sock().set_write_space_callback([&] { ++wakeups; });
+    ASSERT_EQ(ctx.SendMsg(12000, kMsgDontwait), 12000);
+    ASSERT_GT(ctx.sock().wmem_queued(), 16384u * 2 / 3);
+    ASSERT_LT(ctx.sock().wmem_queued(), 16384u);
+    ASSERT_FALSE(ctx.sock().PollWriteable());
+    if (poll) {
+      EXPECT_FALSE(ctx.sock().PollOut());
+    }
+    ctx.AtUs(100);
+    ctx.CompleteAllTx();
+    ctx.Ack(ctx.sock().snd_nxt());
+    EXPECT_EQ(ctx.sock().wmem_queued(), 0u);
+    EXPECT_EQ(wakeups, poll ? 1 : 0);
+  }
+}
+
 }  // namespace
 }  // namespace sendsim::model

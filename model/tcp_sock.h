@@ -120,6 +120,9 @@ class TcpSock final : public Socket {
   void UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle);
   // tcp_poll's POLLOUT: __sk_stream_is_writeable(sk, 1), or shut down.
   bool PollWriteable() const;
+  // tcp_poll as a poller runs it: PollWriteable, and SOCK_NOSPACE set when
+  // not writeable.
+  bool PollOut();
   // tcp_notsent_lowat: the socket option, else the sysctl.
   uint32_t NotsentLowat() const { return notsent_lowat_ != 0 ? notsent_lowat_ : config_.sysctl.notsent_lowat; }
 

@@ -44,8 +44,9 @@ class Endpoint {
   virtual void OnTxCompletion(uint32_t truesize) = 0;
   // close() / shutdown(SHUT_WR): queue the FIN (tcp_send_fin). 0 or -errno.
   virtual int Shutdown() = 0;
-  // tcp_poll's POLLOUT test on the connection.
-  virtual bool PollOut() const = 0;
+  // tcp_poll's POLLOUT test on the connection; like tcp_poll it sets
+  // SOCK_NOSPACE when the answer is no.
+  virtual bool PollOut() = 0;
   // Sysctls changed by a mid-script command (see model::TcpSock::UpdateSysctls).
   virtual void UpdateSysctls(const model::ConnectionConfig& config) = 0;
 };

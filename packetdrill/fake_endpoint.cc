@@ -29,7 +29,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
     sink_(x);
     return 0;
   }
-  bool PollOut() const override { return written_ - acked_ < opts_.limit && written_ - sent_ < lowat_; }
+  bool PollOut() override { return written_ - acked_ < opts_.limit && written_ - sent_ < lowat_; }
   void UpdateSysctls(const model::ConnectionConfig&) override {}
 
   int64_t sendpage(model::Page, uint32_t, uint32_t size, int flags, DoneFn done) override {

@@ -12,6 +12,7 @@
 #include "packetdrill/match.h"
 #include "packetdrill/receive.h"
 #include "packetdrill/socket_config.h"
+#include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -85,6 +86,17 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   }
   run.sock.ep = *std::move(made);
   run.sock.phase = SocketPhase::kEstablished;
+  // sk_stream_write_space wakes pollers with POLLOUT; it runs inside ACK
+  // processing, and Wakeup only marks epoll items ready.
+  run.sock.ep->socket().set_write_space_callback(
+      [&run] { run.sock.Wakeup(true, kPollOut | kPollWrnorm | kPollWrband); });
+  // An active open completes in tcp_finish_connect (sk_state_change); a
+  // passive one makes the listener readable (its sk_data_ready).
+  if (run.sock.active_open) {
+    run.sock.Wakeup(true, 0);
+  } else {
+    run.sock.Wakeup(false, kPollIn | kPollPri | kPollRdnorm | kPollRdband);
+  }
   run.sock.conn_opts = run.sock.listen_opts;
   return InheritOptions(run, line);
 }
@@ -124,6 +136,7 @@ void OnPeerFin(RunState& run, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
   sock.rcv_nxt = p.seq_start + 1;
   sock.peer_fin = true;
+  sock.Wakeup(true, 0);  // tcp_fin -> sk_state_change
   if (sock.fin_seq) {
     // tcp_fin in FIN_WAIT1 (-> CLOSING) or FIN_WAIT2 (-> TIME_WAIT): the
     // FIN is acknowledged at once (tcp_send_ack, seq = snd_nxt).

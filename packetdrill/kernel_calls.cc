@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/uio.h>
 
 #include <algorithm>
@@ -279,6 +280,7 @@ absl::Status KernelScript::Prepare(int line, const SyscallEvent& sc, Body* body,
     return absl::OkStatus();
   }
   if (n == "poll") return PreparePoll(line, sc, body, after);
+  if (n.rfind("epoll_", 0) == 0) return PrepareEpoll(line, sc, body, after);
   absl::StatusOr<int> fd = fd_arg(0);
   if (!fd.ok()) return fd.status();
   return PrepareOnFd(line, sc, *fd, body, after);
@@ -472,6 +474,77 @@ absl::Status KernelScript::PreparePoll(int line, const SyscallEvent& sc, Body* b
       if (want[i] && *want[i] != (*fds)[i].revents) {
         value_mismatch_ = Fail(line, absl::StrFormat("poll(): entry %d revents 0x%x, expected 0x%x", i,
                                                      (*fds)[i].revents, *want[i]));
+      }
+    }
+  };
+  return absl::OkStatus();
+}
+
+// epoll_create(size) / epoll_create1(flags), epoll_ctl(ep, op, fd, {events=E, fd=D}),
+// epoll_wait(ep, {events=E, fd=D} or [...] or ..., maxevents, timeout): the
+// script's data value is what the kernel keeps and echoes; each expected
+// event is checked when the call returns.
+absl::Status KernelScript::PrepareEpoll(int line, const SyscallEvent& sc, Body* body,
+                                        std::function<void(int64_t)>* after) {
+  const std::string& n = sc.name;
+  const std::vector<Expr>& a = sc.args;
+  const int want_fd = static_cast<int>(sc.ret);
+  if (n == "epoll_create" || n == "epoll_create1") {
+    std::optional<int64_t> arg = a.size() == 1 ? IntValue(a[0]) : std::nullopt;
+    if (!arg || sc.ret_any || sc.ret < 0) return Skip(line, n + "() arguments not understood");
+    auto real = std::make_shared<int>(-1);
+    const bool create1 = n == "epoll_create1";
+    *body = [real, create1, arg = static_cast<int>(*arg), want_fd] {
+      // O_CLOEXEC in both: the runner's descriptors must not leak into helpers it starts.
+      *real = create1 ? epoll_create1(arg | EPOLL_CLOEXEC) : (arg <= 0 ? (errno = EINVAL, -1) : epoll_create1(EPOLL_CLOEXEC));
+      return *real < 0 ? CallResult(-1) : std::make_pair(int64_t{want_fd}, 0);
+    };
+    *after = [this, real, want_fd](int64_t) { fds_[want_fd] = *real; };
+    return absl::OkStatus();
+  }
+  absl::StatusOr<int> ep = RealFd(line, sc, 0);
+  if (!ep.ok()) return ep.status();
+  if (n == "epoll_ctl") {
+    if (a.size() != 4) return Fail(line, "epoll_ctl() takes 4 arguments");
+    absl::StatusOr<int> fd = RealFd(line, sc, 2);
+    if (!fd.ok()) return fd.status();
+    std::optional<int64_t> op = IntValue(a[1]);
+    std::optional<EpollEventArg> ev = EpollEventValue(a[3]);
+    if (!op || (!ev && *op != kEpollCtlDel)) return Skip(line, "epoll_ctl() arguments not understood");
+    const EpollEventArg e = ev.value_or(EpollEventArg{});
+    *body = [ep = *ep, fd = *fd, op = static_cast<int>(*op), e] {
+      epoll_event x;
+      std::memset(&x, 0, sizeof(x));
+      x.events = static_cast<uint32_t>(e.events);
+      x.data.u64 = e.data;
+      return CallResult(epoll_ctl(ep, op, fd, &x));
+    };
+    return absl::OkStatus();
+  }
+  if (n != "epoll_wait" || a.size() != 4) return Skip(line, absl::StrFormat("system call %s() on the kernel target", n));
+  std::optional<int64_t> max = IntValue(a[2]);
+  std::optional<int64_t> timeout = IntValue(a[3]);
+  if (!max || !timeout || *max > 1024) return Skip(line, "epoll_wait() arguments not understood");
+  std::vector<EpollEventArg> want;
+  if (a[1].kind == Expr::Kind::kArray || a[1].kind == Expr::Kind::kStruct) {
+    const std::vector<Expr> one = {a[1]};
+    for (const Expr& x : a[1].kind == Expr::Kind::kArray ? a[1].children : one) {
+      std::optional<EpollEventArg> e = EpollEventValue(x);
+      if (!e) return Skip(line, "epoll_wait() events not understood");
+      want.push_back(*e);
+    }
+  }
+  auto got = std::make_shared<std::vector<epoll_event>>(static_cast<size_t>(std::max<int64_t>(*max, 1)));
+  *body = [ep = *ep, got, max = static_cast<int>(*max), t = static_cast<int>(*timeout)] {
+    return CallResult(epoll_wait(ep, got->data(), max, t));
+  };
+  *after = [this, got, want, line](int64_t r) {
+    for (size_t i = 0; i < want.size() && static_cast<int64_t>(i) < r; ++i) {
+      const epoll_event& e = (*got)[i];
+      if (e.events != static_cast<uint32_t>(want[i].events) || e.data.u64 != want[i].data) {
+        value_mismatch_ = Fail(line, absl::StrFormat("epoll_wait(): event %d is {events=0x%x, data=%d}, expected "
+                                                     "{events=0x%x, data=%d}",
+                                                     i, e.events, e.data.u64, want[i].events, want[i].data));
       }
     }
   };

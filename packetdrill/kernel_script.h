@@ -78,6 +78,7 @@ class KernelScript {
   absl::Status Syscall(const Event& e, const SyscallEvent& sc, int64_t t, int64_t tol, int64_t* done);
   absl::Status Prepare(int line, const SyscallEvent& sc, Body* body, std::function<void(int64_t)>* after);
   absl::Status PreparePoll(int line, const SyscallEvent& sc, Body* body, std::function<void(int64_t)>* after);
+  absl::Status PrepareEpoll(int line, const SyscallEvent& sc, Body* body, std::function<void(int64_t)>* after);
   absl::Status PrepareOnFd(int line, const SyscallEvent& sc, int f, Body* body, std::function<void(int64_t)>* after);
   absl::Status CheckCall(Call& c);
   absl::Status FinishPending(bool wait);

@@ -23,7 +23,7 @@ class ModelEndpoint final : public Endpoint {
   void OnSegment(const model::Segment& seg) override { sock_.OnAckSegment(seg); }
   void OnTxCompletion(uint32_t truesize) override { sock_.OnTxCompletion(truesize); }
   int Shutdown() override { return sock_.Shutdown(); }
-  bool PollOut() const override { return sock_.PollWriteable(); }
+  bool PollOut() override { return sock_.PollOut(); }
   void UpdateSysctls(const model::ConnectionConfig& c) override {
     sock_.UpdateSysctls(c.sysctl, c.autocorking, c.slow_start_after_idle);
   }

@@ -1,4 +1,5 @@
 #include "packetdrill/receive.h"
+#include "packetdrill/syscall_args.h"
 
 #include <algorithm>
 
@@ -113,6 +114,8 @@ void QueueData(RunState& run, const PacketEvent& p) {
   sock.rcv_nxt += p.len;
   sock.rcv.queued += p.len;
   sock.rcv.ack_sched = true;  // inet_csk_schedule_ack (tcp_data_queue)
+  // tcp_data_ready -> sk_data_ready (sock_def_readable).
+  sock.Wakeup(true, kPollIn | kPollPri | kPollRdnorm | kPollRdband);
 }
 
 void ReceiveData(RunState& run, const PacketEvent& /*p*/) {

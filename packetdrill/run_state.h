@@ -95,6 +95,13 @@ struct ScriptSocket {
   uint32_t last_win = 0;
   uint32_t last_peer_tsval = 0;
   std::unique_ptr<Endpoint> ep;
+  // Wakes the connection's (or the listener's) waiters with a poll key
+  // (sk_data_ready, sk_write_space, sk_state_change; 0: every event). Set by
+  // the system-call driver, which keeps the epoll instances.
+  std::function<void(bool connection, int64_t key)> wakeup;
+  void Wakeup(bool connection, int64_t key) const {
+    if (wakeup) wakeup(connection, key);
+  }
 
   // Our advertised window in the units of the window field.
   uint32_t DataWindow() const { return neg.rcv_wnd >> neg.rcv_wscale; }

@@ -30,6 +30,12 @@ std::optional<int64_t> Constant(const std::string& w) {
       {"SOF_TIMESTAMPING_OPT_CMSG", 1 << 10}, {"SOF_TIMESTAMPING_OPT_TSONLY", 1 << 11},
       {"SOF_TIMESTAMPING_OPT_STATS", 1 << 12}, {"SOF_TIMESTAMPING_OPT_PKTINFO", 1 << 13},
       {"SOF_TIMESTAMPING_OPT_TX_SWHW", 1 << 14},
+      {"EPOLLIN", kPollIn}, {"EPOLLPRI", kPollPri}, {"EPOLLOUT", kPollOut}, {"EPOLLERR", kPollErr},
+      {"EPOLLHUP", kPollHup}, {"EPOLLRDNORM", kPollRdnorm}, {"EPOLLRDBAND", kPollRdband},
+      {"EPOLLWRNORM", kPollWrnorm}, {"EPOLLWRBAND", kPollWrband}, {"EPOLLRDHUP", kPollRdhup},
+      {"EPOLLEXCLUSIVE", kEpollExclusive}, {"EPOLLWAKEUP", kEpollWakeup}, {"EPOLLONESHOT", kEpollOneshot},
+      {"EPOLLET", kEpollEt}, {"EPOLL_CTL_ADD", kEpollCtlAdd}, {"EPOLL_CTL_DEL", kEpollCtlDel},
+      {"EPOLL_CTL_MOD", kEpollCtlMod}, {"EPOLL_CLOEXEC", kOCloexec},
       {"MSG_ERRQUEUE", kMsgErrqueue}, {"MSG_OOB", 0x1}, {"MSG_PEEK", 0x2}, {"MSG_WAITALL", 0x100}, {"MSG_TRUNC", 0x20}, {"MSG_FASTOPEN", 0x20000000},
   };
   auto it = kConstants.find(w);
@@ -71,6 +77,7 @@ std::string ErrnoName(int e) {
     case 9: return "EBADF";
     case 11: return "EAGAIN";
     case 14: return "EFAULT";
+    case 17: return "EEXIST";
     case 22: return "EINVAL";
     case 32: return "EPIPE";
     case 90: return "EMSGSIZE";
@@ -85,5 +92,24 @@ std::string ErrnoName(int e) {
 }
 
 bool IsNull(const Expr& e) { return e.kind == Expr::Kind::kWord && e.text == "NULL"; }
+
+std::optional<EpollEventArg> EpollEventValue(const Expr& e) {
+  if (e.kind != Expr::Kind::kStruct) return std::nullopt;
+  const Expr* ev = StructField(e, "events");
+  std::optional<int64_t> events = ev ? IntValue(*ev) : std::nullopt;
+  if (!events) return std::nullopt;
+  EpollEventArg out{*events, 0};
+  int data_fields = 0;
+  for (const char* name : {"fd", "u32", "u64", "ptr"}) {
+    const Expr* d = StructField(e, name);
+    if (d == nullptr) continue;
+    std::optional<int64_t> v = IntValue(*d);
+    if (!v) return std::nullopt;
+    out.data = static_cast<uint64_t>(*v);
+    ++data_fields;
+  }
+  if (data_fields > 1) return std::nullopt;
+  return out;
+}
 
 }  // namespace sendsim::packetdrill

@@ -22,8 +22,13 @@ inline constexpr int64_t kPollIn = 0x1, kPollPri = 0x2, kPollOut = 0x4, kPollErr
                          kPollNval = 0x20, kPollRdnorm = 0x40, kPollRdband = 0x80, kPollWrnorm = 0x100,
                          kPollWrband = 0x200, kPollRdhup = 0x2000;
 inline constexpr int64_t kMsgErrqueue = 0x2000;
+// epoll: the EPOLL* event bits equal the POLL* ones above; these are the rest.
+inline constexpr int64_t kEpollExclusive = int64_t{1} << 28, kEpollWakeup = int64_t{1} << 29,
+                         kEpollOneshot = int64_t{1} << 30, kEpollEt = int64_t{1} << 31;
+inline constexpr int64_t kEpollCtlAdd = 1, kEpollCtlDel = 2, kEpollCtlMod = 3;
 inline constexpr int kErrEinprogress = 115, kErrEnoent = 2, kErrEbadf = 9, kErrEinval = 22, kErrEagain = 11,
-                     kErrEpipe = 32, kErrEnotconn = 107, kErrEfault = 14;
+                     kErrEpipe = 32, kErrEnotconn = 107, kErrEfault = 14, kErrEperm = 1,
+                     kErrEexist = 17;
 
 // A symbolic constant's value; nullopt for a name not known.
 std::optional<int64_t> Constant(const std::string& w);
@@ -35,6 +40,15 @@ std::optional<int64_t> IntValue(const Expr& e);
 const Expr* StructField(const Expr& s, const std::string& name);
 
 std::string ErrnoName(int e);
+
+// A struct epoll_event as scripts write it: {events=EPOLLIN|EPOLLET, fd=4}
+// (or u32=, u64=, ptr= for the user data; the kernel only echoes it).
+struct EpollEventArg {
+  int64_t events = 0;
+  uint64_t data = 0;
+};
+// nullopt when the struct is not of that form.
+std::optional<EpollEventArg> EpollEventValue(const Expr& e);
 
 // A pointer argument written NULL: the call gets a null pointer.
 bool IsNull(const Expr& e);

@@ -180,6 +180,9 @@ absl::Status SyscallDriver::Syscall(const Event& e, const SyscallEvent& sc, Time
   if (n == "shutdown") return SysShutdown(c);
   if (n == "ioctl") return SysIoctl(c);
   if (n == "poll") return SysPoll(c);
+  if (n == "epoll_create" || n == "epoll_create1") return SysEpollCreate(c);
+  if (n == "epoll_ctl") return SysEpollCtl(c);
+  if (n == "epoll_wait") return SysEpollWait(c);
   if (n == "recvmsg" && sc.args.size() == 3) {
     std::optional<int64_t> fl = IntValue(sc.args[2]);
     if (fl && (*fl & kMsgErrqueue)) {
@@ -456,6 +459,8 @@ absl::Status SyscallDriver::SysClose(const Call& c) {
     run_.sock.phase = SocketPhase::kClosed;
   }
   fds_.erase(it);
+  // eventpoll_release: a closed descriptor leaves every epoll instance.
+  for (auto& [n, f] : fds_) f.watched.erase(*fd);
   return Immediate(c, 0);
 }
 
@@ -484,6 +489,7 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
   if (*how != 0) {
     if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
   }
+  run_.sock.Wakeup(true, 0);  // inet_shutdown -> sk_state_change
   return Immediate(c, 0);
 }
 
@@ -578,6 +584,12 @@ absl::Status SyscallDriver::SysPoll(const Call& c) {
     if (static_cast<size_t>(*nfds) != parsed->size()) {
       return run_.Fail(c.line(), absl::StrFormat("poll(): nfds is %d but the array holds %d pollfd%s", *nfds,
                                                  parsed->size(), parsed->size() == 1 ? "" : "s"));
+    }
+  }
+  for (const PollItem& it : *parsed) {
+    auto f = fds_.find(it.fd);
+    if (f != fds_.end() && f->second.kind == Fd::Kind::kEpoll) {
+      return run_.Skip(c.line(), "poll() on an epoll descriptor is not modelled");
     }
   }
   auto items = std::make_shared<std::vector<PollItem>>(*std::move(parsed));

@@ -15,6 +15,8 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -27,22 +29,32 @@ namespace sendsim::packetdrill {
 
 class SyscallDriver {
  public:
-  explicit SyscallDriver(RunState& run) : run_(run) {}
+  // Registers itself as the socket's wakeup sink (epoll's ep_poll_callback).
+  explicit SyscallDriver(RunState& run);
+  SyscallDriver(const SyscallDriver&) = delete;
+  SyscallDriver& operator=(const SyscallDriver&) = delete;
 
   // Runs the system call `sc` of event `e` now; `tol` is the tolerance of its
   // start time. `*completed` is when later relative times count from.
   absl::Status Syscall(const Event& e, const SyscallEvent& sc, model::TimeNs tol, model::TimeNs* completed);
 
  private:
+  // One watched descriptor of an epoll instance (struct epitem).
+  struct EpollItem {
+    int64_t events = 0;  // EPOLLIN... plus EPOLLET
+    uint64_t data = 0;
+    bool ready = false;  // on the instance's ready list (rdllist)
+  };
   // Fd table entry.
   struct Fd {
-    enum class Kind { kTcp, kFile } kind = Kind::kTcp;
+    enum class Kind { kTcp, kFile, kEpoll } kind = Kind::kTcp;
     bool nonblock = false;
     bool listener = false;    // the socket() fd (listening, or the connecting socket)
     bool connection = false;  // the established connection (accepted fd, or the connected socket)
     std::string path;
     uint64_t size = 0;
     uint64_t offset = 0;  // file position (write, sendfile without an offset)
+    std::map<int, EpollItem> watched;  // kEpoll: by watched descriptor
   };
 
   // One system call being run.
@@ -88,8 +100,20 @@ class SyscallDriver {
   absl::Status SendFin(int line);
   absl::Status SysShutdown(const Call& c);
   absl::Status SysIoctl(const Call& c);
+  // tcp_poll of descriptor `fd`; like tcp_poll it sets SOCK_NOSPACE on a
+  // connection that is not writeable (so the next write space wakes it).
   int64_t Revents(int fd) const;
   absl::Status SysPoll(const Call& c);
+  absl::Status SysEpollCreate(const Call& c);
+  absl::Status SysEpollCtl(const Call& c);
+  absl::Status SysEpollWait(const Call& c);
+  // A wakeup with poll `key` (0: every event) on the connection's or the
+  // listener's wait queue: ep_poll_callback queues each interested item.
+  void Wakeup(bool connection, int64_t key);
+  // ep_send_events' count for epoll instance `ep` (up to `max`); `consume`
+  // also takes reported items off the ready list (unless level-triggered)
+  // and fills `out`.
+  int64_t EpollEvents(Fd& ep, int64_t max, bool consume, std::vector<std::pair<int64_t, uint64_t>>* out);
 
   RunState& run_;
   std::map<int, Fd> fds_;
