@@ -379,10 +379,17 @@ void TcpSock::UpdatePacingRate() {
   pacing_rate_ = rate;
 }
 
-// tcp_check_space.
+// tcp_check_space. Up to v5.15 it acts only after an ACK freed skbs
+// (SOCK_QUEUE_SHRUNK). v5.16 dropped that flag and made
+// tcp_event_new_data_sent call it (profile check_space_on_new_data), so an
+// ACK that frees nothing but lets unsent data leave (a window update under
+// TCP_NOTSENT_LOWAT) also wakes a writer: epoll_notsent_lowat.pkt on 6.1,
+// 6.12 and 6.18.
 void TcpSock::CheckSpace() {
-  if (!queue_shrunk_) return;
-  queue_shrunk_ = false;
+  if (!profile_.check_space_on_new_data) {
+    if (!queue_shrunk_) return;
+    queue_shrunk_ = false;
+  }
   if (sock_nospace_) NewSpace();
 }
 

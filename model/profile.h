@@ -40,7 +40,8 @@ struct Profile {
   bool sendmsg_first_skb_linear = true;
   // sk_flush_backlog inside tcp_sendmsg_locked: on every 2nd+ new skb (0 = never), v6.x every 16.
   int sendmsg_flush_backlog_every = 1;
-  // tcp_event_new_data_sent calls tcp_check_space (v6.x).
+  // v5.16 ("tcp: remove SOCK_QUEUE_SHRUNK"): tcp_event_new_data_sent calls
+  // tcp_check_space, which no longer waits for an ACK that freed skbs.
   bool check_space_on_new_data = false;
   // tcp_stream_memory_free(sk, wake) shifts unsent bytes by `wake` (v5.4+).
   bool notsent_lowat_wake_shift = false;
