@@ -146,35 +146,44 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   return s;
 }
 
-void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s) {
+namespace {
+
+// A calibrated time for an unsigned scenario setting, as the signed value
+// it was before (a negative fit wraps as the model's cast would).
+uint64_t Ns(double x) { return static_cast<uint64_t>(static_cast<int64_t>(x)); }
+
+}  // namespace
+
+void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* settings) {
+  scenario::Scenario* s = &settings->scenario;
   const bool traced = what.hold && ks.hold_calls > 0 && (ks.hold_base_ns > 0 || ks.hold_ns_per_segment > 0);
   if (traced) {
-    if (what.call_cost) s->call_cost_ns = static_cast<int64_t>(ks.hold_base_ns + 0.5);
+    if (what.call_cost) s->call_cost_ns = Ns(ks.hold_base_ns + 0.5);
     if (what.xmit_cost) s->host.xmit_cost_ns = static_cast<int64_t>(ks.hold_ns_per_segment + 0.5);
     if (what.between_calls && ks.call_cpu_ns > 0) {
       const double beyond = std::max(0.0, ks.call_cpu_ns - ks.hold_mean_without_receive_ns);
-      s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + beyond + 0.5);
-      if (what.run_delay) s->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
+      settings->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + beyond + 0.5);
+      if (what.run_delay) settings->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
     }
   }
   const bool split = !traced && what.xmit_cost && ks.xmit_cpu_ns_per_segment > 0;
   if (split) s->host.xmit_cost_ns = static_cast<int64_t>(ks.xmit_cpu_ns_per_segment + 0.5);
   if (what.call_cost && !traced) {
     if (split) {
-      s->call_cost_ns = static_cast<int64_t>(ks.call_base_cpu_ns + 0.5);
+      s->call_cost_ns = Ns(ks.call_base_cpu_ns + 0.5);
     } else if (ks.call_cpu_ns > 0) {
-      s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
+      s->call_cost_ns = Ns(ks.call_cpu_ns + 0.5);
     }
   }
   if (what.between_calls && !traced && ks.between_calls_cpu_ns > 0) {
-    s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + 0.5);
-    if (what.run_delay) s->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
+    settings->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + 0.5);
+    if (what.run_delay) settings->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
   }
   if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
-    s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
+    s->receiver.app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
   }
   if (what.delay && ks.delay_mean_ns > 0) {
-    s->one_way_delay_ns = static_cast<int64_t>(ks.delay_p5_ns + 0.5);
+    s->rtt_ns = 2 * Ns(ks.delay_p5_ns + 0.5);  // one way: the p5
     s->host.data_delay_spread_ns = static_cast<int64_t>(std::max(0.0, ks.delay_mean_ns - ks.delay_p5_ns) + 0.5);
     if (what.rx_cpu_queue && (ks.rx_service_ns > 0 || ks.rx_wakeup_ns > 0)) {
       s->host.rx_cpu_service_ns = static_cast<int64_t>(ks.rx_service_ns + 0.5);
@@ -193,14 +202,15 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
   }
 }
 
-bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* s) {
-  if (s->host.rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
+bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* settings) {
+  model::HostConfig* h = &settings->scenario.host;
+  if (h->rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
   const double want = ks.delay_mean_ns - model.p5_ns;
   const double have = static_cast<double>(model.mean_ns - model.p5_ns);
   if (want <= 0 || have <= 0) return false;
   if (std::abs(model.mean_ns - ks.delay_mean_ns) <= 0.05 * ks.delay_mean_ns) return false;
   const double factor = std::clamp(want / have, 0.25, 4.0);
-  s->host.rx_cpu_wakeup_ns = static_cast<int64_t>(s->host.rx_cpu_wakeup_ns * factor + 0.5);
+  h->rx_cpu_wakeup_ns = static_cast<int64_t>(h->rx_cpu_wakeup_ns * factor + 0.5);
   return true;
 }
 
