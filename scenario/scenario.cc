@@ -249,6 +249,11 @@ absl::Status CheckSettings(const Scenario& s, std::optional<SettingGroup> only) 
 
 absl::Status ValidateNetwork(const Scenario& s) { return CheckSettings(s, SettingGroup::kNetwork); }
 
+absl::Status ValidateNetworkAndHost(const Scenario& s) {
+  if (absl::Status st = CheckSettings(s, SettingGroup::kNetwork); !st.ok()) return st;
+  return CheckSettings(s, SettingGroup::kHost);
+}
+
 absl::Status ValidateScenario(const Scenario& s) { return CheckSettings(s, std::nullopt); }
 
 }  // namespace sendsim::scenario

@@ -167,6 +167,9 @@ absl::Status ValidateScenario(const Scenario& s);
 // ACK policy, the kernel profile): what the property tests' cases share
 // with scenarios.
 absl::Status ValidateNetwork(const Scenario& s);
+// ValidateNetwork and the kHost group (tcp_*, receiver_*, host_*): what a
+// testbed's host preset sets, whatever its workload and writers.
+absl::Status ValidateNetworkAndHost(const Scenario& s);
 
 }  // namespace sendsim::scenario
 

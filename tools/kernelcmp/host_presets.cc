@@ -47,14 +47,15 @@ absl::StatusOr<HostOverride> ReadHostOverride(const std::string& path) {
   // The strict reader first, so that the keys below come from a good file.
   absl::StatusOr<scenario::Scenario> s = ApplyHostOverride(o, scenario::Scenario());
   if (!s.ok()) return s.status();
-  for (const auto& [key, value] : nlohmann::json::parse(o.text).items()) o.keys.insert(key);
+  const nlohmann::json j = nlohmann::json::parse(o.text);  // kept alive while iterating
+  for (const auto& [key, value] : j.items()) o.keys.insert(key);
   return o;
 }
 
 absl::StatusOr<scenario::Scenario> ApplyHostOverride(const HostOverride& o, const scenario::Scenario& base) {
   absl::StatusOr<scenario::Scenario> s = scenario::ScenarioFromJson(o.text, base);
   if (s.ok()) {
-    if (absl::Status st = scenario::ValidateScenario(*s); !st.ok()) s = st;
+    if (absl::Status st = scenario::ValidateNetworkAndHost(*s); !st.ok()) s = st;
   }
   if (!s.ok()) {
     return absl::InvalidArgumentError(

@@ -22,7 +22,7 @@ TEST(HostPresets, BothPlacementsReadAndCheck) {
   EXPECT_THAT(HostPresetNames(), ::testing::ElementsAre("veth-rps-receiver-cpu", "veth-rps-sender-cpu"));
   for (Placement p : {Placement::kSenderCpu, Placement::kReceiverCpu}) {
     const scenario::Scenario s = DefaultModelSettings(p).scenario;
-    EXPECT_TRUE(scenario::ValidateScenario(s).ok()) << scenario::ValidateScenario(s);
+    EXPECT_TRUE(scenario::ValidateNetworkAndHost(s).ok()) << scenario::ValidateNetworkAndHost(s);
     EXPECT_EQ(s.kernel, kModelProfile);
     EXPECT_EQ(s.mss, 1448u);
     EXPECT_FALSE(s.tso);
