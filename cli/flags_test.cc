@@ -120,6 +120,19 @@ TEST(FlagsTest, HelpListsEveryKnobWithDefault) {
   EXPECT_THAT(usage, HasSubstr("--dump-scenario"));
 }
 
+// The host group's flags set the scenario's sub-structs, like its file keys.
+TEST(FlagsTest, HostGroupFlagsSetTheSubStructs) {
+  absl::StatusOr<CliOptions> o = ParseCommandLine(
+      {"--tcp-cc=reno", "--receiver_wscale=9", "--host-rx-cpu-wakeup-ns=2000", "--host_tx_completion_at_arrival"});
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->scenario.tcp.cc, model::CongestionControl::kReno);
+  EXPECT_EQ(o->scenario.receiver.wscale, 9);
+  EXPECT_EQ(o->scenario.host.rx_cpu_wakeup_ns, 2000);
+  EXPECT_TRUE(o->scenario.host.tx_completion_at_arrival);
+  EXPECT_EQ(ErrorOf({"--receiver_wscale=256"}), "--receiver_wscale: 256 does not fit in 8 bits");
+  EXPECT_EQ(ErrorOf({"--tcp_cc=bbr"}), "--tcp_cc: unknown congestion control \"bbr\" (known: cubic, reno)");
+}
+
 TEST(FlagsTest, SizeMixRoundTrip) {
   std::vector<SizeMixEntry> m = {{4096, 3}, {131072, 1}, {4194304, 2}};
   absl::StatusOr<std::vector<SizeMixEntry>> back = ParseSizeMix(SizeMixString(m));

@@ -4,11 +4,14 @@
 #include "model/profile.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "scenario/settings.h"
 #include "scenario/text_util.h"
 
 namespace sendsim::scenario {
@@ -50,6 +53,17 @@ absl::StatusOr<GroMode> GroModeByName(absl::string_view name) {
   if (name == "off") return GroMode::kOff;
   if (name == "batch") return GroMode::kBatch;
   return absl::InvalidArgumentError(absl::StrFormat("gro: unknown GRO mode \"%s\" (known: off, batch)", EscapeForMessage(name)));
+}
+
+absl::string_view CongestionControlName(model::CongestionControl c) {
+  return c == model::CongestionControl::kReno ? "reno" : "cubic";
+}
+
+absl::StatusOr<model::CongestionControl> CongestionControlByName(absl::string_view name) {
+  if (name == "cubic") return model::CongestionControl::kCubic;
+  if (name == "reno") return model::CongestionControl::kReno;
+  return absl::InvalidArgumentError(
+      absl::StrFormat("tcp_cc: unknown congestion control \"%s\" (known: cubic, reno)", EscapeForMessage(name)));
 }
 
 absl::StatusOr<WriterSpec> ParseWriterSpec(absl::string_view text) {
@@ -127,52 +141,19 @@ absl::Status CheckWriterOnKernel(const WriterSpec& w, absl::string_view scenario
                                                     w.writer));
 }
 
-}  // namespace
-
-absl::Status ValidateNetwork(const Scenario& s) {
-#define SENDSIM_RETURN_IF_ERROR(expr) \
-  do {                                \
-    absl::Status st_ = (expr);        \
-    if (!st_.ok()) return st_;        \
-  } while (0)
-  SENDSIM_RETURN_IF_ERROR(CheckRange("mtu", s.mtu, kMinMtu, kMaxMtu, "bytes"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("mss", s.mss, kMinMss, kMaxMtu, "bytes"));
-  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
-                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
-                        s.mtu - HeaderOverhead(s)));
-  }
-  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
-    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
-  }
-  SENDSIM_RETURN_IF_ERROR(CheckRange("link_mbps", s.link_mbps, 1, 1'000'000, "Mbit/s"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("rtt_ns", s.rtt_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("tx_completion_ns", s.tx_completion_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("call_cost_ns", s.call_cost_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("crc_ns_per_page", s.crc_ns_per_page, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_every", s.ack_every, 1, 64, "segments"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("gro_flush_ns", s.gro_flush_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("ack_proc_ns", s.ack_proc_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckKernel("kernel", s.kernel));
-#undef SENDSIM_RETURN_IF_ERROR
-  return absl::OkStatus();
-}
-
-absl::Status ValidateScenario(const Scenario& s) {
-#define SENDSIM_RETURN_IF_ERROR(expr) \
-  do {                                \
-    absl::Status st_ = (expr);        \
-    if (!st_.ok()) return st_;        \
-  } while (0)
-  SENDSIM_RETURN_IF_ERROR(CheckRange("messages", s.messages, 1, kMaxMessages, "messages"));
+// Rules across settings, each attached to a setting in settings.h.
+absl::Status CheckSizes(const Scenario& s) {
   if (s.sizes.empty()) return Invalid("sizes: the size mix is empty");
   uint64_t largest = 0;
   for (size_t i = 0; i < s.sizes.size(); ++i) {
     const auto& e = s.sizes[i];
-    SENDSIM_RETURN_IF_ERROR(
-        CheckRange(absl::StrFormat("sizes[%d].bytes", i), e.bytes, 1, kMaxMessageBytes, "bytes"));
-    SENDSIM_RETURN_IF_ERROR(CheckRange(absl::StrFormat("sizes[%d].weight", i), e.weight, 1, 1'000'000, ""));
+    if (absl::Status st = CheckRange(absl::StrFormat("sizes[%d].bytes", i), e.bytes, 1, kMaxMessageBytes, "bytes");
+        !st.ok()) {
+      return st;
+    }
+    if (absl::Status st = CheckRange(absl::StrFormat("sizes[%d].weight", i), e.weight, 1, 1'000'000, ""); !st.ok()) {
+      return st;
+    }
     largest = std::max(largest, e.bytes);
   }
   // largest <= 2^30 and messages <= 10^8, so the product fits in 64 bits.
@@ -181,7 +162,10 @@ absl::Status ValidateScenario(const Scenario& s) {
         "messages x sizes: %d messages of up to %d bytes exceed the %d-byte stream limit", s.messages, largest,
         kMaxStreamBytes));
   }
-  SENDSIM_RETURN_IF_ERROR(CheckRange("front_len", s.front_len, 1, kMaxFrontLen, "bytes"));
+  return absl::OkStatus();
+}
+
+absl::Status CheckPageOffset(const Scenario& s) {
   if (s.page_offset >= kPageSize) {
     return absl::InvalidArgumentError(
         absl::StrFormat("page_offset: %d is not below the page size %d", s.page_offset, kPageSize));
@@ -189,34 +173,87 @@ absl::Status ValidateScenario(const Scenario& s) {
   if (s.layout == DataLayout::kPagelist && s.page_offset != 0) {
     return Invalid("page_offset: a pagelist always starts at offset 0 of its first page (use pages, bio or bvecs)");
   }
-  SENDSIM_RETURN_IF_ERROR(CheckRange("queue_depth", s.queue_depth, 0, 4096, "requests"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_ns", s.osd_reply_ns, 0, kMaxTimeNs, "ns"));
-  SENDSIM_RETURN_IF_ERROR(CheckRange("osd_reply_jitter_ns", s.osd_reply_jitter_ns, 0, kMaxTimeNs, "ns"));
-  if (s.sndbuf != 0) {
-    SENDSIM_RETURN_IF_ERROR(CheckRange("sndbuf", s.sndbuf, kMinSndbuf, 1u << 30, "bytes (0 = autotuned)"));
+  return absl::OkStatus();
+}
+
+absl::Status CheckMssFitsMtu(const Scenario& s) {
+  if (uint64_t{s.mss} + HeaderOverhead(s) > s.mtu) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("mss: %d bytes + %d bytes of IPv4/TCP headers%s do not fit the %d-byte MTU (max mss %d)",
+                        s.mss, HeaderOverhead(s), s.timestamps ? " and timestamps" : "", s.mtu,
+                        s.mtu - HeaderOverhead(s)));
   }
-  SENDSIM_RETURN_IF_ERROR(ValidateNetwork(s));
+  return absl::OkStatus();
+}
+
+absl::Status CheckHz(const Scenario& s) {
+  if (s.hz != 100 && s.hz != 250 && s.hz != 300 && s.hz != 1000) {
+    return absl::InvalidArgumentError(absl::StrFormat("hz: %d is not a kernel HZ (100, 250, 300 or 1000)", s.hz));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckScenarioKernel(const Scenario& s) { return CheckKernel("kernel", s.kernel); }
+
+absl::Status CheckWriters(const Scenario& s) {
   if (s.writers.empty()) return Invalid("writers: no writer to run");
   std::set<std::pair<std::string, std::string>> seen;
   for (const WriterSpec& w : s.writers) {
     if (!Known(KnownWriters(), w.writer)) {
-      return absl::InvalidArgumentError(absl::StrFormat("writers: unknown writer \"%s\" (known: %s)", EscapeForMessage(w.writer),
-                                                        absl::StrJoin(KnownWriters(), ", ")));
+      return absl::InvalidArgumentError(absl::StrFormat("writers: unknown writer \"%s\" (known: %s)",
+                                                        EscapeForMessage(w.writer), absl::StrJoin(KnownWriters(), ", ")));
     }
-    if (!w.kernel.empty()) SENDSIM_RETURN_IF_ERROR(CheckKernel("writers", w.kernel));
+    if (!w.kernel.empty()) {
+      if (absl::Status st = CheckKernel("writers", w.kernel); !st.ok()) return st;
+    }
     if (!seen.insert({w.writer, EffectiveKernel(w, s.kernel)}).second) {
       return absl::InvalidArgumentError(
           absl::StrFormat("writers: \"%s\" is listed twice on the same kernel", EscapeForMessage(WriterSpecString(w))));
     }
-    SENDSIM_RETURN_IF_ERROR(CheckWriterOnKernel(w, s.kernel));
+    if (absl::Status st = CheckWriterOnKernel(w, s.kernel); !st.ok()) return st;
   }
-  SENDSIM_RETURN_IF_ERROR(CheckRange("seeds", s.seeds, 1, kMaxSeeds, "runs"));
+  return absl::OkStatus();
+}
+
+absl::Status CheckSeedRange(const Scenario& s) {
   if (s.seed > UINT64_MAX - (s.seeds - 1)) {
     return absl::InvalidArgumentError(
         absl::StrFormat("seeds: seed %d + %d runs passes the largest 64-bit seed", s.seed, s.seeds));
   }
-#undef SENDSIM_RETURN_IF_ERROR
   return absl::OkStatus();
 }
+
+// One setting's check from the table: its range, then its rule.
+template <typename T>
+absl::Status CheckSetting(absl::string_view key, const T& value, const SettingCheck& c, const Scenario& s) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    if (c.range && !(c.zero_ok && value == 0)) {
+      if (absl::Status st = CheckRange(key, static_cast<uint64_t>(value), c.lo, c.hi, c.unit); !st.ok()) return st;
+    }
+  }
+  return c.then != nullptr ? c.then(s) : absl::OkStatus();
+}
+
+// The settings of `only` (or all), in the table's order.
+absl::Status CheckSettings(const Scenario& s, std::optional<SettingGroup> only) {
+#define SENDSIM_CHECK_SETTING(key, member, group, check, help)                                  \
+  if (!only.has_value() || *only == SettingGroup::group) {                                      \
+    if (absl::Status st = CheckSetting(#key, s.member, check, s); !st.ok()) return st;           \
+  }
+  SENDSIM_SCENARIO_SETTINGS(SENDSIM_CHECK_SETTING)
+#undef SENDSIM_CHECK_SETTING
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateNetwork(const Scenario& s) { return CheckSettings(s, SettingGroup::kNetwork); }
+
+absl::Status ValidateNetworkAndHost(const Scenario& s) {
+  if (absl::Status st = CheckSettings(s, SettingGroup::kNetwork); !st.ok()) return st;
+  return CheckSettings(s, SettingGroup::kHost);
+}
+
+absl::Status ValidateScenario(const Scenario& s) { return CheckSettings(s, std::nullopt); }
 
 }  // namespace sendsim::scenario

@@ -30,6 +30,10 @@ enum class GroMode { kOff, kBatch };
 absl::string_view GroModeName(GroMode g);
 absl::StatusOr<GroMode> GroModeByName(absl::string_view name);
 
+// The sender's congestion control by its sysctl name (cubic, reno).
+absl::string_view CongestionControlName(model::CongestionControl c);
+absl::StatusOr<model::CongestionControl> CongestionControlByName(absl::string_view name);
+
 // One entry of the message size mix: data payload bytes and a relative weight.
 struct SizeMixEntry {
   uint64_t bytes = 0;
@@ -104,9 +108,10 @@ struct Scenario {
   std::string pcap;
   std::string plot;
 
-  // --- set by front ends, not by flags or scenario files: the CLI leaves
-  // them at Linux's defaults and the plain host (packetdrill scripts,
-  // property cases and the kernel comparison's testbed set them) ---
+  // --- the TCP options, receiver and host placement a testbed or a script
+  // sets (packetdrill scripts, property cases, the kernel comparison's
+  // host presets); the defaults are Linux's and the plain host. Settable
+  // as tcp_*, receiver_* and host_* (settings.h) ---
   // TCP beyond the knobs above: route, socket options, sysctls.
   struct Tcp {
     uint32_t mss_clamp = 0;  // the peer's MSS option; 0: mss + options
@@ -155,12 +160,16 @@ inline constexpr uint32_t kMaxSeeds = 1000;
 // TCP + IPv4 header bytes beside the MSS (20 + 20, +12 for timestamps).
 uint32_t HeaderOverhead(const Scenario& s);
 
-// Checks every knob; the message names the knob and the problem in one line.
+// Checks every setting (settings.h, in its order); the message names the
+// setting and the problem in one line.
 absl::Status ValidateScenario(const Scenario& s);
-// The connection, link, host and kernel knobs only (mss, mtu, hz, rates,
-// delays, the ACK policy, the kernel profile): what the property tests'
-// cases share with scenarios.
+// The settings of the kNetwork group only (mss, mtu, hz, rates, delays, the
+// ACK policy, the kernel profile): what the property tests' cases share
+// with scenarios.
 absl::Status ValidateNetwork(const Scenario& s);
+// ValidateNetwork and the kHost group (tcp_*, receiver_*, host_*): what a
+// testbed's host preset sets, whatever its workload and writers.
+absl::Status ValidateNetworkAndHost(const Scenario& s);
 
 }  // namespace sendsim::scenario
 

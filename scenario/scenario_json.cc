@@ -6,10 +6,12 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "scenario/settings.h"
 #include "scenario/text_util.h"
 
 namespace sendsim::scenario {
@@ -90,96 +92,150 @@ absl::Status GetSizes(const Json& j, absl::string_view path, std::vector<SizeMix
   return absl::OkStatus();
 }
 
-using Setter = std::function<absl::Status(const Json&, absl::string_view, Scenario*)>;
-struct Field {
-  const char* key;
-  Setter set;
+// How a Scenario member of each type is read from and written to JSON; the
+// settings table (settings.h) says which members there are.
+template <typename T>
+struct JsonCodec;
+
+template <>
+struct JsonCodec<uint64_t> {
+  static absl::Status Read(const Json& j, absl::string_view p, uint64_t* v) { return GetU64(j, p, v); }
+  static nlohmann::ordered_json Write(uint64_t v) { return v; }
+};
+template <>
+struct JsonCodec<uint32_t> {
+  static absl::Status Read(const Json& j, absl::string_view p, uint32_t* v) { return GetU32(j, p, v); }
+  static nlohmann::ordered_json Write(uint32_t v) { return v; }
+};
+template <>
+struct JsonCodec<uint8_t> {
+  static absl::Status Read(const Json& j, absl::string_view p, uint8_t* v) {
+    uint32_t w = 0;
+    if (absl::Status st = GetU32(j, p, &w); !st.ok()) return st;
+    if (w > std::numeric_limits<uint8_t>::max()) return KeyError(p, absl::StrFormat("%d does not fit in 8 bits", w));
+    *v = static_cast<uint8_t>(w);
+    return absl::OkStatus();
+  }
+  static nlohmann::ordered_json Write(uint8_t v) { return uint32_t{v}; }
+};
+// Times (model::TimeNs): unsigned in the file.
+template <>
+struct JsonCodec<int64_t> {
+  static absl::Status Read(const Json& j, absl::string_view p, int64_t* v) {
+    uint64_t w = 0;
+    if (absl::Status st = GetU64(j, p, &w); !st.ok()) return st;
+    if (w > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return KeyError(p, absl::StrFormat("%d does not fit in 63 bits", w));
+    }
+    *v = static_cast<int64_t>(w);
+    return absl::OkStatus();
+  }
+  static nlohmann::ordered_json Write(int64_t v) { return v; }
+};
+template <>
+struct JsonCodec<bool> {
+  static absl::Status Read(const Json& j, absl::string_view p, bool* v) { return GetBool(j, p, v); }
+  static nlohmann::ordered_json Write(bool v) { return v; }
+};
+template <>
+struct JsonCodec<std::string> {
+  static absl::Status Read(const Json& j, absl::string_view p, std::string* v) { return GetString(j, p, v); }
+  static nlohmann::ordered_json Write(const std::string& v) { return v; }
+};
+template <>
+struct JsonCodec<std::vector<SizeMixEntry>> {
+  static absl::Status Read(const Json& j, absl::string_view p, std::vector<SizeMixEntry>* v) {
+    return GetSizes(j, p, v);
+  }
+  static nlohmann::ordered_json Write(const std::vector<SizeMixEntry>& v) {
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const SizeMixEntry& e : v) {
+      nlohmann::ordered_json entry;
+      entry["bytes"] = e.bytes;
+      entry["weight"] = e.weight;
+      sizes.push_back(entry);
+    }
+    return sizes;
+  }
+};
+template <>
+struct JsonCodec<std::vector<WriterSpec>> {
+  static absl::Status Read(const Json& j, absl::string_view p, std::vector<WriterSpec>* v) {
+    if (!j.is_array()) return KeyError(p, absl::StrFormat("expected an array of strings, got %s", TypeName(j)));
+    std::vector<WriterSpec> writers;
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string ep = absl::StrFormat("%s[%d]", p, i);
+      std::string text;
+      if (absl::Status st = GetString(j[i], ep, &text); !st.ok()) return st;
+      absl::StatusOr<WriterSpec> w = ParseWriterSpec(text);
+      if (!w.ok()) {
+        return KeyError(ep, absl::StrFormat("\"%s\" is not of the form writer or writer@kernel", EscapeForMessage(text)));
+      }
+      writers.push_back(*std::move(w));
+    }
+    *v = std::move(writers);
+    return absl::OkStatus();
+  }
+  static nlohmann::ordered_json Write(const std::vector<WriterSpec>& v) {
+    nlohmann::ordered_json writers = nlohmann::ordered_json::array();
+    for (const WriterSpec& w : v) writers.push_back(WriterSpecString(w));
+    return writers;
+  }
+};
+
+// Enums by name: `what` and `known` word the error.
+template <typename E, absl::StatusOr<E> (*ByName)(absl::string_view), absl::string_view (*Name)(E)>
+struct EnumCodec {
+  static absl::Status ReadNamed(const Json& j, absl::string_view p, E* v, absl::string_view what,
+                                absl::string_view known) {
+    std::string name;
+    if (absl::Status st = GetString(j, p, &name); !st.ok()) return st;
+    absl::StatusOr<E> e = ByName(name);
+    if (!e.ok()) {
+      return KeyError(p, absl::StrFormat("unknown %s \"%s\" (known: %s)", what, EscapeForMessage(name), known));
+    }
+    *v = *e;
+    return absl::OkStatus();
+  }
+  static nlohmann::ordered_json Write(E v) { return std::string(Name(v)); }
+};
+template <>
+struct JsonCodec<DataLayout> : EnumCodec<DataLayout, DataLayoutByName, DataLayoutName> {
+  static absl::Status Read(const Json& j, absl::string_view p, DataLayout* v) {
+    return ReadNamed(j, p, v, "data layout", "pages, pagelist, bio, bvecs");
+  }
+};
+template <>
+struct JsonCodec<GroMode> : EnumCodec<GroMode, GroModeByName, GroModeName> {
+  static absl::Status Read(const Json& j, absl::string_view p, GroMode* v) {
+    return ReadNamed(j, p, v, "GRO mode", "off, batch");
+  }
+};
+template <>
+struct JsonCodec<model::CongestionControl>
+    : EnumCodec<model::CongestionControl, CongestionControlByName, CongestionControlName> {
+  static absl::Status Read(const Json& j, absl::string_view p, model::CongestionControl* v) {
+    return ReadNamed(j, p, v, "congestion control", "cubic, reno");
+  }
 };
 
 template <typename T>
-Setter U64(T Scenario::*m) {
-  return [m](const Json& j, absl::string_view p, Scenario* s) { return GetU64(j, p, &(s->*m)); };
-}
-Setter U32(uint32_t Scenario::*m) {
-  return [m](const Json& j, absl::string_view p, Scenario* s) { return GetU32(j, p, &(s->*m)); };
-}
-Setter Bool(bool Scenario::*m) {
-  return [m](const Json& j, absl::string_view p, Scenario* s) { return GetBool(j, p, &(s->*m)); };
-}
-Setter Str(std::string Scenario::*m) {
-  return [m](const Json& j, absl::string_view p, Scenario* s) { return GetString(j, p, &(s->*m)); };
-}
+using CodecOf = JsonCodec<std::remove_cvref_t<T>>;
 
-const std::vector<Field>& Fields() {
-  static const auto* const kFields = new std::vector<Field>{
-      {"description", Str(&Scenario::description)},
-      {"messages", U64(&Scenario::messages)},
-      {"sizes", [](const Json& j, absl::string_view p, Scenario* s) { return GetSizes(j, p, &s->sizes); }},
-      {"front_len", U32(&Scenario::front_len)},
-      {"layout",
-       [](const Json& j, absl::string_view p, Scenario* s) {
-         std::string name;
-         if (absl::Status st = GetString(j, p, &name); !st.ok()) return st;
-         absl::StatusOr<DataLayout> l = DataLayoutByName(name);
-         if (!l.ok()) return KeyError(p, absl::StrFormat("unknown data layout \"%s\" (known: pages, pagelist, bio, bvecs)",
-                                                         EscapeForMessage(name)));
-         s->layout = *l;
-         return absl::OkStatus();
-       }},
-      {"page_offset", U32(&Scenario::page_offset)},
-      {"queue_depth", U32(&Scenario::queue_depth)},
-      {"osd_reply_ns", U64(&Scenario::osd_reply_ns)},
-      {"osd_reply_jitter_ns", U64(&Scenario::osd_reply_jitter_ns)},
-      {"mss", U32(&Scenario::mss)},
-      {"mtu", U32(&Scenario::mtu)},
-      {"timestamps", Bool(&Scenario::timestamps)},
-      {"tso", Bool(&Scenario::tso)},
-      {"nodelay", Bool(&Scenario::nodelay)},
-      {"autocorking", Bool(&Scenario::autocorking)},
-      {"sndbuf", U32(&Scenario::sndbuf)},
-      {"hz", U32(&Scenario::hz)},
-      {"link_mbps", U64(&Scenario::link_mbps)},
-      {"rtt_ns", U64(&Scenario::rtt_ns)},
-      {"tx_completion_ns", U64(&Scenario::tx_completion_ns)},
-      {"call_cost_ns", U64(&Scenario::call_cost_ns)},
-      {"crc_ns_per_page", U64(&Scenario::crc_ns_per_page)},
-      {"delayed_ack", Bool(&Scenario::delayed_ack)},
-      {"ack_every", U32(&Scenario::ack_every)},
-      {"gro",
-       [](const Json& j, absl::string_view p, Scenario* s) {
-         std::string name;
-         if (absl::Status st = GetString(j, p, &name); !st.ok()) return st;
-         absl::StatusOr<GroMode> g = GroModeByName(name);
-         if (!g.ok()) return KeyError(p, absl::StrFormat("unknown GRO mode \"%s\" (known: off, batch)", EscapeForMessage(name)));
-         s->gro = *g;
-         return absl::OkStatus();
-       }},
-      {"gro_flush_ns", U64(&Scenario::gro_flush_ns)},
-      {"ack_proc_ns", U64(&Scenario::ack_proc_ns)},
-      {"kernel", Str(&Scenario::kernel)},
-      {"writers",
-       [](const Json& j, absl::string_view p, Scenario* s) {
-         if (!j.is_array()) return KeyError(p, absl::StrFormat("expected an array of strings, got %s", TypeName(j)));
-         std::vector<WriterSpec> writers;
-         for (size_t i = 0; i < j.size(); ++i) {
-           const std::string ep = absl::StrFormat("%s[%d]", p, i);
-           std::string text;
-           if (absl::Status st = GetString(j[i], ep, &text); !st.ok()) return st;
-           absl::StatusOr<WriterSpec> w = ParseWriterSpec(text);
-           if (!w.ok()) return KeyError(ep, absl::StrFormat("\"%s\" is not of the form writer or writer@kernel",
-                                                           EscapeForMessage(text)));
-           writers.push_back(*std::move(w));
-         }
-         s->writers = std::move(writers);
-         return absl::OkStatus();
-       }},
-      {"seed", U64(&Scenario::seed)},
-      {"seeds", U32(&Scenario::seeds)},
-      {"trace", Str(&Scenario::trace)},
-      {"pcap", Str(&Scenario::pcap)},
-      {"plot", Str(&Scenario::plot)},
-  };
-  return *kFields;
+// Reads one key into the scenario; false if the key is not a setting.
+bool ReadSetting(absl::string_view key, const Json& value, Scenario* s, absl::Status* status) {
+  if (key == "description") {
+    *status = GetString(value, key, &s->description);
+    return true;
+  }
+#define SENDSIM_READ_SETTING(name, member, group, check, help)          \
+  if (key == #name) {                                                  \
+    *status = CodecOf<decltype(s->member)>::Read(value, key, &s->member); \
+    return true;                                                       \
+  }
+  SENDSIM_SCENARIO_SETTINGS(SENDSIM_READ_SETTING)
+#undef SENDSIM_READ_SETTING
+  return false;
 }
 
 // Rejects deep nesting before nlohmann's parser and destructor see it.
@@ -271,17 +327,12 @@ absl::StatusOr<Scenario> ScenarioFromJson(absl::string_view text, const Scenario
   }
   Scenario s = base;
   for (const auto& [key, value] : j.items()) {
-    const Field* field = nullptr;
-    for (const Field& f : Fields()) {
-      if (key == f.key) field = &f;
-    }
-    if (field == nullptr) {
+    absl::Status st;
+    if (!ReadSetting(key, value, &s, &st)) {
       return absl::InvalidArgumentError(
           absl::StrFormat("%s: unknown key (see testdata/scenarios/README.md)", EscapeForMessage(key)));
     }
-    if (absl::Status st = field->set(value, key, &s); !st.ok()) {
-      return absl::InvalidArgumentError(OneLine(std::string(st.message())));
-    }
+    if (!st.ok()) return absl::InvalidArgumentError(OneLine(std::string(st.message())));
   }
   return s;
 }
@@ -298,50 +349,16 @@ absl::StatusOr<Scenario> LoadScenarioFile(const std::string& path, const Scenari
 }
 
 nlohmann::ordered_json ScenarioToJsonValue(const Scenario& s) {
+  static const auto* const kDefault = new Scenario();
   nlohmann::ordered_json j;
   if (!s.description.empty()) j["description"] = s.description;
-  j["messages"] = s.messages;
-  nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
-  for (const SizeMixEntry& e : s.sizes) {
-    nlohmann::ordered_json entry;
-    entry["bytes"] = e.bytes;
-    entry["weight"] = e.weight;
-    sizes.push_back(entry);
+  // The host group only when set: files that never set it stay as they were.
+#define SENDSIM_WRITE_SETTING(name, member, group, check, help)                   \
+  if (SettingGroup::group != SettingGroup::kHost || s.member != kDefault->member) { \
+    j[#name] = CodecOf<decltype(s.member)>::Write(s.member);                      \
   }
-  j["sizes"] = sizes;
-  j["front_len"] = s.front_len;
-  j["layout"] = std::string(DataLayoutName(s.layout));
-  j["page_offset"] = s.page_offset;
-  j["queue_depth"] = s.queue_depth;
-  j["osd_reply_ns"] = s.osd_reply_ns;
-  j["osd_reply_jitter_ns"] = s.osd_reply_jitter_ns;
-  j["mss"] = s.mss;
-  j["mtu"] = s.mtu;
-  j["timestamps"] = s.timestamps;
-  j["tso"] = s.tso;
-  j["nodelay"] = s.nodelay;
-  j["autocorking"] = s.autocorking;
-  j["sndbuf"] = s.sndbuf;
-  j["hz"] = s.hz;
-  j["link_mbps"] = s.link_mbps;
-  j["rtt_ns"] = s.rtt_ns;
-  j["tx_completion_ns"] = s.tx_completion_ns;
-  j["call_cost_ns"] = s.call_cost_ns;
-  j["crc_ns_per_page"] = s.crc_ns_per_page;
-  j["delayed_ack"] = s.delayed_ack;
-  j["ack_every"] = s.ack_every;
-  j["gro"] = std::string(GroModeName(s.gro));
-  j["gro_flush_ns"] = s.gro_flush_ns;
-  j["ack_proc_ns"] = s.ack_proc_ns;
-  j["kernel"] = s.kernel;
-  nlohmann::ordered_json writers = nlohmann::ordered_json::array();
-  for (const WriterSpec& w : s.writers) writers.push_back(WriterSpecString(w));
-  j["writers"] = writers;
-  j["seed"] = s.seed;
-  j["seeds"] = s.seeds;
-  j["trace"] = s.trace;
-  j["pcap"] = s.pcap;
-  j["plot"] = s.plot;
+  SENDSIM_SCENARIO_SETTINGS(SENDSIM_WRITE_SETTING)
+#undef SENDSIM_WRITE_SETTING
   return j;
 }
 

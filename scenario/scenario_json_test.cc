@@ -116,3 +116,43 @@ TEST(ScenarioJsonTest, ShippedScenariosAreValid) {
 
 }  // namespace
 }  // namespace sendsim::scenario
+
+namespace sendsim::scenario {
+namespace {
+
+// The tcp_*, receiver_* and host_* keys set the sub-structs; a file that
+// sets none of them is written back without them.
+TEST(ScenarioJsonTest, ReadsAndWritesTheHostGroup) {
+  absl::StatusOr<Scenario> s = ScenarioFromJson(R"({
+    "tcp_cc": "reno", "tcp_initcwnd": 4, "receiver_wscale": 9, "receiver_rcvbuf": 65536,
+    "host_xmit_cost_ns": 700, "host_rps_backlog_on_sender_cpu": true
+  })");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->tcp.cc, model::CongestionControl::kReno);
+  EXPECT_EQ(s->tcp.initcwnd, 4u);
+  EXPECT_EQ(s->receiver.wscale, 9);
+  EXPECT_EQ(s->receiver.rcvbuf, 65536u);
+  EXPECT_EQ(s->host.xmit_cost_ns, 700);
+  EXPECT_TRUE(s->host.rps_backlog_on_sender_cpu);
+  const std::string text = ScenarioToJson(*s);
+  EXPECT_THAT(text, HasSubstr("\"tcp_cc\": \"reno\""));
+  EXPECT_THAT(text, HasSubstr("\"host_xmit_cost_ns\": 700"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("tcp_sack")));  // still the default
+  absl::StatusOr<Scenario> back = ScenarioFromJson(text);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, *s);
+  EXPECT_THAT(ScenarioToJson(Scenario()), ::testing::Not(HasSubstr("host_")));
+}
+
+TEST(ScenarioJsonTest, HostGroupValuesAreChecked) {
+  EXPECT_EQ(ErrorOf(R"({"receiver_wscale": 300})"), "receiver_wscale: 300 does not fit in 8 bits");
+  EXPECT_EQ(ErrorOf(R"({"tcp_cc": "bbr"})"), "tcp_cc: unknown congestion control \"bbr\" (known: cubic, reno)");
+  EXPECT_EQ(ErrorOf(R"({"host_rx_cpu_wakeup_ns": 9223372036854775808})"),
+            "host_rx_cpu_wakeup_ns: 9223372036854775808 does not fit in 63 bits");
+  absl::StatusOr<Scenario> s = ScenarioFromJson(R"({"receiver_wscale": 15})");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(ValidateScenario(*s).message(), "receiver_wscale: 15 is out of range [0, 14]");
+}
+
+}  // namespace
+}  // namespace sendsim::scenario

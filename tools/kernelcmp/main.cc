@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "tools/kernelcmp/cleanup.h"
+#include "tools/kernelcmp/host_presets.h"
 #include "tools/kernelcmp/model_figures.h"
 #include "tools/kernelcmp/recorded.h"
 #include "tools/kernelcmp/report.h"
@@ -59,17 +61,11 @@ ABSL_FLAG(std::string, reference_json, "",
           "another recording (a --json_out) of the same workload: the kernel's own spread between it and this "
           "comparison's kernel side is the headline verdict's yardstick for the model (repeatability.h); its "
           "kernel runs are also judged against this comparison's ranges as the model is (the goal's second line)");
-ABSL_FLAG(int64_t, model_link_mbps, -1, "model calibration: link rate (default per placement)");
-ABSL_FLAG(int64_t, model_one_way_ns, -1, "model calibration: one-way delay");
-ABSL_FLAG(int64_t, model_tx_completion_ns, -1,
-          "model calibration: TX completion after the segment reaches the receiving side "
-          "(default 0: ip_rcv_core orphans the skb)");
+ABSL_FLAG(std::string, model_host, "",
+          "a scenario file applied over each placement's host preset (testdata/kernelcmp/hosts/): network, "
+          "tcp_*, receiver_* and host_* keys; what it sets is not calibrated from the kernel runs");
 ABSL_FLAG(int64_t, model_between_calls_ns, -1,
           "model calibration: the sender's CPU between two calls, socket not held (default: measured)");
-ABSL_FLAG(int64_t, model_delay_spread_ns, -1,
-          "model calibration: mean of the exponential extra delay before the receiving side "
-          "processes a data segment (default per placement)");
-ABSL_FLAG(int64_t, model_call_cost_ns, -1, "model calibration: socket call cost");
 ABSL_FLAG(bool, model_rx_cpu_queue, true,
           "model the measured receive delay as the receiving CPU's queue (service time per segment, wakeup when "
           "idle); false: base + exponential spread");
@@ -82,32 +78,9 @@ ABSL_FLAG(bool, model_sender_run_delay, true,
 ABSL_FLAG(bool, model_call_hold_from_trace, false,
           "model calibration: the socket hold per call from the syscall trace where measured (else from the "
           "sender's CPU per call)");
-ABSL_FLAG(bool, model_rps_backlog, true,
-          "model: on the sender's CPU, one receive backlog for both directions, the sender's transmits taken "
-          "inline unless an ACK from the reader's CPU scheduled it (HostConfig::rps_backlog_on_sender_cpu)");
-ABSL_FLAG(int64_t, model_rx_cpu_service_ns, -1, "model calibration: receiving CPU's time per data segment");
-ABSL_FLAG(int64_t, model_rx_cpu_wakeup_ns, -1, "model calibration: receiving CPU's mean wakeup when idle");
-ABSL_FLAG(int64_t, model_xmit_cost_ns, -1,
-          "model calibration: sender CPU per segment transmitted (0: calls cost the same whatever they send)");
-ABSL_FLAG(int64_t, model_ack_proc_ns, -1, "model calibration: receiver ACK latency");
-ABSL_FLAG(int64_t, model_rcvbuf, -1,
-          "model calibration: a fixed receive buffer for the peer [bytes] (default: the model's 6 MiB)");
 ABSL_FLAG(bool, model_rcvbuf_autotune, false,
           "model calibration: autotune the peer's receive buffer like this machine's receiver, from "
           "tcp_rmem[1] to tcp_rmem[2] (tcp_rcv_space_adjust; docs/notes/2026-12-02-kernelcmp-calibration.md)");
-ABSL_FLAG(int64_t, model_softirq_ack_ns, -1,
-          "model calibration: sender-CPU time per ACK processed (default per placement)");
-ABSL_FLAG(int64_t, model_softirq_rx_ns, -1,
-          "model calibration: sender-CPU time per data segment received, when receive processing runs on "
-          "the sender's CPU (default per placement)");
-ABSL_FLAG(int64_t, model_batch_gap_ns, -1,
-          "model calibration: >= 0 turns on peer batching with this flush gap");
-ABSL_FLAG(int64_t, model_read_mbps, -1,
-          "model calibration: receiving application's read rate in Mbit/s (default: the kernel "
-          "run's measured data rate; instant with --model_only)");
-ABSL_FLAG(int64_t, model_read_wakeup_ns, -1,
-          "model calibration: the receiving application's wakeup latency after it read everything "
-          "(default: derived from each kernel cell's read sizes; 0 with --model_only)");
 ABSL_FLAG(bool, trace_delays, true,
           "measure each run's receive-backlog delay with two net tracepoints (tracefs) and give it to "
           "the model; without tracefs the model keeps its fixed per-placement delays");
@@ -164,52 +137,50 @@ absl::StatusOr<Workload> WorkloadFromFlags() {
 // initial one (tcp_sk_init), the socket starts at tcp_rmem[1] and autotunes
 // up to tcp_rmem[2], and the SYN-ACK's window scale is ilog2(max(tcp_rmem[2],
 // rmem_max)) - 15 (tcp_select_initial_window, v6.x). False if unreadable.
-bool HostReceiveBuffer(ModelSettings* s) {
+bool HostReceiveBuffer(scenario::Scenario::Receiver* r) {
   std::ifstream f("/proc/sys/net/ipv4/tcp_rmem");
   std::ifstream g("/proc/sys/net/core/rmem_max");
   uint64_t lo = 0, def = 0, hi = 0, rmem_max = 0;
   if (!(f >> lo >> def >> hi) || !(g >> rmem_max)) return false;
   if (def == 0 || hi < def || hi > UINT32_MAX) return false;
-  s->peer_rcvbuf_initial = static_cast<uint32_t>(def);
-  s->peer_rcvbuf = static_cast<uint32_t>(hi);
+  r->rcvbuf_autotune_initial = static_cast<uint32_t>(def);
+  r->rcvbuf = static_cast<uint32_t>(hi);
   const int ilog2 = static_cast<int>(std::bit_width(std::max(hi, rmem_max))) - 1;
-  s->peer_wscale = std::clamp(ilog2 - 15, 0, 14);
+  r->wscale = static_cast<uint8_t>(std::clamp(ilog2 - 15, 0, 14));
   return true;
 }
 
-ModelSettings SettingsFor(Placement p) {
+// The placement's host preset, this machine's receive buffer
+// (--model_rcvbuf_autotune), then --model_host's file and
+// --model_between_calls_ns. The file was checked over each preset by
+// SelectionFromFlags.
+ModelSettings SettingsFor(Placement p, const std::optional<HostOverride>& host) {
   ModelSettings s = DefaultModelSettings(p);
-  if (absl::GetFlag(FLAGS_model_rcvbuf_autotune) && !HostReceiveBuffer(&s)) {
+  if (absl::GetFlag(FLAGS_model_rcvbuf_autotune) && !HostReceiveBuffer(&s.scenario.receiver)) {
     std::fprintf(stderr, "kernelcmp: cannot read tcp_rmem/rmem_max; the model keeps its fixed receive buffer\n");
   }
-  if (int64_t v = absl::GetFlag(FLAGS_model_link_mbps); v > 0) s.link_bps = v * 1'000'000;
-  if (int64_t v = absl::GetFlag(FLAGS_model_one_way_ns); v >= 0) s.one_way_delay_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_call_cost_ns); v >= 0) s.call_cost_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_xmit_cost_ns); v >= 0) s.host.xmit_cost_ns = v;
+  if (host.has_value()) {
+    absl::StatusOr<scenario::Scenario> sc = ApplyHostOverride(*host, s.scenario);
+    if (sc.ok()) s.scenario = *std::move(sc);
+  }
   if (int64_t v = absl::GetFlag(FLAGS_model_between_calls_ns); v >= 0) s.between_calls_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_service_ns); v >= 0) s.host.rx_cpu_service_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns); v >= 0) s.host.rx_cpu_wakeup_ns = v;
-  if (!absl::GetFlag(FLAGS_model_rps_backlog)) s.host.rps_backlog_on_sender_cpu = false;
-  if (int64_t v = absl::GetFlag(FLAGS_model_tx_completion_ns); v >= 0) s.tx_completion_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_delay_spread_ns); v >= 0) s.host.data_delay_spread_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_ack_proc_ns); v >= 0) s.ack_proc_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_ack_ns); v >= 0) s.host.sender_softirq_ack_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_softirq_rx_ns); v >= 0) s.host.sender_softirq_peer_rx_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_rcvbuf); v > 0) {  // a fixed buffer overrides autotuning
-    s.peer_rcvbuf = static_cast<uint32_t>(v);
-    s.peer_rcvbuf_initial = 0;
-    s.peer_wscale = -1;
-  }
-  if (int64_t v = absl::GetFlag(FLAGS_model_read_mbps); v > 0) {
-    s.app_read_bytes_per_sec = static_cast<uint64_t>(v) * 1'000'000 / 8;
-  }
-  if (int64_t v = absl::GetFlag(FLAGS_model_read_wakeup_ns); v >= 0) s.host.app_read_wakeup_ns = v;
-  if (int64_t v = absl::GetFlag(FLAGS_model_batch_gap_ns); v >= 0) {
-    s.gro_batch = true;
-    s.gro_flush_ns = v;
-  }
   return s;
 }
+
+// What to run, from the flags; a bad flag is a usage error.
+struct Selection {
+  Workload workload;
+  std::vector<Variant> variants;
+  std::vector<IoMode> ios;
+  std::vector<Placement> placements;
+  int repeats = 0;
+  std::string format;
+  int netdev_max_backlog = 0;
+  bool model_only = false;
+  std::string reference_json;
+  std::vector<RecordedCell> reference;  // --reference_json's cells
+  std::optional<HostOverride> model_host;  // --model_host
+};
 
 absl::StatusOr<std::string> MakeWorkDir(CleanupStack* cleanup) {
   char tmpl[] = "/tmp/kernelcmp.XXXXXX";
@@ -223,13 +194,14 @@ absl::StatusOr<std::string> MakeWorkDir(CleanupStack* cleanup) {
 }
 
 // The table or JSON on stdout, and --json_out.
-int Print(const std::vector<Cell>& cells, const Workload& w, bool tso, const std::string& format,
-          const std::vector<Placement>& placements, bool calibrated) {
-  const std::string out = format == "json" ? FormatJson(cells, w, tso) : FormatTable(cells, w, tso);
+int Print(const std::vector<Cell>& cells, const Selection& sel, bool tso, bool calibrated) {
+  const Workload& w = sel.workload;
+  const std::string out = sel.format == "json" ? FormatJson(cells, w, tso) : FormatTable(cells, w, tso);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  if (format == "table") {
-    for (Placement p : placements) {
-      absl::PrintF("model settings %s: %s%s\n", PlacementName(p), DescribeModelSettings(SettingsFor(p)),
+  if (sel.format == "table") {
+    for (Placement p : sel.placements) {
+      absl::PrintF("model settings %s: %s%s\n", PlacementName(p),
+                   DescribeModelSettings(SettingsFor(p, sel.model_host)),
                    calibrated ? " (the fallback: each cell's call costs, reader and delays come from its "
                                 "kernel runs unless a flag pins them; JSON model_settings has each cell's)"
                               : "");
@@ -249,18 +221,21 @@ int Print(const std::vector<Cell>& cells, const Workload& w, bool tso, const std
 // sender between two page calls (each one pushes the held tail); they are
 // properties of this testbed, so they come from the cell's own runs unless
 // pinned.
-void RunModelSide(const Workload& w, Cell* c) {
-  ModelSettings settings = SettingsFor(c->placement);
+void RunModelSide(const Selection& sel, Cell* c) {
+  const Workload& w = sel.workload;
+  ModelSettings settings = SettingsFor(c->placement, sel.model_host);
+  // What --model_host sets stays as set.
+  auto pinned = [&sel](const std::string& key) { return sel.model_host.has_value() && sel.model_host->Sets(key); };
   Calibration cal;
-  cal.call_cost = absl::GetFlag(FLAGS_model_call_cost_ns) < 0;
-  cal.xmit_cost = absl::GetFlag(FLAGS_model_xmit_cost_ns) < 0;
+  cal.call_cost = !pinned("call_cost_ns");
+  cal.xmit_cost = !pinned("host_xmit_cost_ns");
   cal.hold = absl::GetFlag(FLAGS_model_call_hold_from_trace);
   cal.run_delay = absl::GetFlag(FLAGS_model_sender_run_delay);
   cal.between_calls = absl::GetFlag(FLAGS_model_between_calls_ns) < 0;
-  cal.read_rate = absl::GetFlag(FLAGS_model_read_mbps) < 0;
-  cal.read_wakeup = absl::GetFlag(FLAGS_model_read_wakeup_ns) < 0;
-  cal.delay = absl::GetFlag(FLAGS_model_one_way_ns) < 0 && absl::GetFlag(FLAGS_model_delay_spread_ns) < 0 &&
-              absl::GetFlag(FLAGS_model_rx_cpu_service_ns) < 0 && absl::GetFlag(FLAGS_model_rx_cpu_wakeup_ns) < 0;
+  cal.read_rate = !pinned("receiver_app_read_bytes_per_sec");
+  cal.read_wakeup = !pinned("host_app_read_wakeup_ns");
+  cal.delay = !pinned("rtt_ns") && !pinned("host_data_delay_spread_ns") && !pinned("host_rx_cpu_service_ns") &&
+              !pinned("host_rx_cpu_wakeup_ns");
   cal.rx_cpu_queue = absl::GetFlag(FLAGS_model_rx_cpu_queue);
   const CellSummary ks = SummarizeCell(*c, w);
   CalibrateFromKernel(ks, cal, &settings);
@@ -292,11 +267,11 @@ absl::StatusOr<std::vector<RecordedCell>> ReadRecorded(const std::string& path, 
 
 // --kernel_json: the cells of an earlier run that the variant, io and
 // placement lists select, each with the model rerun beside it.
-absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const Workload& w,
-                                                const std::vector<Variant>& variants,
-                                                const std::vector<IoMode>& ios,
-                                                const std::vector<Placement>& placements) {
-  absl::StatusOr<std::vector<RecordedCell>> rec = ReadRecorded(path, w);
+absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const Selection& sel) {
+  const std::vector<Variant>& variants = sel.variants;
+  const std::vector<IoMode>& ios = sel.ios;
+  const std::vector<Placement>& placements = sel.placements;
+  absl::StatusOr<std::vector<RecordedCell>> rec = ReadRecorded(path, sel.workload);
   if (!rec.ok()) return rec.status();
   std::vector<Cell> cells;
   for (const RecordedCell& r : *rec) {
@@ -306,7 +281,7 @@ absl::StatusOr<std::vector<Cell>> RecordedCells(const std::string& path, const W
       continue;
     }
     Cell c{r.variant, r.io, r.placement, {}, std::nullopt, "", "", r.kernel, std::nullopt};
-    RunModelSide(w, &c);
+    RunModelSide(sel, &c);
     cells.push_back(std::move(c));
   }
   if (cells.empty()) return absl::InvalidArgumentError(path + ": no recorded cell matches the selection");
@@ -328,20 +303,6 @@ absl::Status AttachReference(const std::string& path, const std::vector<Recorded
   if (!any) return absl::InvalidArgumentError(path + ": no recorded cell matches the selection");
   return absl::OkStatus();
 }
-
-// What to run, from the flags; a bad flag is a usage error.
-struct Selection {
-  Workload workload;
-  std::vector<Variant> variants;
-  std::vector<IoMode> ios;
-  std::vector<Placement> placements;
-  int repeats = 0;
-  std::string format;
-  int netdev_max_backlog = 0;
-  bool model_only = false;
-  std::string reference_json;
-  std::vector<RecordedCell> reference;  // --reference_json's cells
-};
 
 absl::StatusOr<Selection> SelectionFromFlags() {
   Selection sel;
@@ -376,6 +337,15 @@ absl::StatusOr<Selection> SelectionFromFlags() {
     absl::StatusOr<std::vector<RecordedCell>> ref = ReadRecorded(sel.reference_json, sel.workload);
     if (!ref.ok()) return ref.status();
     sel.reference = *std::move(ref);
+  }
+  if (const std::string host = absl::GetFlag(FLAGS_model_host); !host.empty()) {
+    absl::StatusOr<HostOverride> o = ReadHostOverride(host);
+    if (!o.ok()) return o.status();
+    for (Placement p : sel.placements) {  // over each preset, so that SettingsFor cannot fail
+      absl::StatusOr<scenario::Scenario> s = ApplyHostOverride(*o, DefaultModelSettings(p).scenario);
+      if (!s.ok()) return s.status();
+    }
+    sel.model_host = *std::move(o);
   }
   if (!absl::GetFlag(FLAGS_kernel_json).empty() && sel.model_only) {
     return absl::InvalidArgumentError("--kernel_json and --model_only exclude each other");
@@ -500,7 +470,7 @@ int RunCells(const Selection& sel) {
             return Fail(kExitFailure, s);
           }
         }
-        RunModelSide(sel.workload, &c);
+        RunModelSide(sel, &c);
         cells.push_back(std::move(c));
       }
     }
@@ -512,7 +482,7 @@ int RunCells(const Selection& sel) {
       return Fail(kExitUsage, s);
     }
   }
-  return Print(cells, sel.workload, opts.tso, sel.format, sel.placements, /*calibrated=*/!sel.model_only);
+  return Print(cells, sel, opts.tso, /*calibrated=*/!sel.model_only);
 }
 
 int Main() {
@@ -522,14 +492,14 @@ int Main() {
   if (kernel_json.empty()) return RunCells(*sel);
   // A recorded kernel side: only the model runs.
   absl::StatusOr<std::vector<Cell>> cells =
-      RecordedCells(kernel_json, sel->workload, sel->variants, sel->ios, sel->placements);
+      RecordedCells(kernel_json, *sel);
   if (!cells.ok()) return Fail(kExitUsage, cells.status());
   if (!sel->reference_json.empty()) {
     if (absl::Status s = AttachReference(sel->reference_json, sel->reference, &*cells); !s.ok()) {
       return Fail(kExitUsage, s);
     }
   }
-  return Print(*cells, sel->workload, absl::GetFlag(FLAGS_tso), sel->format, sel->placements, /*calibrated=*/true);
+  return Print(*cells, *sel, absl::GetFlag(FLAGS_tso), /*calibrated=*/true);
 }
 
 }  // namespace

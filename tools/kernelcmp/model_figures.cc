@@ -1,5 +1,7 @@
 #include "tools/kernelcmp/model_figures.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -10,60 +12,36 @@
 #include "model/config.h"
 #include "scenario/scenario.h"
 #include "scenario/simulation.h"
+#include "tools/kernelcmp/host_presets.h"
 #include "tools/kernelcmp/model_replay.h"
 
 namespace sendsim::kernelcmp {
 namespace {
 
-constexpr uint32_t kMss = 1448;
-
+// The testbed's run as a scenario: the settings as calibrated, and the one
+// rule between them that calibration can switch on or off.
 // veth hands a packet to the peer device's receive backlog with the sending
 // socket still charged; the skb is orphaned (tcp_wfree, TX completion) when
 // the receiving side's ip_rcv_core takes it, so completion counts from the
-// segment's arrival at the peer (tx_completion_at_arrival).
+// segment's arrival at the peer (the presets' host_tx_completion_at_arrival).
 // Measured on the 6.18 testbed with a stack trace on net_dev_queue: runts
 // pushed from tcp_tsq_handler and tcp_release_cb's deferred TSQ write, and
 // autocork holding the footer, both need a socket still charged after
 // veth_xmit. GSO/TSO/GRO are off as on the testbed (software segmentation).
 // The rest is calibration (docs/kernelcmp.md, "The model side").
-// The testbed's run as a scenario (its link rate is whole Mbit/s: the
-// default 100 Gbit/s or --model_link_mbps).
 scenario::Scenario ScenarioFor(const ModelSettings& s) {
-  scenario::Scenario sc;
-  sc.kernel = kModelProfile;
-  sc.mss = kMss;
-  sc.mtu = 1500;
-  sc.timestamps = true;
-  sc.tso = false;
-  sc.nodelay = true;
-  sc.autocorking = true;
-  sc.tcp.cc = model::CongestionControl::kCubic;
-  sc.link_mbps = s.link_bps / 1'000'000;
-  sc.rtt_ns = 2 * static_cast<uint64_t>(s.one_way_delay_ns);
-  sc.tx_completion_ns = static_cast<uint64_t>(s.tx_completion_ns);
-  sc.call_cost_ns = static_cast<uint64_t>(s.call_cost_ns);
-  sc.host = s.host;
-  sc.host.tx_completion_at_arrival = true;
+  scenario::Scenario sc = s.scenario;
   // The receiving-CPU queue's wakeup is the backlog's IPI there.
-  sc.host.rps_backlog_on_sender_cpu = s.host.rps_backlog_on_sender_cpu && s.host.has_rx_cpu();
-  sc.gro = s.gro_batch ? scenario::GroMode::kBatch : scenario::GroMode::kOff;
-  sc.gro_flush_ns = static_cast<uint64_t>(s.gro_flush_ns);
-  sc.delayed_ack = true;
-  sc.ack_every = model::PeerConfig().ack_every_segs;
-  sc.ack_proc_ns = static_cast<uint64_t>(s.ack_proc_ns);
-  sc.receiver.app_read_bytes_per_sec = s.app_read_bytes_per_sec;
-  if (s.peer_rcvbuf != 0) sc.receiver.rcvbuf = s.peer_rcvbuf;
-  sc.receiver.rcvbuf_autotune_initial = s.peer_rcvbuf_initial;
+  sc.host.rps_backlog_on_sender_cpu = sc.host.rps_backlog_on_sender_cpu && sc.host.has_rx_cpu();
   // Autotuning as the testbed's 6.18 receiver does it: its RTT is far below
   // the 1 ms timestamp tick, so it autotunes on the window-based RTT (its
   // DRS step is the linux-6.18 profile's); and its SYN-ACK offered 65160 =
   // 45 x 1448, the whole initial space without the 20-segment cap (a cap no
   // window reaches).
-  if (s.peer_rcvbuf_initial != 0) {
+  if (sc.receiver.rcvbuf_autotune_initial != 0) {
     sc.receiver.rcv_rtt_from_window = true;
     sc.receiver.init_rcv_wnd_segs = 65535;
   }
-  if (s.peer_wscale >= 0) sc.receiver.wscale = static_cast<uint8_t>(s.peer_wscale);
   return sc;
 }
 
@@ -92,46 +70,42 @@ absl::string_view HostPresetName(Placement placement) {
   return placement == Placement::kSenderCpu ? "veth-rps-sender-cpu" : "veth-rps-receiver-cpu";
 }
 
-model::HostConfig HostPreset(Placement placement) {
-  model::HostConfig h;
-  // Delay to the receiving side's processing, base + exponential spread.
-  // kernelcmp measures it per run (delay_trace.h) and replaces these; they
-  // are the fallback without tracefs, from one early measurement (2 Dec
-  // 2026, 128 KiB v1-legacy and v2): with receive processing on the
-  // sender's CPU p5 1 us, median 3-9 us, mean 24-26 us; on the receiver's
-  // CPU p5 2-3 us, median 17-19 us, mean 25-43 us (the base is the
-  // one-way delay, DefaultModelSettings).
-  h.data_delay_spread_ns = (placement == Placement::kSenderCpu ? 23 : 30) * model::kNsPerUs;
-  // ACKs and TX completions are handled on the CPU that runs receive
-  // processing (RPS steers both directions there), so are their pushes.
-  h.xmit_softirq_on_sender_cpu = placement == Placement::kSenderCpu;
-  // Receive processing on the sender's CPU is one backlog for both
-  // directions, taken inline unless the reader's ACK scheduled it (a
-  // softirq trace of 3 Dec 2026, model/host/rps_backlog.h); in effect only
-  // with the receiving-CPU queue (measured delays).
-  h.rps_backlog_on_sender_cpu = placement == Placement::kSenderCpu;
-  return h;
-}
-
+// The presets' delays to the receiving side's processing (base = half
+// rtt_ns, exponential spread host_data_delay_spread_ns) are replaced per
+// run by what kernelcmp measures (delay_trace.h); they are the fallback
+// without tracefs, from one early measurement (2 Dec 2026, 128 KiB
+// v1-legacy and v2): with receive processing on the sender's CPU p5 1 us,
+// median 3-9 us, mean 24-26 us; on the receiver's CPU p5 2-3 us, median
+// 17-19 us, mean 25-43 us. ACKs and TX completions are handled on the CPU
+// that runs receive processing (RPS steers both directions there), so are
+// their pushes (host_xmit_softirq_on_sender_cpu). Receive processing on the
+// sender's CPU is one backlog for both directions, taken inline unless the
+// reader's ACK scheduled it (a softirq trace of 3 Dec 2026,
+// model/host/rps_backlog.h); in effect only with the receiving-CPU queue
+// (measured delays).
 ModelSettings DefaultModelSettings(Placement placement) {
+  absl::StatusOr<scenario::Scenario> preset = HostPresetScenario(HostPresetName(placement));
+  if (!preset.ok()) {
+    // Compiled-in files, checked by host_presets_test: not user input.
+    absl::FPrintF(stderr, "kernelcmp: %s\n", preset.status().message());
+    std::abort();
+  }
   ModelSettings s;
-  s.link_bps = 100'000'000'000;
-  s.one_way_delay_ns = (placement == Placement::kSenderCpu ? 1 : 3) * model::kNsPerUs;
-  s.call_cost_ns = 1 * model::kNsPerUs;
-  s.ack_proc_ns = placement == Placement::kSenderCpu ? 5 * model::kNsPerUs : 0;
-  s.gro_batch = false;
-  s.gro_flush_ns = 0;
-  s.host = HostPreset(placement);
+  s.scenario = *std::move(preset);
   return s;
 }
 
 std::string DescribeModelSettings(const ModelSettings& s) {
-  const model::HostConfig& h = s.host;
+  const scenario::Scenario& sc = s.scenario;
+  const model::HostConfig& h = sc.host;
+  const scenario::Scenario::Receiver& r = sc.receiver;
+  const bool default_rcvbuf = r.rcvbuf == scenario::Scenario().receiver.rcvbuf && r.rcvbuf_autotune_initial == 0;
   return absl::StrFormat(
-      "%s, MSS %u, software GSO, link %.3f Gbit/s, one-way %d ns + %s, TX completion %d ns after arrival, call cost %d ns + %d ns per segment sent%s (+ %d ns between calls), ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
+      "%s, MSS %u, %s, link %.3f Gbit/s, one-way %d ns + %s, TX completion %d ns after arrival, call cost %d ns + %d ns per segment sent%s (+ %d ns between calls), ack_proc %d ns, softirq on the sender's CPU %d ns/ACK + %d ns/data segment, peer batching %s "
       "(flush gap %d ns), reader %s (wakeup %d ns), peer rcvbuf %s, delayed ACK, "
       "no replies",
-      kModelProfile, kMss, s.link_bps / 1e9, s.one_way_delay_ns,
+      sc.kernel, sc.mss, sc.tso ? "TSO" : "software GSO", static_cast<double>(sc.link_mbps * 1'000'000) / 1e9,
+      static_cast<int64_t>(sc.rtt_ns / 2),
       h.has_rx_cpu()
           ? absl::StrFormat("receiving CPU %d ns per segment, wakeup %d ns (exponential mean)%s",
                             h.rx_cpu_service_ns, h.rx_cpu_wakeup_ns,
@@ -140,18 +114,17 @@ std::string DescribeModelSettings(const ModelSettings& s) {
                                   "scheduled it (wakeup = its IPI)"
                                 : "")
           : absl::StrFormat("data spread %d ns (exponential mean)", h.data_delay_spread_ns),
-      s.tx_completion_ns, s.call_cost_ns, h.xmit_cost_ns,
+      static_cast<int64_t>(sc.tx_completion_ns), static_cast<int64_t>(sc.call_cost_ns), h.xmit_cost_ns,
       h.xmit_softirq_on_sender_cpu && h.xmit_cost_ns > 0 ? " (softirq's too)" : "", s.between_calls_ns,
-      s.ack_proc_ns, h.sender_softirq_ack_ns, h.sender_softirq_peer_rx_ns,
-      s.gro_batch ? "on" : "off", s.gro_flush_ns,
-      s.app_read_bytes_per_sec == 0
-          ? std::string("instant")
-          : absl::StrFormat("%.0f MB/s", s.app_read_bytes_per_sec / 1e6),
+      static_cast<int64_t>(sc.ack_proc_ns), h.sender_softirq_ack_ns, h.sender_softirq_peer_rx_ns,
+      sc.gro == scenario::GroMode::kBatch ? "on" : "off", static_cast<int64_t>(sc.gro_flush_ns),
+      r.app_read_bytes_per_sec == 0 ? std::string("instant")
+                                    : absl::StrFormat("%.0f MB/s", r.app_read_bytes_per_sec / 1e6),
       h.app_read_wakeup_ns,
-      s.peer_rcvbuf == 0        ? std::string("model default")
-      : s.peer_rcvbuf_initial == 0 ? absl::StrFormat("%u fixed", s.peer_rcvbuf)
-                                   : absl::StrFormat("autotuned %u..%u, wscale %d", s.peer_rcvbuf_initial,
-                                                     s.peer_rcvbuf, s.peer_wscale));
+      default_rcvbuf                    ? std::string("model default")
+      : r.rcvbuf_autotune_initial == 0 ? absl::StrFormat("%u fixed", r.rcvbuf)
+                                       : absl::StrFormat("autotuned %u..%u, wscale %d", r.rcvbuf_autotune_initial,
+                                                         r.rcvbuf, r.wscale));
 }
 
 absl::StatusOr<ModelFigures> RunModelFor(const Workload& w, Variant variant, IoMode io,

@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "model/host/host.h"
+#include "scenario/scenario.h"
 #include "tools/kernelcmp/analysis.h"
 #include "tools/kernelcmp/delay_trace.h"
 #include "tools/kernelcmp/workload.h"
@@ -42,39 +42,21 @@ struct ModelFigures {
   std::map<std::string, uint64_t> sub_mss_by_reason;
 };
 
-// The veth testbed as the model sees it: calibration parameters, not kernel
-// rules. Defaults per placement come from DefaultModelSettings; flags of
-// kernelcmp override them.
+// The veth testbed as the model sees it: a scenario (network, TCP, receiver
+// and where the hosts run the work), first the placement's host preset
+// (host_presets.h), then calibrated from each cell's kernel runs
+// (CalibrateFromKernel) or set by --model_host.
 struct ModelSettings {
-  uint64_t link_bps = 0;         // effective per-packet cost of the software path
-  int64_t one_way_delay_ns = 0;
-  int64_t tx_completion_ns = 0;   // after the segment reaches the peer (see ConfigFor)
-  int64_t call_cost_ns = 0;      // one socket call holds the socket this long
+  scenario::Scenario scenario;
   // The sender's own CPU between two calls, socket not held (the messenger's
-  // per-call bookkeeping; a gap in the replay).
+  // per-call bookkeeping; a gap in the replay): the replayer's, not a
+  // scenario setting.
   int64_t between_calls_ns = 0;
-  int64_t ack_proc_ns = 0;       // receiver softirq latency before an ACK leaves
-  bool gro_batch = false;        // one ACK decision per back-to-back batch (backlog batching)
-  int64_t gro_flush_ns = 0;
-  uint64_t app_read_bytes_per_sec = 0;  // receiving application's read rate (0: instant)
-  // The peer's receive buffer: fixed at peer_rcvbuf, or autotuned from
-  // peer_rcvbuf_initial (tcp_rmem[1]) up to peer_rcvbuf (tcp_rmem[2]) when
-  // peer_rcvbuf_initial > 0; 0/0: the model's defaults. peer_wscale < 0:
-  // the model's default window scale.
-  uint32_t peer_rcvbuf = 0;
-  uint32_t peer_rcvbuf_initial = 0;
-  int peer_wscale = -1;
-  // How the testbed places the work on its CPUs (model/host/host.h): the
-  // receiving CPU's queue or backlog, the data path's delay spread, the
-  // per-segment transmit cost and the softirq work on the sender's CPU, the
-  // reader's wakeup. Set per placement by HostPreset, then calibrated.
-  model::HostConfig host;
 };
-// The testbed's two placements as named presets of the host layer:
+// The testbed's two placements as named host presets:
 // "veth-rps-sender-cpu" (receive processing, both directions, on the
 // sender's CPU) and "veth-rps-receiver-cpu" (on the receiving
 // application's CPU), with the fallbacks used when nothing is measured.
-model::HostConfig HostPreset(Placement placement);
 absl::string_view HostPresetName(Placement placement);
 ModelSettings DefaultModelSettings(Placement placement);
 std::string DescribeModelSettings(const ModelSettings& s);

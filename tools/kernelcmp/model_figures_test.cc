@@ -125,8 +125,8 @@ TEST(RunModelFor, BlockingReplayAccountsForEveryStreamByte) {
 TEST(RunModelFor, BlockingV2UncorksEveryMessage) {
   const Workload w = Small();
   ModelSettings s = DefaultModelSettings(Placement::kReceiverCpu);
-  s.call_cost_ns = 100'000;
-  s.host.data_delay_spread_ns = 0;
+  s.scenario.call_cost_ns = 100'000;
+  s.scenario.host.data_delay_spread_ns = 0;
   absl::StatusOr<ModelFigures> f = RunModelFor(w, Variant::kV2, IoMode::kBlocking, s);
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->sizes, (SizeHistogram{{34, 5}, {1448, 15}}));

@@ -60,6 +60,38 @@ int IpOffset(uint32_t linktype, const uint8_t* f, uint32_t caplen) {
   return -1;
 }
 
+// The TCP segment in an IPv4 packet of `caplen` captured bytes (record
+// `record` of the file, for messages); the caller sets the time.
+absl::StatusOr<TcpSegment> DecodeTcp(const uint8_t* iph, uint32_t caplen, uint64_t record) {
+  const uint32_t ihl = (iph[0] & 0x0f) * 4u;
+  const uint32_t total = Be16(iph + 2);
+  const uint32_t frag = Be16(iph + 6) & 0x3fff;  // MF + offset
+  if (ihl < 20 || total < ihl + 20 || frag != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("pcap: record %u: unexpected IPv4 header (ihl %u, total %u, frag %u)", record, ihl,
+                        total, frag));
+  }
+  if (caplen < ihl + 20) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("pcap: record %u: snaplen too small for the TCP header", record));
+  }
+  const uint8_t* th = iph + ihl;
+  const uint32_t doff = (th[12] >> 4) * 4u;
+  if (doff < 20 || ihl + doff > total) {
+    return absl::InvalidArgumentError(absl::StrFormat("pcap: record %u: bad TCP data offset %u", record, doff));
+  }
+  TcpSegment s;
+  s.src_ip = Be32(iph + 12);
+  s.dst_ip = Be32(iph + 16);
+  s.src_port = static_cast<uint16_t>(Be16(th));
+  s.dst_port = static_cast<uint16_t>(Be16(th + 2));
+  s.seq = Be32(th + 4);
+  s.ack = Be32(th + 8);
+  s.flags = th[13];
+  s.payload_len = total - ihl - doff;
+  return s;
+}
+
 }  // namespace
 
 absl::StatusOr<PcapContents> ParsePcap(absl::string_view bytes) {
@@ -110,36 +142,10 @@ absl::StatusOr<PcapContents> ParsePcap(absl::string_view bytes) {
       ++out.non_tcp;
       continue;
     }
-    const uint8_t* iph = f + ip;
-    const uint32_t ihl = (iph[0] & 0x0f) * 4u;
-    const uint32_t total = Be16(iph + 2);
-    const uint32_t frag = Be16(iph + 6) & 0x3fff;  // MF + offset
-    if (ihl < 20 || total < ihl + 20 || frag != 0) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("pcap: record %u: unexpected IPv4 header (ihl %u, total %u, frag %u)",
-                          out.records - 1, ihl, total, frag));
-    }
-    if (caplen < ip + ihl + 20) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("pcap: record %u: snaplen too small for the TCP header", out.records - 1));
-    }
-    const uint8_t* th = iph + ihl;
-    const uint32_t doff = (th[12] >> 4) * 4u;
-    if (doff < 20 || ihl + doff > total) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("pcap: record %u: bad TCP data offset %u", out.records - 1, doff));
-    }
-    TcpSegment s;
-    s.src_ip = Be32(iph + 12);
-    s.dst_ip = Be32(iph + 16);
-    s.src_port = static_cast<uint16_t>(Be16(th));
-    s.dst_port = static_cast<uint16_t>(Be16(th + 2));
-    s.seq = Be32(th + 4);
-    s.ack = Be32(th + 8);
-    s.flags = th[13];
-    s.payload_len = total - ihl - doff;
-    s.time_ns = time_ns;
-    out.segments.push_back(s);
+    absl::StatusOr<TcpSegment> seg = DecodeTcp(f + ip, caplen - static_cast<uint32_t>(ip), out.records - 1);
+    if (!seg.ok()) return seg.status();
+    seg->time_ns = time_ns;
+    out.segments.push_back(*seg);
   }
   return out;
 }

@@ -13,20 +13,45 @@ namespace sendsim::kernelcmp {
 
 namespace {
 
-CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
-  CellSummary s;
+// Sums over a cell's valid kernel runs, turned into per-message, per-call
+// and per-run figures by Finish.
+struct RunTotals {
   std::vector<double> packets, sub, acks, rate, autocorks, delayed, srtt, cwnd;
   double call_cpu = 0, calls = 0, read_cpu = 0, read_bytes = 0, reads = 0, thread_cpu = 0, thread_calls = 0,
          thread_call_cpu = 0;
   double delay_runs = 0, p5 = 0, median = 0, mean = 0, service = 0, wakeup = 0, deferred = 0;
   double hold_sum = 0, run_delay = 0, run_delay_calls = 0;
   CallCostFit fit, hold_fit;
-  for (const RunOutcome& r : c.runs) {
-    if (!r.valid) {
-      ++s.invalid_runs;
-      continue;
+
+  void AddTraffic(const TrafficResult& t) {
+    call_cpu += static_cast<double>(t.send_cpu_ns);
+    if (t.sender_thread_cpu_ns > 0) {
+      thread_cpu += static_cast<double>(t.sender_thread_cpu_ns);
+      thread_call_cpu += static_cast<double>(t.send_cpu_ns);
+      thread_calls += static_cast<double>(t.send_calls);
     }
-    ++s.valid_runs;
+    calls += static_cast<double>(t.send_calls);
+    if (t.sender_run_delay_ns >= 0) {
+      run_delay += static_cast<double>(t.sender_run_delay_ns);
+      run_delay_calls += static_cast<double>(t.send_calls);
+    }
+    read_cpu += static_cast<double>(t.read_cpu_ns);
+    read_bytes += static_cast<double>(t.bytes_received);
+    reads += static_cast<double>(t.reads);
+    fit.Merge(t.call_fit);
+  }
+
+  void AddDelays(const DelaySummary& d) {
+    ++delay_runs;
+    p5 += static_cast<double>(d.p5_ns);
+    median += static_cast<double>(d.median_ns);
+    mean += static_cast<double>(d.mean_ns);
+    service += static_cast<double>(d.rx_service_ns);
+    wakeup += static_cast<double>(d.rx_wakeup_ns);
+    deferred += static_cast<double>(d.rx_deferred_ns);
+  }
+
+  void Add(const RunOutcome& r, const Workload& w, CellSummary* s) {
     packets.push_back(static_cast<double>(r.figures.packets));
     sub.push_back(static_cast<double>(r.figures.sub_mss_packets) / w.messages);
     acks.push_back(static_cast<double>(r.figures.acks) / w.messages);
@@ -37,76 +62,76 @@ CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
     }
     if (r.traffic.autocorks >= 0) autocorks.push_back(static_cast<double>(r.traffic.autocorks) / w.messages);
     if (r.traffic.delayed_acks >= 0) delayed.push_back(static_cast<double>(r.traffic.delayed_acks) / w.messages);
-    s.retransmitted += r.figures.retransmitted_packets;
-    call_cpu += static_cast<double>(r.traffic.send_cpu_ns);
-    if (r.traffic.sender_thread_cpu_ns > 0) {
-      thread_cpu += static_cast<double>(r.traffic.sender_thread_cpu_ns);
-      thread_call_cpu += static_cast<double>(r.traffic.send_cpu_ns);
-      thread_calls += static_cast<double>(r.traffic.send_calls);
-    }
-    calls += static_cast<double>(r.traffic.send_calls);
-    if (r.traffic.sender_run_delay_ns >= 0) {
-      run_delay += static_cast<double>(r.traffic.sender_run_delay_ns);
-      run_delay_calls += static_cast<double>(r.traffic.send_calls);
-    }
-    read_cpu += static_cast<double>(r.traffic.read_cpu_ns);
-    read_bytes += static_cast<double>(r.traffic.bytes_received);
-    reads += static_cast<double>(r.traffic.reads);
-    fit.Merge(r.traffic.call_fit);
+    s->retransmitted += r.figures.retransmitted_packets;
+    AddTraffic(r.traffic);
     if (r.holds.has_value()) {
-      s.hold_calls += r.holds->calls;
+      s->hold_calls += r.holds->calls;
       hold_sum += r.holds->mean_ns * static_cast<double>(r.holds->calls);
       hold_fit.Merge(r.holds->fit);
     }
-    if (r.delays.has_value()) {
-      ++delay_runs;
-      p5 += static_cast<double>(r.delays->p5_ns);
-      median += static_cast<double>(r.delays->median_ns);
-      mean += static_cast<double>(r.delays->mean_ns);
-      service += static_cast<double>(r.delays->rx_service_ns);
-      wakeup += static_cast<double>(r.delays->rx_wakeup_ns);
-      deferred += static_cast<double>(r.delays->rx_deferred_ns);
+    if (r.delays.has_value()) AddDelays(*r.delays);
+    for (const auto& [size, n] : r.figures.sizes) s->sizes[size] += n;
+  }
+
+  // The CPU per call, its fit, and the socket holds.
+  void FinishCalls(CellSummary* s) const {
+    if (calls > 0) s->call_cpu_ns = call_cpu / calls;
+    if (run_delay_calls > 0) s->run_delay_per_call_ns = run_delay / run_delay_calls;
+    if (thread_calls > 0) s->between_calls_cpu_ns = std::max(0.0, (thread_cpu - thread_call_cpu) / thread_calls);
+    s->call_samples = fit.samples();
+    if (!fit.Fit(&s->call_base_cpu_ns, &s->xmit_cpu_ns_per_segment)) {
+      s->call_base_cpu_ns = 0;
+      s->xmit_cpu_ns_per_segment = 0;
     }
-    for (const auto& [size, n] : r.figures.sizes) s.sizes[size] += n;
-  }
-  s.packets = Summarize(packets);
-  s.sub_mss_per_msg = Summarize(sub);
-  s.acks_per_msg = Summarize(acks);
-  s.autocorks_per_msg = Summarize(autocorks);
-  s.delayed_acks_per_msg = Summarize(delayed);
-  s.srtt_us = Summarize(srtt);
-  s.snd_cwnd = Summarize(cwnd);
-  s.mbytes_per_sec = Summarize(rate);
-  s.top_sizes = TopSizes(s.sizes, 3);
-  if (calls > 0) s.call_cpu_ns = call_cpu / calls;
-  if (run_delay_calls > 0) s.run_delay_per_call_ns = run_delay / run_delay_calls;
-  if (thread_calls > 0) s.between_calls_cpu_ns = std::max(0.0, (thread_cpu - thread_call_cpu) / thread_calls);
-  s.call_samples = fit.samples();
-  if (!fit.Fit(&s.call_base_cpu_ns, &s.xmit_cpu_ns_per_segment)) {
-    s.call_base_cpu_ns = 0;
-    s.xmit_cpu_ns_per_segment = 0;
-  }
-  if (s.hold_calls > 0) {
-    s.hold_mean_ns = hold_sum / static_cast<double>(s.hold_calls);
-    s.hold_mean_without_receive_ns = hold_fit.mean_cpu_ns();
-    if (!hold_fit.Fit(&s.hold_base_ns, &s.hold_ns_per_segment)) {
-      s.hold_base_ns = 0;
-      s.hold_ns_per_segment = 0;
+    if (s->hold_calls > 0) {
+      s->hold_mean_ns = hold_sum / static_cast<double>(s->hold_calls);
+      s->hold_mean_without_receive_ns = hold_fit.mean_cpu_ns();
+      if (!hold_fit.Fit(&s->hold_base_ns, &s->hold_ns_per_segment)) {
+        s->hold_base_ns = 0;
+        s->hold_ns_per_segment = 0;
+      }
     }
   }
-  if (read_cpu > 0) s.recv_cpu_bytes_per_sec = read_bytes * 1e9 / read_cpu;
-  if (delay_runs > 0) {
-    s.delay_p5_ns = p5 / delay_runs;
-    s.delay_median_ns = median / delay_runs;
-    s.delay_mean_ns = mean / delay_runs;
-    s.rx_service_ns = service / delay_runs;
-    s.rx_wakeup_ns = wakeup / delay_runs;
-    s.rx_deferred_ns = deferred / delay_runs;
+
+  void Finish(const Workload& w, CellSummary* s) const {
+    s->packets = Summarize(packets);
+    s->sub_mss_per_msg = Summarize(sub);
+    s->acks_per_msg = Summarize(acks);
+    s->autocorks_per_msg = Summarize(autocorks);
+    s->delayed_acks_per_msg = Summarize(delayed);
+    s->srtt_us = Summarize(srtt);
+    s->snd_cwnd = Summarize(cwnd);
+    s->mbytes_per_sec = Summarize(rate);
+    s->top_sizes = TopSizes(s->sizes, 3);
+    FinishCalls(s);
+    if (read_cpu > 0) s->recv_cpu_bytes_per_sec = read_bytes * 1e9 / read_cpu;
+    if (delay_runs > 0) {
+      s->delay_p5_ns = p5 / delay_runs;
+      s->delay_median_ns = median / delay_runs;
+      s->delay_mean_ns = mean / delay_runs;
+      s->rx_service_ns = service / delay_runs;
+      s->rx_wakeup_ns = wakeup / delay_runs;
+      s->rx_deferred_ns = deferred / delay_runs;
+    }
+    if (reads > 0) {
+      s->bytes_per_read = read_bytes / reads;
+      s->reads_per_msg = reads / (static_cast<double>(s->valid_runs) * w.messages);
+    }
   }
-  if (reads > 0) {
-    s.bytes_per_read = read_bytes / reads;
-    s.reads_per_msg = reads / (static_cast<double>(s.valid_runs) * w.messages);
+};
+
+CellSummary SummarizeRuns(const Cell& c, const Workload& w) {
+  CellSummary s;
+  RunTotals t;
+  for (const RunOutcome& r : c.runs) {
+    if (!r.valid) {
+      ++s.invalid_runs;
+      continue;
+    }
+    ++s.valid_runs;
+    t.Add(r, w, &s);
   }
+  t.Finish(w, &s);
   return s;
 }
 
@@ -121,35 +146,44 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w) {
   return s;
 }
 
-void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* s) {
+namespace {
+
+// A calibrated time for an unsigned scenario setting, as the signed value
+// it was before (a negative fit wraps as the model's cast would).
+uint64_t Ns(double x) { return static_cast<uint64_t>(static_cast<int64_t>(x)); }
+
+}  // namespace
+
+void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSettings* settings) {
+  scenario::Scenario* s = &settings->scenario;
   const bool traced = what.hold && ks.hold_calls > 0 && (ks.hold_base_ns > 0 || ks.hold_ns_per_segment > 0);
   if (traced) {
-    if (what.call_cost) s->call_cost_ns = static_cast<int64_t>(ks.hold_base_ns + 0.5);
+    if (what.call_cost) s->call_cost_ns = Ns(ks.hold_base_ns + 0.5);
     if (what.xmit_cost) s->host.xmit_cost_ns = static_cast<int64_t>(ks.hold_ns_per_segment + 0.5);
     if (what.between_calls && ks.call_cpu_ns > 0) {
       const double beyond = std::max(0.0, ks.call_cpu_ns - ks.hold_mean_without_receive_ns);
-      s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + beyond + 0.5);
-      if (what.run_delay) s->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
+      settings->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + beyond + 0.5);
+      if (what.run_delay) settings->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
     }
   }
   const bool split = !traced && what.xmit_cost && ks.xmit_cpu_ns_per_segment > 0;
   if (split) s->host.xmit_cost_ns = static_cast<int64_t>(ks.xmit_cpu_ns_per_segment + 0.5);
   if (what.call_cost && !traced) {
     if (split) {
-      s->call_cost_ns = static_cast<int64_t>(ks.call_base_cpu_ns + 0.5);
+      s->call_cost_ns = Ns(ks.call_base_cpu_ns + 0.5);
     } else if (ks.call_cpu_ns > 0) {
-      s->call_cost_ns = static_cast<int64_t>(ks.call_cpu_ns + 0.5);
+      s->call_cost_ns = Ns(ks.call_cpu_ns + 0.5);
     }
   }
   if (what.between_calls && !traced && ks.between_calls_cpu_ns > 0) {
-    s->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + 0.5);
-    if (what.run_delay) s->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
+    settings->between_calls_ns = static_cast<int64_t>(ks.between_calls_cpu_ns + 0.5);
+    if (what.run_delay) settings->between_calls_ns += static_cast<int64_t>(ks.run_delay_per_call_ns + 0.5);
   }
   if (what.read_rate && ks.recv_cpu_bytes_per_sec > 0) {
-    s->app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
+    s->receiver.app_read_bytes_per_sec = static_cast<uint64_t>(ks.recv_cpu_bytes_per_sec);
   }
   if (what.delay && ks.delay_mean_ns > 0) {
-    s->one_way_delay_ns = static_cast<int64_t>(ks.delay_p5_ns + 0.5);
+    s->rtt_ns = 2 * Ns(ks.delay_p5_ns + 0.5);  // one way: the p5
     s->host.data_delay_spread_ns = static_cast<int64_t>(std::max(0.0, ks.delay_mean_ns - ks.delay_p5_ns) + 0.5);
     if (what.rx_cpu_queue && (ks.rx_service_ns > 0 || ks.rx_wakeup_ns > 0)) {
       s->host.rx_cpu_service_ns = static_cast<int64_t>(ks.rx_service_ns + 0.5);
@@ -168,14 +202,15 @@ void CalibrateFromKernel(const CellSummary& ks, const Calibration& what, ModelSe
   }
 }
 
-bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* s) {
-  if (s->host.rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
+bool RefitWakeup(const CellSummary& ks, const DelaySummary& model, ModelSettings* settings) {
+  model::HostConfig* h = &settings->scenario.host;
+  if (h->rx_cpu_wakeup_ns <= 0 || ks.delay_mean_ns <= 0 || model.packets == 0) return false;
   const double want = ks.delay_mean_ns - model.p5_ns;
   const double have = static_cast<double>(model.mean_ns - model.p5_ns);
   if (want <= 0 || have <= 0) return false;
   if (std::abs(model.mean_ns - ks.delay_mean_ns) <= 0.05 * ks.delay_mean_ns) return false;
   const double factor = std::clamp(want / have, 0.25, 4.0);
-  s->host.rx_cpu_wakeup_ns = static_cast<int64_t>(s->host.rx_cpu_wakeup_ns * factor + 0.5);
+  h->rx_cpu_wakeup_ns = static_cast<int64_t>(h->rx_cpu_wakeup_ns * factor + 0.5);
   return true;
 }
 

@@ -113,7 +113,7 @@ CellSummary SummarizeCell(const Cell& c, const Workload& w);
 // What of the model's network comes from the kernel cell's measurements
 // (flags may pin any of them instead).
 struct Calibration {
-  bool call_cost = true;    // ModelSettings::call_cost_ns = the sender's CPU per call (or the fit's base)
+  bool call_cost = true;    // scenario.call_cost_ns = the sender's CPU per call (or the fit's base)
   bool xmit_cost = true;    // xmit_cost_ns = the fit's part per segment
   // Take the two above from the traced socket holds when measured (else
   // from the CPU fit), and count the thread's CPU beyond them between calls.
@@ -122,7 +122,7 @@ struct Calibration {
   bool run_delay = true;      // ... plus its wait for the CPU per call
   bool read_rate = true;    // app_read_bytes_per_sec = the receiver's copy rate
   bool read_wakeup = true;  // read_wakeup_ns: see CalibrateFromKernel
-  bool delay = true;        // one_way_delay_ns = p5, and the spread or the queue below
+  bool delay = true;        // one-way delay (rtt_ns / 2) = p5, and the spread or the queue below
   // The data path's delay as the receiving CPU's queue (rx_cpu_service_ns,
   // rx_cpu_wakeup_ns) when measured; false: base + exponential spread.
   bool rx_cpu_queue = true;

@@ -264,14 +264,14 @@ TEST(CalibrateFromKernel, TracedHoldsSetTheCallAndTheRestGoesBetweenCalls) {
   traced.hold = true;
   ModelSettings s;
   CalibrateFromKernel(ks, traced, &s);
-  EXPECT_EQ(s.call_cost_ns, 2'000);
-  EXPECT_EQ(s.host.xmit_cost_ns, 700);
+  EXPECT_EQ(s.scenario.call_cost_ns, 2'000u);
+  EXPECT_EQ(s.scenario.host.xmit_cost_ns, 700);
   EXPECT_EQ(s.between_calls_ns, 12'200);
   Calibration cpu;
   ModelSettings t;
   CalibrateFromKernel(ks, cpu, &t);
-  EXPECT_EQ(t.call_cost_ns, 4'000);
-  EXPECT_EQ(t.host.xmit_cost_ns, 5'500);
+  EXPECT_EQ(t.scenario.call_cost_ns, 4'000u);
+  EXPECT_EQ(t.scenario.host.xmit_cost_ns, 5'500);
   EXPECT_EQ(t.between_calls_ns, 3'900);
   // The thread's wait for its CPU (600 ns per call) comes on top, in both
   // ways, unless `run_delay` is off.
@@ -296,35 +296,35 @@ TEST(CalibrateFromKernel, SenderCostReaderRateAndWakeup) {
   ks.bytes_per_read = 30000;
   ModelSettings s;
   CalibrateFromKernel(ks, Calibration{}, &s);
-  EXPECT_EQ(s.call_cost_ns, 12346);
-  EXPECT_EQ(s.app_read_bytes_per_sec, 1'000'000'000u);
-  EXPECT_EQ(s.host.app_read_wakeup_ns, 120'000);
+  EXPECT_EQ(s.scenario.call_cost_ns, 12346u);
+  EXPECT_EQ(s.scenario.receiver.app_read_bytes_per_sec, 1'000'000'000u);
+  EXPECT_EQ(s.scenario.host.app_read_wakeup_ns, 120'000);
   // A reader slower than the data (C < R) never sleeps: W = 0.
   ks.recv_cpu_bytes_per_sec = 100e6;
   CalibrateFromKernel(ks, Calibration{}, &s);
-  EXPECT_EQ(s.host.app_read_wakeup_ns, 0);
+  EXPECT_EQ(s.scenario.host.app_read_wakeup_ns, 0);
   // Delay: base = p5 (2 us), spread = mean - p5 = 25 - 2 = 23 us.
   ks.delay_p5_ns = 2'000;
   ks.delay_mean_ns = 25'000;
   CalibrateFromKernel(ks, Calibration{}, &s);
-  EXPECT_EQ(s.one_way_delay_ns, 2'000);
-  EXPECT_EQ(s.host.data_delay_spread_ns, 23'000);
+  EXPECT_EQ(s.scenario.rtt_ns, 4'000u);  // one way 2 us
+  EXPECT_EQ(s.scenario.host.data_delay_spread_ns, 23'000);
   // What a flag pins stays.
   ModelSettings pinned;
-  pinned.call_cost_ns = 7;
-  pinned.one_way_delay_ns = 5;
+  pinned.scenario.call_cost_ns = 7;
+  pinned.scenario.rtt_ns = 10;
   ks.call_base_cpu_ns = 2'000;
   ks.xmit_cpu_ns_per_segment = 4'000;
   ks.between_calls_cpu_ns = 1'500;
   Calibration none;
   none.call_cost = none.xmit_cost = none.between_calls = none.read_rate = none.read_wakeup = none.delay = false;
   CalibrateFromKernel(ks, none, &pinned);
-  EXPECT_EQ(pinned.one_way_delay_ns, 5);
-  EXPECT_EQ(pinned.host.data_delay_spread_ns, 0);
-  EXPECT_EQ(pinned.call_cost_ns, 7);
-  EXPECT_EQ(pinned.app_read_bytes_per_sec, 0u);
-  EXPECT_EQ(pinned.host.app_read_wakeup_ns, 0);
-  EXPECT_EQ(pinned.host.xmit_cost_ns, 0);
+  EXPECT_EQ(pinned.scenario.rtt_ns, 10u);
+  EXPECT_EQ(pinned.scenario.host.data_delay_spread_ns, 0);
+  EXPECT_EQ(pinned.scenario.call_cost_ns, 7u);
+  EXPECT_EQ(pinned.scenario.receiver.app_read_bytes_per_sec, 0u);
+  EXPECT_EQ(pinned.scenario.host.app_read_wakeup_ns, 0);
+  EXPECT_EQ(pinned.scenario.host.xmit_cost_ns, 0);
   EXPECT_EQ(pinned.between_calls_ns, 0);
   CalibrateFromKernel(ks, Calibration{}, &s);
   EXPECT_EQ(s.between_calls_ns, 1'500);
@@ -339,14 +339,14 @@ TEST(CalibrateFromKernel, CallFitSplitsTheCost) {
   ks.xmit_cpu_ns_per_segment = 3'999.6;
   ModelSettings s;
   CalibrateFromKernel(ks, Calibration{}, &s);
-  EXPECT_EQ(s.call_cost_ns, 2'000);
-  EXPECT_EQ(s.host.xmit_cost_ns, 4'000);
+  EXPECT_EQ(s.scenario.call_cost_ns, 2'000u);
+  EXPECT_EQ(s.scenario.host.xmit_cost_ns, 4'000);
   ModelSettings flat;
   Calibration no_split;
   no_split.xmit_cost = false;
   CalibrateFromKernel(ks, no_split, &flat);
-  EXPECT_EQ(flat.call_cost_ns, 12'346);
-  EXPECT_EQ(flat.host.xmit_cost_ns, 0);
+  EXPECT_EQ(flat.scenario.call_cost_ns, 12'346u);
+  EXPECT_EQ(flat.scenario.host.xmit_cost_ns, 0);
 }
 
 // A measured receiving-CPU queue replaces the spread; without rx_cpu_queue
@@ -359,24 +359,24 @@ TEST(CalibrateFromKernel, ReceivingCpuQueue) {
   ks.rx_wakeup_ns = 18'999.6;
   ModelSettings s;
   CalibrateFromKernel(ks, Calibration{}, &s);
-  EXPECT_EQ(s.one_way_delay_ns, 2'000);
-  EXPECT_EQ(s.host.rx_cpu_service_ns, 1'200);
-  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 19'000);
+  EXPECT_EQ(s.scenario.rtt_ns, 4'000u);  // one way 2 us
+  EXPECT_EQ(s.scenario.host.rx_cpu_service_ns, 1'200);
+  EXPECT_EQ(s.scenario.host.rx_cpu_wakeup_ns, 19'000);
   ModelSettings spread;
   Calibration no_queue;
   no_queue.rx_cpu_queue = false;
   CalibrateFromKernel(ks, no_queue, &spread);
-  EXPECT_EQ(spread.host.data_delay_spread_ns, 23'000);
-  EXPECT_EQ(spread.host.rx_cpu_service_ns, 0);
-  EXPECT_EQ(spread.host.rx_cpu_wakeup_ns, 0);
+  EXPECT_EQ(spread.scenario.host.data_delay_spread_ns, 23'000);
+  EXPECT_EQ(spread.scenario.host.rx_cpu_service_ns, 0);
+  EXPECT_EQ(spread.scenario.host.rx_cpu_wakeup_ns, 0);
   // One backlog on the sender's CPU: the wakeup is the deferred packets'
   // wait (the IPI), 48.5 us, not the idle packets' mean.
   ks.rx_deferred_ns = 48'500;
   ModelSettings rps;
-  rps.host.rps_backlog_on_sender_cpu = true;
+  rps.scenario.host.rps_backlog_on_sender_cpu = true;
   CalibrateFromKernel(ks, Calibration{}, &rps);
-  EXPECT_EQ(rps.host.rx_cpu_wakeup_ns, 48'500);
-  EXPECT_EQ(rps.host.rx_cpu_service_ns, 1'200);
+  EXPECT_EQ(rps.scenario.host.rx_cpu_wakeup_ns, 48'500);
+  EXPECT_EQ(rps.scenario.host.rx_cpu_service_ns, 1'200);
 }
 
 // Kernel mean 21 us; the model's run gave p5 4 us and mean 12.5 us:
@@ -390,15 +390,15 @@ TEST(RefitWakeup, ScalesTheWakeupTowardsTheKernelsMeanDelay) {
   m.p5_ns = 4'000;
   m.mean_ns = 12'500;
   ModelSettings s;
-  s.host.rx_cpu_wakeup_ns = 10'000;
+  s.scenario.host.rx_cpu_wakeup_ns = 10'000;
   EXPECT_TRUE(RefitWakeup(ks, m, &s));
-  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 20'000);
+  EXPECT_EQ(s.scenario.host.rx_cpu_wakeup_ns, 20'000);
   m.mean_ns = 20'500;
   EXPECT_FALSE(RefitWakeup(ks, m, &s));
-  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 20'000);
+  EXPECT_EQ(s.scenario.host.rx_cpu_wakeup_ns, 20'000);
   m.mean_ns = 4'500;  // (21 - 4) / 0.5 = 34 -> 4
   EXPECT_TRUE(RefitWakeup(ks, m, &s));
-  EXPECT_EQ(s.host.rx_cpu_wakeup_ns, 80'000);
+  EXPECT_EQ(s.scenario.host.rx_cpu_wakeup_ns, 80'000);
   ModelSettings no_queue;  // wakeup 0: the spread model, nothing to refit
   EXPECT_FALSE(RefitWakeup(ks, m, &no_queue));
 }
