@@ -301,6 +301,9 @@ scenario::Scenario CaseNetworkDefaults() {
   // buffer and 20-segment initial window are the same).
   static const scenario::Scenario* const kDefaults = [] {
     auto* s = new scenario::Scenario;
+    // The layout and Case::writer say what runs: no size mix, no writer list.
+    s->sizes.clear();
+    s->writers.clear();
     s->kernel = "linux-4.19";
     s->sndbuf = 4 * 1024 * 1024;
     s->gro = scenario::GroMode::kOff;
