@@ -102,7 +102,8 @@ template <typename D>
 DataItem DrawDataItem(D& d, uint32_t max_pieces) {
   max_pieces = std::max<uint32_t>(max_pieces, 1);
   DataItem it;
-  it.kind = Choice<D, DataLayout>(d, {DataLayout::kPages, DataLayout::kPagelist, DataLayout::kBio, DataLayout::kBvecs});
+  it.kind =
+      Choice<D, DataLayout>(d, {DataLayout::kPages, DataLayout::kPagelist, DataLayout::kBio, DataLayout::kBvecs});
   switch (it.kind) {
     case DataLayout::kPages:
       it.offset = PageOffset(d);

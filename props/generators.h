@@ -49,8 +49,9 @@ struct CaseLimits {
   std::vector<std::string> profiles = {"linux-4.19", "linux-5.0", "linux-6.8"};
   // Writers to draw from; pairs (writer, profile) that cannot run are
   // re-drawn (v1-splice needs linux-6.8, the sendpage writers need <= 5.0).
-  std::vector<Writer> writers = {WriterKind::kV1Notlast, WriterKind::kV1Legacy, WriterKind::kV1Cork,  WriterKind::kV1Splice,
-                                 WriterKind::kV2,       WriterKind::kV1More,   WriterKind::kV1Sendmsg, WriterKind::kV1CorkBatch};
+  std::vector<Writer> writers = {WriterKind::kV1Notlast, WriterKind::kV1Legacy,  WriterKind::kV1Cork,
+                                 WriterKind::kV1Splice,  WriterKind::kV2,        WriterKind::kV1More,
+                                 WriterKind::kV1Sendmsg, WriterKind::kV1CorkBatch};
 };
 
 // One generator, two draw sources: RapidCheck's (shrinking as RapidCheck

@@ -59,7 +59,8 @@ void AddLayoutCells(std::vector<Cell>* cells) {
   for (uint32_t k : {1u, 4u, 16u, 32u}) {
     cells->push_back({"pieces/msg", absl::StrCat(k), BaseLimits(), [k](Case* c) {
                         for (MessageLayout& m : c->layout.messages) {
-                          const uint32_t off = !m.items.empty() && m.items[0].kind == DataLayout::kPages ? m.items[0].offset : 0;
+                          const uint32_t off =
+                              !m.items.empty() && m.items[0].kind == DataLayout::kPages ? m.items[0].offset : 0;
                           m.items = {DataItem{DataLayout::kPages, off, uint64_t{k} * kPageSize - off, {}}};
                         }
                       }});

@@ -201,7 +201,8 @@ TEST(NegativeControls, OptimalityCatchesPushingEveryPage) {
 }
 
 TEST(NegativeControls, DominanceCatchesPushingEveryPage) {
-  PropertyResult r = DominatesBody(FourPages(), {HookWriter::kMutantPushEveryPage, ""}, {WriterKind::kV1Notlast, ""}, RunCase);
+  PropertyResult r =
+      DominatesBody(FourPages(), {HookWriter::kMutantPushEveryPage, ""}, {WriterKind::kV1Notlast, ""}, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
 }
 

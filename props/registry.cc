@@ -98,7 +98,9 @@ void AddLowerBounds(std::vector<PropertySpec>* out) {
                "lower_bound_layout on layouts whose flush units need at most 17 skb frags (MaxUnitFrags)", lb,
                [](const Case& c, const Runner& r) { return LowerBound_LayoutQuiescentFewFrags(c, r); }),
           0.7, 0.3,
-          {{HookWriter::kMutantPushEveryPage, 0.5}, {HookWriter::kMutantDropMore, 0}, {HookWriter::kMutantPushRandom, 0}}));
+          {{HookWriter::kMutantPushEveryPage, 0.5},
+           {HookWriter::kMutantDropMore, 0},
+           {HookWriter::kMutantPushRandom, 0}}));
       // The control: units that end without MSG_EOR. Known false: the
       // footer's skb stays open, an autocorked or cwnd-held tail takes the
       // next message's first bytes, and the writer beats the bound
@@ -181,7 +183,9 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
         Spec("optimality_quiescent", "optimality (<= 7 pieces, exhaustive) in a quiescent network", small,
              [](const Case& c, const Runner& r) { return Optimality_NotlastQuiescent(c, r); }),
         0.8, 0.3,
-        {{HookWriter::kMutantPushEveryPage, 0}, {HookWriter::kMutantDropMore, 0}, {HookWriter::kMutantPushRandom, 0}}));
+        {{HookWriter::kMutantPushEveryPage, 0},
+         {HookWriter::kMutantDropMore, 0},
+         {HookWriter::kMutantPushRandom, 0}}));
     CaseLimits na = SendpageOnly(any);
     na.writers = {WriterKind::kV1Notlast};
     na.layout = small.layout;

@@ -46,8 +46,8 @@ bool Counts(const Case& c, const Runner& run, int64_t* runts, int64_t* packets) 
 }  // namespace
 
 std::vector<Writer> RegretWriters() {
-  return {WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1More, WriterKind::kV1Cork, WriterKind::kV1Sendmsg,
-          WriterKind::kV1CorkBatch};
+  return {WriterKind::kV1Legacy, WriterKind::kV1Notlast,  WriterKind::kV1More,
+          WriterKind::kV1Cork,   WriterKind::kV1Sendmsg, WriterKind::kV1CorkBatch};
 }
 
 RegretResult ComputeRegret(int64_t cases, uint64_t seed, const Runner& run) {
