@@ -1,34 +1,33 @@
 #ifndef SENDSIM_PROPS_CASE_H_
 #define SENDSIM_PROPS_CASE_H_
 
-// A property-test case as a plain value: payload layout + network
-// configuration + kernel profile + writer + seed. Everything a run depends on
+// A property-test case as a plain value: payload layout + scenario (network,
+// host and kernel profile) + writer + seed. Everything a run depends on
 // is in here, so a Case printed by Format() and read back by ParseCase()
 // reproduces the run byte for byte (fixtures rely on that).
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "messenger/writer_policy.h"
+#include "scenario/scenario.h"
 
 namespace sendsim::props {
 
-inline constexpr uint32_t kPage = 4096;  // PAGE_SIZE
+// The shared vocabulary, by its short names: messenger's writers,
+// scenario's data item kinds and page size.
+using messenger::WriterKind;
+using scenario::DataLayout;
+using scenario::kPageSize;
+
 // Bounds of a case read from a file (ValidateCase).
 inline constexpr size_t kMaxCaseMessages = 1024;
 inline constexpr uint64_t kMaxCaseBytes = uint64_t{64} << 20;
-
-// libceph data item kinds (libceph-write-path.md §7.1).
-enum class ItemKind : uint8_t {
-  kPages,     // page vector with an alignment offset into the first page
-  kPagelist,  // pagelist: pages filled from offset 0
-  kBio,       // bio-like list of (page, offset, length) segments
-  kBvecs,     // bvec array, same shape as kBio
-};
 
 // One (offset, length) piece inside a single page.
 struct Extent {
@@ -37,8 +36,11 @@ struct Extent {
   friend bool operator==(const Extent&, const Extent&) = default;
 };
 
+// One ceph_msg data item (libceph-write-path.md §7.1): a page vector with an
+// alignment offset into its first page, a pagelist filled from offset 0, or
+// a bio / bvec array of (page, offset, length) segments.
 struct DataItem {
-  ItemKind kind = ItemKind::kPages;
+  DataLayout kind = DataLayout::kPages;
   uint32_t offset = 0;          // kPages only: alignment offset (0..4095)
   uint64_t length = 0;          // kPages / kPagelist: bytes
   std::vector<Extent> extents;  // kBio / kBvecs: one extent per page
@@ -71,48 +73,21 @@ struct Layout {
   friend bool operator==(const Layout&, const Layout&) = default;
 };
 
-enum class GroModeP : uint8_t { kOff, kBatch };
+// A case's network, host and kernel (Case::net) before the generator or the
+// case text sets them: the quiescent defaults of a property case (zero CPU
+// costs, ample buffers, no GRO, no receiver latency), timestamps on and the
+// MTU just fitting the MSS; the kernel is linux-4.19. The text form
+// (FormatCase) carries the knobs a case varies; the rest stay as here.
+scenario::Scenario CaseNetworkDefaults();
+// Sets the MSS and the MTU that just fits it (the case text has no MTU).
+void SetMss(scenario::Scenario* s, uint32_t mss);
 
-// The connection parameters a property may vary (a subset of
-// model::ConnectionConfig; RunCase maps them).
-struct NetConfig {
-  uint32_t mss = 1448;
-  bool tso = true;
-  bool nodelay = true;
-  bool autocorking = true;
-  uint32_t sndbuf = 4 * 1024 * 1024;    // SO_SNDBUF bytes, >= 4 KiB
-  uint32_t initcwnd = 10;
-  uint32_t cwnd_clamp = 0;              // 0 = none
-  uint32_t rcvbuf = 6 * 1024 * 1024;    // peer
-  uint32_t init_rcv_wnd_segs = 20;      // peer's initial window in MSS
-  bool delayed_ack = true;
-  uint32_t ack_every_segs = 2;
-  GroModeP gro = GroModeP::kOff;
-  int64_t gro_flush_ns = 0;
-  int64_t one_way_delay_ns = 25'000;    // RTT = 2x this
-  uint64_t link_bps = 10'000'000'000;
-  int64_t tx_completion_ns = 0;
-  int64_t call_cost_ns = 0;             // CPU time per socket call
-  int64_t crc_ns_per_page = 0;          // CPU time between page calls (crc32c)
-  int hz = 250;
-  // The sender's device is a tun (HostConfig::tx_orphan_at_xmit: tun_net_xmit
-  // orphans each skb, so TSQ and autocorking see nothing in flight on the
-  // device). Only tools/kernelreplay sets it; text "tun=1", written only when set.
-  bool tun = false;
-  friend bool operator==(const NetConfig&, const NetConfig&) = default;
-};
-
-enum class Writer : uint8_t {
-  kV1Legacy,
-  kV1Notlast,
-  kV1Cork,
-  kV1Splice,
-  kV2,
-  kV1More,     // v5.0 without NOTLAST: MORE on every data piece
-  kV1Sendmsg,  // one sendmsg per message
-  kV1CorkBatch,  // v1-notlast's flags, TCP_CORK held while more_to_follow joins messages
-  kAssigned,  // v1 with Case::assignment giving each data piece's flags
-  kRule,      // v1 with Case::rule's flags and cork points (the rule search)
+// The writers only property tests run: each is messenger's hook writer
+// (messenger::WriterKind::kHook, the v1 skeleton with chosen flags).
+enum class HookWriter : uint8_t {
+  kNone,      // not a hook writer: Writer::kind names the writer
+  kAssigned,  // Case::assignment gives each data piece's flags
+  kRule,      // Case::rule's flags and cork points (the rule search)
   // Deliberately wrong writers (negative controls).
   kMutantNotlastStuck,    // never clears NOTLAST on the last piece (pre-35f9c09fe9c7 stall)
   kMutantPushEveryPage,   // no MORE on any page: every page pushed with Nagle off
@@ -123,13 +98,27 @@ enum class Writer : uint8_t {
   // every call, so a footer sent without MORE no longer closes its skb.
   kControlNoEor,
 };
+
+// A case's writer: one of messenger's (the libceph writers and the
+// comparison writers, by messenger::kWriterTable's names) or a hook writer.
+// Ordered as messenger's writers, then the hook writers.
+struct Writer {
+  WriterKind kind = WriterKind::kV1Notlast;
+  HookWriter hook = HookWriter::kNone;  // kind == kHook only
+
+  constexpr Writer() = default;
+  constexpr Writer(WriterKind k) : kind(k) {}  // NOLINT: a messenger writer is a Writer
+  constexpr Writer(HookWriter h) : kind(WriterKind::kHook), hook(h) {}  // NOLINT: so is a hook writer
+  friend bool operator==(const Writer&, const Writer&) = default;
+  friend auto operator<=>(const Writer&, const Writer&) = default;
+};
 // The mutants the mutation score runs in place of v1-notlast.
 std::vector<Writer> MutantWriters();
 
-// Per-piece flags for Writer::kAssigned.
+// Per-piece flags for HookWriter::kAssigned.
 enum class PieceFlags : uint8_t { kNone, kMore, kMoreNotlast };
 
-// A writer rule for Writer::kRule: flags for the data pieces before the
+// A writer rule for HookWriter::kRule: flags for the data pieces before the
 // payload's last, for the last one, and when TCP_CORK is held. Text form:
 // two flag letters (N = MORE|NOTLAST, M = MORE, - = none) and a cork mode
 // (none, message, batch), e.g. "NM none" is v1-notlast.
@@ -151,9 +140,10 @@ struct Mutation {
 
 struct Case {
   Layout layout;
-  NetConfig net;
-  std::string profile = "linux-4.19";
-  Writer writer = Writer::kV1Notlast;
+  // The network, host and kernel profile (net.kernel); its workload and
+  // output fields are unused (the layout is the workload).
+  scenario::Scenario net = CaseNetworkDefaults();
+  Writer writer = WriterKind::kV1Notlast;
   std::vector<PieceFlags> assignment;  // kAssigned: one entry per data piece, all messages in order
   FlagRule rule;                       // kRule only
   Mutation mutation;
@@ -164,7 +154,6 @@ struct Case {
 absl::string_view WriterName(Writer w);
 absl::StatusOr<Writer> WriterByName(absl::string_view name);
 std::vector<Writer> AllWriters();  // the libceph-style writers of messenger::kWriterTable
-absl::string_view ItemKindName(ItemKind k);
 // True when `w` can run on the named profile: the sendpage writers need
 // do_tcp_sendpages (<= v6.4), v1-splice needs MSG_SPLICE_PAGES (v6.5+);
 // v2 and v1-sendmsg run anywhere.

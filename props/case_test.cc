@@ -9,19 +9,19 @@ namespace {
 
 Case TwoMessageCase() {
   Case c;
-  c.profile = "linux-5.0";
-  c.writer = Writer::kAssigned;
+  c.net.kernel = "linux-5.0";
+  c.writer = HookWriter::kAssigned;
   c.seed = 42;
-  c.net.mss = 536;
+  SetMss(&c.net, 536);
   c.net.call_cost_ns = 1000;
   MessageLayout m1;
   m1.front_len = 196;
-  m1.items.push_back(DataItem{ItemKind::kPages, 100, 8192, {}});  // 100..8292: 3 pages
-  m1.items.push_back(DataItem{ItemKind::kBio, 0, 0, {{0, 10}, {4000, 96}}});
+  m1.items.push_back(DataItem{DataLayout::kPages, 100, 8192, {}});  // 100..8292: 3 pages
+  m1.items.push_back(DataItem{DataLayout::kBio, 0, 0, {{0, 10}, {4000, 96}}});
   MessageLayout m2;
   m2.front_len = 0;
   m2.middle_len = 7;
-  m2.items.push_back(DataItem{ItemKind::kPagelist, 0, 4097, {}});  // 2 pages
+  m2.items.push_back(DataItem{DataLayout::kPagelist, 0, 4097, {}});  // 2 pages
   c.layout.messages = {m1, m2};
   c.layout.more_to_follow = false;
   c.layout.revoke = Revoke{1, 30};
@@ -33,13 +33,13 @@ Case TwoMessageCase() {
 
 TEST(CaseTest, PieceCountsFollowPageBoundaries) {
   // offset 100 + 8192 bytes spans pages [0,4096) [4096,8192) [8192,8292): 3 pieces.
-  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPages, 100, 8192, {}}), 3u);
+  EXPECT_EQ(PieceCount(DataItem{DataLayout::kPages, 100, 8192, {}}), 3u);
   // page-aligned 8192 bytes: exactly 2 pieces.
-  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPages, 0, 8192, {}}), 2u);
+  EXPECT_EQ(PieceCount(DataItem{DataLayout::kPages, 0, 8192, {}}), 2u);
   // offset 4095 + 2 bytes crosses one boundary: 2 pieces.
-  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPages, 4095, 2, {}}), 2u);
-  EXPECT_EQ(PieceCount(DataItem{ItemKind::kPagelist, 0, 4097, {}}), 2u);
-  EXPECT_EQ(PieceCount(DataItem{ItemKind::kBvecs, 0, 0, {{1, 1}, {2, 2}, {3, 3}}}), 3u);
+  EXPECT_EQ(PieceCount(DataItem{DataLayout::kPages, 4095, 2, {}}), 2u);
+  EXPECT_EQ(PieceCount(DataItem{DataLayout::kPagelist, 0, 4097, {}}), 2u);
+  EXPECT_EQ(PieceCount(DataItem{DataLayout::kBvecs, 0, 0, {{1, 1}, {2, 2}, {3, 3}}}), 3u);
   EXPECT_EQ(PieceCount(TwoMessageCase().layout), 7u);
 }
 
@@ -71,13 +71,13 @@ TEST(CaseTest, FormatParseRoundTrip) {
 TEST(CaseTest, TunWrittenOnlyWhenSet) {
   Case c = TwoMessageCase();
   EXPECT_FALSE(absl::StrContains(FormatCase(c), "tun="));
-  c.net.tun = true;
+  c.net.host.tx_orphan_at_xmit = true;
   EXPECT_TRUE(absl::StrContains(FormatCase(c), " hz=250 tun=1"));
   absl::StatusOr<Case> back = ParseCase(FormatCase(c));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, c);
-  EXPECT_TRUE(CaseScenario(c).host.tx_orphan_at_xmit);
-  EXPECT_FALSE(CaseScenario(TwoMessageCase()).host.tx_orphan_at_xmit);
+  EXPECT_TRUE(back->net.host.tx_orphan_at_xmit);
+  EXPECT_FALSE(TwoMessageCase().net.host.tx_orphan_at_xmit);
 }
 
 TEST(CaseTest, ParseRejectsBadInputWithOneLineErrors) {
@@ -107,11 +107,11 @@ TEST(CaseTest, NetValuesTheScenarioCannotHoldAreRefused) {
 }
 
 TEST(CaseTest, WriterProfileCompatibility) {
-  EXPECT_TRUE(WriterRunsOn(Writer::kV1Notlast, "linux-4.19"));
-  EXPECT_FALSE(WriterRunsOn(Writer::kV1Notlast, "linux-6.8"));
-  EXPECT_TRUE(WriterRunsOn(Writer::kV1Splice, "linux-6.8"));
-  EXPECT_FALSE(WriterRunsOn(Writer::kV1Splice, "linux-5.0"));
-  EXPECT_TRUE(WriterRunsOn(Writer::kV2, "linux-6.8"));
+  EXPECT_TRUE(WriterRunsOn(WriterKind::kV1Notlast, "linux-4.19"));
+  EXPECT_FALSE(WriterRunsOn(WriterKind::kV1Notlast, "linux-6.8"));
+  EXPECT_TRUE(WriterRunsOn(WriterKind::kV1Splice, "linux-6.8"));
+  EXPECT_FALSE(WriterRunsOn(WriterKind::kV1Splice, "linux-5.0"));
+  EXPECT_TRUE(WriterRunsOn(WriterKind::kV2, "linux-6.8"));
 }
 
 }  // namespace

@@ -370,7 +370,7 @@ bool ReplayOne(const std::string& path) {
   for (Writer w : writers) {
     Case x = f.c;
     x.writer = w;
-    if (w != Writer::kAssigned) x.assignment.clear();
+    if (w != HookWriter::kAssigned) x.assignment.clear();
     absl::StatusOr<Outcome> o = RunCase(x);
     absl::PrintF("%-22s %s\n", WriterName(w), o.ok() ? Summarize(*o) : o.status().ToString());
     if (o.ok() && w == f.c.writer) {

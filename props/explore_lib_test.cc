@@ -41,10 +41,10 @@ TEST(ExploreLibTest, AllZeroChoicesAreTheDefaults) {
   std::optional<Case> c = g.Replay({}, 100);
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->layout.messages.size(), 1u);
-  EXPECT_EQ(c->writer, Writer::kV1Notlast);
-  EXPECT_EQ(c->profile, "linux-4.19");
+  EXPECT_EQ(c->writer, WriterKind::kV1Notlast);
+  EXPECT_EQ(c->net.kernel, "linux-4.19");
   EXPECT_EQ(c->net.mss, 1448u);
-  EXPECT_EQ(c->net.call_cost_ns, 0);
+  EXPECT_EQ(c->net.call_cost_ns, 0u);
   EXPECT_FALSE(c->layout.revoke.has_value());
 }
 

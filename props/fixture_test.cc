@@ -15,9 +15,9 @@ TEST(FixtureTest, RoundTripsEveryField) {
   f.reproduce = "BCHgHkAbCd";
   f.outcome = {"v1-notlast: packets=7 sub_mss=2\nv1-legacy: packets=6 sub_mss=1"};
   f.notes = {"ACK between page calls"};
-  f.c.profile = "linux-4.19";
-  f.c.writer = Writer::kV1Notlast;
-  f.c.layout.messages.push_back(MessageLayout{196, 0, {DataItem{ItemKind::kPages, 0, 8192, {}}}});
+  f.c.net.kernel = "linux-4.19";
+  f.c.writer = WriterKind::kV1Notlast;
+  f.c.layout.messages.push_back(MessageLayout{196, 0, {DataItem{DataLayout::kPages, 0, 8192, {}}}});
   absl::StatusOr<Fixture> back = ParseFixture(FormatFixture(f));
   ASSERT_TRUE(back.ok()) << back.status() << "\n" << FormatFixture(f);
   EXPECT_EQ(back->property, f.property);

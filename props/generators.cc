@@ -55,15 +55,15 @@ uint32_t PageOffset(D& d) {
   switch (Pick(d, {4, 2, 4})) {
     case 0: return 0;
     case 1: return Choice<D, uint32_t>(d, {1, 19, 512, 2048, 4095});
-    default: return static_cast<uint32_t>(d.InRange(0, kPage));
+    default: return static_cast<uint32_t>(d.InRange(0, kPageSize));
   }
 }
 
 // 1 byte .. max_len, with weight on short, sub-page and whole-page lengths.
 template <typename D>
 uint64_t Length(D& d, uint64_t max_len) {
-  const uint64_t tiny = std::min<uint64_t>(max_len, 64), sub_page = std::min<uint64_t>(max_len, kPage);
-  if (max_len < kPage) {
+  const uint64_t tiny = std::min<uint64_t>(max_len, 64), sub_page = std::min<uint64_t>(max_len, kPageSize);
+  if (max_len < kPageSize) {
     switch (Pick(d, {1, 2, 4})) {
       case 0: return d.InRange(1, tiny + 1);
       case 1: return d.InRange(1, sub_page + 1);
@@ -73,7 +73,7 @@ uint64_t Length(D& d, uint64_t max_len) {
   switch (Pick(d, {1, 2, 3, 4})) {
     case 0: return d.InRange(1, tiny + 1);
     case 1: return d.InRange(1, sub_page + 1);
-    case 2: return d.InRange(1, max_len / kPage + 1) * kPage;
+    case 2: return d.InRange(1, max_len / kPageSize + 1) * kPageSize;
     default: return d.InRange(1, max_len + 1);
   }
 }
@@ -81,7 +81,7 @@ uint64_t Length(D& d, uint64_t max_len) {
 template <typename D>
 Extent DrawExtent(D& d) {
   const uint32_t off = PageOffset(d);
-  const uint32_t room = kPage - off;
+  const uint32_t room = kPageSize - off;
   switch (Pick(d, {3, 2, 1})) {
     case 0: return Extent{off, static_cast<uint32_t>(d.InRange(1, room + 1))};
     case 1: return Extent{off, room};
@@ -102,17 +102,18 @@ template <typename D>
 DataItem DrawDataItem(D& d, uint32_t max_pieces) {
   max_pieces = std::max<uint32_t>(max_pieces, 1);
   DataItem it;
-  it.kind = Choice<D, ItemKind>(d, {ItemKind::kPages, ItemKind::kPagelist, ItemKind::kBio, ItemKind::kBvecs});
+  it.kind =
+      Choice<D, DataLayout>(d, {DataLayout::kPages, DataLayout::kPagelist, DataLayout::kBio, DataLayout::kBvecs});
   switch (it.kind) {
-    case ItemKind::kPages:
+    case DataLayout::kPages:
       it.offset = PageOffset(d);
-      it.length = Length(d, uint64_t{max_pieces} * kPage - it.offset);
+      it.length = Length(d, uint64_t{max_pieces} * kPageSize - it.offset);
       break;
-    case ItemKind::kPagelist:
-      it.length = Length(d, uint64_t{max_pieces} * kPage);
+    case DataLayout::kPagelist:
+      it.length = Length(d, uint64_t{max_pieces} * kPageSize);
       break;
-    case ItemKind::kBio:
-    case ItemKind::kBvecs: {
+    case DataLayout::kBio:
+    case DataLayout::kBvecs: {
       const uint64_t n = d.InRange(1, max_pieces + 1);
       for (uint64_t i = 0; i < n; ++i) it.extents.push_back(DrawExtent(d));
       break;
@@ -162,12 +163,12 @@ Layout DrawSeedRegimeLayout(D& d) {
     m.front_len = Choice<D, uint32_t>(d, {192, 196, 331, 250});
     DataItem it;
     if (Pick(d, {3, 1}) == 0) {
-      it.kind = ItemKind::kBio;
-      for (int p = 0; p < 32; ++p) it.extents.push_back(Extent{0, kPage});
+      it.kind = DataLayout::kBio;
+      for (int p = 0; p < 32; ++p) it.extents.push_back(Extent{0, kPageSize});
     } else {
-      it.kind = ItemKind::kPages;
+      it.kind = DataLayout::kPages;
       it.offset = PageOffset(d);
-      it.length = 32 * kPage - it.offset;  // 32 pieces, the first short
+      it.length = 32 * kPageSize - it.offset;  // 32 pieces, the first short
     }
     m.items.push_back(std::move(it));
     l.messages.push_back(std::move(m));
@@ -186,36 +187,35 @@ std::optional<Layout> DrawLayout(D& d, const LayoutLimits& limits) {
   return std::nullopt;
 }
 
+// The network of a case, drawn into the case's scenario (its kernel is
+// drawn with the writer).
 template <typename D>
-NetConfig DrawNetConfig(D& d, const ConfigLimits& limits, uint64_t wire) {
-  NetConfig n;
-  n.mss = Pick(d, {3, 2}) == 0 ? Choice<D, uint32_t>(d, {1448, 536, 1460, 8948, 9000, 1000})
-                               : static_cast<uint32_t>(d.InRange(536, 9001));
-  n.tso = Mostly(d, true, 3, 1);
-  n.nodelay = Mostly(d, true, 3, 1);
-  n.autocorking = Mostly(d, true, 4, 1);
-  n.sndbuf = Pick(d, {2, 1}) == 0 ? Choice<D, uint32_t>(d, {4u << 20, 4096, 16384, 65536, 212992, 1u << 20})
-                                  : static_cast<uint32_t>(d.InRange(4096, 8u << 20));
-  n.initcwnd = Choice<D, uint32_t>(d, {10, 1, 2, 4, 32, 100});
-  n.cwnd_clamp = Pick(d, {3, 1}) == 0 ? 0 : static_cast<uint32_t>(d.InRange(1, 65));
-  n.init_rcv_wnd_segs = Choice<D, uint32_t>(d, {20, 2, 4, 10, 45, 1000});
-  n.rcvbuf = Choice<D, uint32_t>(d, {6u << 20, 65536, 262144, 16u << 20});
-  n.delayed_ack = Mostly(d, true, 3, 1);
-  n.ack_every_segs = Choice<D, uint32_t>(d, {2, 1, 4});
-  n.gro = Choice<D, GroModeP>(d, {GroModeP::kOff, GroModeP::kBatch});
-  n.gro_flush_ns = n.gro == GroModeP::kOff ? 0 : Choice<D, int64_t>(d, {0, 10'000, 100'000});
-  n.one_way_delay_ns = Pick(d, {3, 1}) == 0
-                           ? Choice<D, int64_t>(d, {25'000, 1'000, 100'000, 1'000'000, 10'000'000})
-                           : static_cast<int64_t>(d.InRange(1'000, 50'000'000));
-  n.link_bps = Choice<D, uint64_t>(d, {10'000'000'000, 1'000'000'000, 100'000'000, 25'000'000'000, 100'000'000'000});
-  n.tx_completion_ns = Choice<D, int64_t>(d, {0, 1'000, 10'000, 50'000});
-  n.call_cost_ns = Pick(d, {3, 1}) == 0 ? Choice<D, int64_t>(d, {0, 200, 1'000, 5'000})
-                                        : static_cast<int64_t>(d.InRange(0, 20'000));
-  n.crc_ns_per_page = Choice<D, int64_t>(d, {0, 300, 1'000, 3'000});
-  n.hz = Choice<D, int>(d, {250, 1000});
-  if (limits.nodelay) n.nodelay = true;
-  if (limits.quiescent) MakeQuiescent(&n, wire);
-  return n;
+void DrawNetwork(D& d, const ConfigLimits& limits, uint64_t wire, scenario::Scenario* n) {
+  SetMss(n, Pick(d, {3, 2}) == 0 ? Choice<D, uint32_t>(d, {1448, 536, 1460, 8948, 9000, 1000})
+                                 : static_cast<uint32_t>(d.InRange(536, 9001)));
+  n->tso = Mostly(d, true, 3, 1);
+  n->nodelay = Mostly(d, true, 3, 1);
+  n->autocorking = Mostly(d, true, 4, 1);
+  n->sndbuf = Pick(d, {2, 1}) == 0 ? Choice<D, uint32_t>(d, {4u << 20, 4096, 16384, 65536, 212992, 1u << 20})
+                                   : static_cast<uint32_t>(d.InRange(4096, 8u << 20));
+  n->tcp.initcwnd = Choice<D, uint32_t>(d, {10, 1, 2, 4, 32, 100});
+  n->tcp.cwnd_clamp = Pick(d, {3, 1}) == 0 ? 0 : static_cast<uint32_t>(d.InRange(1, 65));
+  n->receiver.init_rcv_wnd_segs = Choice<D, uint32_t>(d, {20, 2, 4, 10, 45, 1000});
+  n->receiver.rcvbuf = Choice<D, uint32_t>(d, {6u << 20, 65536, 262144, 16u << 20});
+  n->delayed_ack = Mostly(d, true, 3, 1);
+  n->ack_every = Choice<D, uint32_t>(d, {2, 1, 4});
+  n->gro = Choice<D, scenario::GroMode>(d, {scenario::GroMode::kOff, scenario::GroMode::kBatch});
+  n->gro_flush_ns = n->gro == scenario::GroMode::kOff ? 0 : Choice<D, uint64_t>(d, {0, 10'000, 100'000});
+  // A one-way delay: the RTT is twice it.
+  n->rtt_ns = 2 * (Pick(d, {3, 1}) == 0 ? Choice<D, uint64_t>(d, {25'000, 1'000, 100'000, 1'000'000, 10'000'000})
+                                        : d.InRange(1'000, 50'000'000));
+  n->link_mbps = Choice<D, uint64_t>(d, {10'000, 1'000, 100, 25'000, 100'000});
+  n->tx_completion_ns = Choice<D, uint64_t>(d, {0, 1'000, 10'000, 50'000});
+  n->call_cost_ns = Pick(d, {3, 1}) == 0 ? Choice<D, uint64_t>(d, {0, 200, 1'000, 5'000}) : d.InRange(0, 20'000);
+  n->crc_ns_per_page = Choice<D, uint64_t>(d, {0, 300, 1'000, 3'000});
+  n->hz = Choice<D, uint32_t>(d, {250, 1000});
+  if (limits.nodelay) n->nodelay = true;
+  if (limits.quiescent) MakeQuiescent(n, wire);
 }
 
 template <typename D>
@@ -232,8 +232,8 @@ std::optional<Case> DrawCaseOnce(D& d, const CaseLimits& limits) {
     }
   }
   if (pairs.empty()) return std::nullopt;
-  std::tie(c.profile, c.writer) = Choice(d, pairs);
-  c.net = DrawNetConfig(d, limits.config, V1WireBytes(c.layout));
+  std::tie(c.net.kernel, c.writer) = Choice(d, pairs);
+  DrawNetwork(d, limits.config, V1WireBytes(c.layout), &c.net);
   c.seed = d.InRange(1, 1'000'000);
   return c;
 }
@@ -250,17 +250,18 @@ std::optional<Case> DrawCaseT(D& d, const CaseLimits& limits) {
 
 }  // namespace
 
-void MakeQuiescent(NetConfig* n, uint64_t wire) {
+void MakeQuiescent(scenario::Scenario* n, uint64_t wire) {
   n->call_cost_ns = 0;
   n->crc_ns_per_page = 0;
   // Room for every skb's overhead too (truesize ~ 2x payload for small skbs).
   n->sndbuf = static_cast<uint32_t>(std::max<uint64_t>(n->sndbuf, 8 * wire + (4u << 20)));
-  n->rcvbuf = static_cast<uint32_t>(std::max<uint64_t>(n->rcvbuf, 4 * wire + (1u << 20)));
-  n->init_rcv_wnd_segs = static_cast<uint32_t>(std::max<uint64_t>(n->init_rcv_wnd_segs, wire / n->mss + 2));
+  n->receiver.rcvbuf = static_cast<uint32_t>(std::max<uint64_t>(n->receiver.rcvbuf, 4 * wire + (1u << 20)));
+  n->receiver.init_rcv_wnd_segs =
+      static_cast<uint32_t>(std::max<uint64_t>(n->receiver.init_rcv_wnd_segs, wire / n->mss + 2));
 }
 
-uint64_t InitialWindow(const NetConfig& n) {
-  uint64_t segs = n.init_rcv_wnd_segs;
+uint64_t InitialWindow(const scenario::Scenario& n) {
+  uint64_t segs = n.receiver.init_rcv_wnd_segs;
   // tcp_default_init_rwnd, as the peer applies it (model/peer.cc): the
   // default 20 segments are 1460-byte segments, so fewer with a jumbo MSS
   // (at least 2). Without this a jumbo-MSS layout looked as if it fit.
@@ -268,8 +269,8 @@ uint64_t InitialWindow(const NetConfig& n) {
   return std::min<uint64_t>(65535, segs * n.mss);
 }
 
-bool IsQuiescentConfig(const NetConfig& n, uint64_t wire) {
-  NetConfig q = n;
+bool IsQuiescentConfig(const scenario::Scenario& n, uint64_t wire) {
+  scenario::Scenario q = n;
   MakeQuiescent(&q, wire);
   return q == n && wire <= InitialWindow(n);
 }

@@ -49,8 +49,9 @@ struct CaseLimits {
   std::vector<std::string> profiles = {"linux-4.19", "linux-5.0", "linux-6.8"};
   // Writers to draw from; pairs (writer, profile) that cannot run are
   // re-drawn (v1-splice needs linux-6.8, the sendpage writers need <= 5.0).
-  std::vector<Writer> writers = {Writer::kV1Notlast, Writer::kV1Legacy, Writer::kV1Cork,  Writer::kV1Splice,
-                                 Writer::kV2,       Writer::kV1More,   Writer::kV1Sendmsg, Writer::kV1CorkBatch};
+  std::vector<Writer> writers = {WriterKind::kV1Notlast, WriterKind::kV1Legacy,  WriterKind::kV1Cork,
+                                 WriterKind::kV1Splice,  WriterKind::kV2,        WriterKind::kV1More,
+                                 WriterKind::kV1Sendmsg, WriterKind::kV1CorkBatch};
 };
 
 // One generator, two draw sources: RapidCheck's (shrinking as RapidCheck
@@ -66,15 +67,15 @@ void showValue(const Case& c, std::ostream& os);
 // Shapes the network so that nothing asynchronous can happen while a message
 // is written (see ConfigLimits::quiescent): zero costs, ample send buffer,
 // peer buffer and initial-window segments.
-void MakeQuiescent(NetConfig* n, uint64_t layout_wire_bytes);
+void MakeQuiescent(scenario::Scenario* n, uint64_t layout_wire_bytes);
 // The window the peer offers in its SYN-ACK: never scaled, so at most 65535
 // bytes (tcp_select_initial_window), and at most init_rcv_wnd_segs x MSS.
-uint64_t InitialWindow(const NetConfig& n);
+uint64_t InitialWindow(const scenario::Scenario& n);
 // MakeQuiescent leaves `n` unchanged, and the whole layout fits the peer's
 // initial window: everything is written at t = 0, so a larger layout meets a
 // window edge, where tcp_mss_split_point cuts at a non-MSS boundary when
 // Nagle allows partial segments (linux-tcp-send-path.md §5.6).
-bool IsQuiescentConfig(const NetConfig& n, uint64_t layout_wire_bytes);
+bool IsQuiescentConfig(const scenario::Scenario& n, uint64_t layout_wire_bytes);
 
 }  // namespace sendsim::props
 

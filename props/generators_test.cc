@@ -11,7 +11,7 @@ RC_GTEST_PROP(GeneratorsTest, EveryCaseIsValidAndRoundTrips, ()) {
   CaseLimits limits;
   Case c = *GenCase(limits);
   RC_ASSERT(ValidateCase(c).ok());
-  RC_ASSERT(WriterRunsOn(c.writer, c.profile));
+  RC_ASSERT(WriterRunsOn(c.writer, c.net.kernel));
   uint32_t pieces = PieceCount(c.layout);
   RC_ASSERT(pieces >= limits.layout.min_pieces);
   RC_ASSERT(pieces <= limits.layout.max_pieces);
@@ -31,20 +31,20 @@ RC_GTEST_PROP(GeneratorsTest, RespectsNarrowLimits, ()) {
   limits.layout.max_messages = 1;
   limits.layout.allow_revoke = false;
   limits.profiles = {"linux-5.0"};
-  limits.writers = {Writer::kV1Notlast};
+  limits.writers = {WriterKind::kV1Notlast};
   limits.config.quiescent = true;
   Case c = *GenCase(limits);
   RC_ASSERT(PieceCount(c.layout) >= 2u);
   RC_ASSERT(PieceCount(c.layout) <= 7u);
   RC_ASSERT(c.layout.messages.size() == 1u);
   RC_ASSERT(!c.layout.revoke.has_value());
-  RC_ASSERT(c.writer == Writer::kV1Notlast);
-  RC_ASSERT(c.profile == "linux-5.0");
+  RC_ASSERT(c.writer == WriterKind::kV1Notlast);
+  RC_ASSERT(c.net.kernel == "linux-5.0");
   RC_ASSERT(IsQuiescentConfig(c.net, V1WireBytes(c.layout)));
-  RC_ASSERT(c.net.call_cost_ns == 0);
+  RC_ASSERT(c.net.call_cost_ns == 0u);
 }
 
-TEST(GeneratorsTest, CoversEveryItemKindOffsetsAndRevokes) {
+TEST(GeneratorsTest, CoversEveryDataLayoutOffsetsAndRevokes) {
   // Draw 400 cases with fixed seeds; each feature must show up at least once.
   bool kinds[4] = {}, nonzero_offset = false, zero_front = false, revoke = false, dataless = false;
   bool no_more_to_follow = false, many_pages = false;
@@ -86,10 +86,10 @@ TEST(GeneratorsTest, ShrinksTowardSmallReadableCases) {
     EXPECT_GE(PieceCount(small.layout), 5u) << FormatCase(small);
     EXPECT_LE(PieceCount(small.layout), 8u) << FormatCase(small);
     EXPECT_LE(small.layout.messages.size(), 2u) << FormatCase(small);
-    EXPECT_EQ(small.writer, Writer::kV1Notlast) << FormatCase(small);
-    EXPECT_EQ(small.profile, "linux-4.19") << FormatCase(small);
+    EXPECT_EQ(small.writer, WriterKind::kV1Notlast) << FormatCase(small);
+    EXPECT_EQ(small.net.kernel, "linux-4.19") << FormatCase(small);
     EXPECT_EQ(small.net.mss, 1448u) << FormatCase(small);
-    EXPECT_EQ(small.net.call_cost_ns, 0) << FormatCase(small);
+    EXPECT_EQ(small.net.call_cost_ns, 0u) << FormatCase(small);
     EXPECT_FALSE(small.layout.revoke.has_value()) << FormatCase(small);
   }
   EXPECT_EQ(found, 3);

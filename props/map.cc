@@ -41,16 +41,17 @@ CaseLimits BaseLimits() {
   CaseLimits l;
   l.layout.allow_revoke = false;
   l.layout.max_pieces = 32;
-  l.writers = {Writer::kV1Notlast};
+  l.writers = {WriterKind::kV1Notlast};
   l.profiles = {"linux-4.19", "linux-5.0"};
   return l;
 }
 
+// One cell per value of a network knob; `set` pins it on the case's scenario.
 template <typename T>
-void AddNet(std::vector<Cell>* cells, const std::string& axis, std::vector<T> values, T NetConfig::*field,
-            const std::function<std::string(T)>& label) {
+void AddNet(std::vector<Cell>* cells, const std::string& axis, std::vector<T> values,
+            void (*set)(scenario::Scenario*, T), const std::function<std::string(T)>& label) {
   for (T v : values) {
-    cells->push_back({axis, label(v), BaseLimits(), [v, field](Case* c) { c->net.*field = v; }});
+    cells->push_back({axis, label(v), BaseLimits(), [v, set](Case* c) { set(&c->net, v); }});
   }
 }
 
@@ -58,8 +59,9 @@ void AddLayoutCells(std::vector<Cell>* cells) {
   for (uint32_t k : {1u, 4u, 16u, 32u}) {
     cells->push_back({"pieces/msg", absl::StrCat(k), BaseLimits(), [k](Case* c) {
                         for (MessageLayout& m : c->layout.messages) {
-                          const uint32_t off = !m.items.empty() && m.items[0].kind == ItemKind::kPages ? m.items[0].offset : 0;
-                          m.items = {DataItem{ItemKind::kPages, off, uint64_t{k} * kPage - off, {}}};
+                          const uint32_t off =
+                              !m.items.empty() && m.items[0].kind == DataLayout::kPages ? m.items[0].offset : 0;
+                          m.items = {DataItem{DataLayout::kPages, off, uint64_t{k} * kPageSize - off, {}}};
                         }
                       }});
   }
@@ -67,7 +69,7 @@ void AddLayoutCells(std::vector<Cell>* cells) {
     cells->push_back({"page offset", absl::StrCat(off), BaseLimits(), [off](Case* c) {
                         for (MessageLayout& m : c->layout.messages) {
                           for (DataItem& it : m.items) {
-                            if (it.kind == ItemKind::kPages) it.offset = off;
+                            if (it.kind == DataLayout::kPages) it.offset = off;
                           }
                         }
                       }});
@@ -99,27 +101,31 @@ std::vector<Cell> AllCells() {
   q.config.quiescent = q.config.fits_initial_window = q.config.nodelay = true;
   cells.push_back({"regime", "quiescent", q, [](Case*) {}});
   cells.push_back({"regime", "any", BaseLimits(), [](Case*) {}});
-  const auto ns = [](int64_t v) { return absl::StrFormat("%d ns", v); };
-  AddNet<int64_t>(&cells, "call_ns", {0, 1'000, 5'000, 20'000}, &NetConfig::call_cost_ns, ns);
-  AddNet<int64_t>(&cells, "crc_ns/4K", {0, 1'000, 3'000}, &NetConfig::crc_ns_per_page, ns);
-  AddNet<int64_t>(&cells, "one-way delay", {1'000, 25'000, 1'000'000}, &NetConfig::one_way_delay_ns, ns);
-  AddNet<int64_t>(&cells, "tx completion", {0, 10'000, 50'000}, &NetConfig::tx_completion_ns, ns);
+  using S = scenario::Scenario;
+  const auto ns = [](uint64_t v) { return absl::StrFormat("%d ns", v); };
+  AddNet<uint64_t>(&cells, "call_ns", {0, 1'000, 5'000, 20'000}, [](S* n, uint64_t v) { n->call_cost_ns = v; }, ns);
+  AddNet<uint64_t>(&cells, "crc_ns/4K", {0, 1'000, 3'000}, [](S* n, uint64_t v) { n->crc_ns_per_page = v; }, ns);
+  AddNet<uint64_t>(&cells, "one-way delay", {1'000, 25'000, 1'000'000}, [](S* n, uint64_t v) { n->rtt_ns = 2 * v; },
+                   ns);
+  AddNet<uint64_t>(&cells, "tx completion", {0, 10'000, 50'000}, [](S* n, uint64_t v) { n->tx_completion_ns = v; },
+                   ns);
   cells.push_back({"acks", "delack, every 2", BaseLimits(), [](Case* c) {
                      c->net.delayed_ack = true;
-                     c->net.ack_every_segs = 2;
+                     c->net.ack_every = 2;
                    }});
   cells.push_back({"acks", "every segment", BaseLimits(), [](Case* c) {
                      c->net.delayed_ack = false;
-                     c->net.ack_every_segs = 1;
+                     c->net.ack_every = 1;
                    }});
   const auto segs = [](uint32_t v) { return absl::StrFormat("%u MSS", v); };
-  AddNet<uint32_t>(&cells, "peer init window", {4, 20, 1000}, &NetConfig::init_rcv_wnd_segs, segs);
+  AddNet<uint32_t>(&cells, "peer init window", {4, 20, 1000},
+                   [](S* n, uint32_t v) { n->receiver.init_rcv_wnd_segs = v; }, segs);
   const auto bytes = [](uint32_t v) { return absl::StrFormat("%u", v); };
-  AddNet<uint32_t>(&cells, "sndbuf", {16384, 212992, 4u << 20}, &NetConfig::sndbuf, bytes);
+  AddNet<uint32_t>(&cells, "sndbuf", {16384, 212992, 4u << 20}, [](S* n, uint32_t v) { n->sndbuf = v; }, bytes);
   AddLayoutCells(&cells);
-  AddNet<uint32_t>(&cells, "mss", {536, 1448, 8948}, &NetConfig::mss, bytes);
+  AddNet<uint32_t>(&cells, "mss", {536, 1448, 8948}, [](S* n, uint32_t v) { SetMss(n, v); }, bytes);
   for (const char* p : {"linux-4.19", "linux-5.0", "linux-6.8"}) {
-    cells.push_back({"kernel", p, BaseLimits(), [p](Case* c) { c->profile = p; }});
+    cells.push_back({"kernel", p, BaseLimits(), [p](Case* c) { c->net.kernel = p; }});
   }
   return cells;
 }
@@ -128,7 +134,7 @@ std::vector<Cell> AllCells() {
 // v1-splice on linux-6.8, the sendpage writers on linux-5.0.
 std::string WriterProfile(Writer w, const std::string& profile) {
   if (WriterRunsOn(w, profile)) return profile;
-  return w == Writer::kV1Splice ? "linux-6.8" : "linux-5.0";
+  return w == WriterKind::kV1Splice ? "linux-6.8" : "linux-5.0";
 }
 
 struct Run {
@@ -146,7 +152,7 @@ std::vector<Contender> WriterContenders() {
   std::vector<Contender> out;
   for (Writer w : MapWriters()) {
     out.push_back({std::string(WriterName(w)), [w](Case* c) {
-                     c->profile = WriterProfile(w, c->profile);
+                     c->net.kernel = WriterProfile(w, c->net.kernel);
                      c->writer = w;
                    }});
   }
@@ -217,8 +223,8 @@ std::string Pct(uint64_t n, uint64_t d) { return d == 0 ? "-" : absl::StrFormat(
 }  // namespace
 
 std::vector<Writer> MapWriters() {
-  return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1More,  Writer::kV1Cork,
-          Writer::kV1Sendmsg, Writer::kV1Splice,  Writer::kV2,     Writer::kV1CorkBatch};
+  return {WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1More,  WriterKind::kV1Cork,
+          WriterKind::kV1Sendmsg, WriterKind::kV1Splice,  WriterKind::kV2,     WriterKind::kV1CorkBatch};
 }
 
 std::vector<std::pair<std::string, std::string>> MapCellNames() {
@@ -398,8 +404,8 @@ namespace {
 // Every FlagRule, after v1-notlast itself (the reference).
 std::vector<Contender> RuleContenders() {
   std::vector<Contender> out = {{"v1-notlast", [](Case* c) {
-                                   c->profile = WriterProfile(Writer::kV1Notlast, c->profile);
-                                   c->writer = Writer::kV1Notlast;
+                                   c->net.kernel = WriterProfile(WriterKind::kV1Notlast, c->net.kernel);
+                                   c->writer = WriterKind::kV1Notlast;
                                  }}};
   const PieceFlags flags[] = {PieceFlags::kMoreNotlast, PieceFlags::kMore, PieceFlags::kNone};
   for (PieceFlags nonlast : flags) {
@@ -408,8 +414,8 @@ std::vector<Contender> RuleContenders() {
            {messenger::CorkMode::kNone, messenger::CorkMode::kPerMessage, messenger::CorkMode::kBatch}) {
         const FlagRule r{nonlast, last, cork};
         out.push_back({FormatRule(r), [r](Case* c) {
-                         c->profile = WriterProfile(Writer::kRule, c->profile);
-                         c->writer = Writer::kRule;
+                         c->net.kernel = WriterProfile(HookWriter::kRule, c->net.kernel);
+                         c->writer = HookWriter::kRule;
                          c->rule = r;
                        }});
       }

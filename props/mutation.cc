@@ -21,8 +21,8 @@ namespace sendsim::props {
 
 Runner MutantRunner(Writer mutant, Runner base) {
   return [mutant, base = std::move(base)](const Case& c, RunDepth depth) -> absl::StatusOr<Outcome> {
-    const bool notlast = c.writer == Writer::kV1Notlast ||
-                         (c.writer == Writer::kAssigned && c.assignment == NotlastAssignment(c.layout));
+    const bool notlast = c.writer == WriterKind::kV1Notlast ||
+                         (c.writer == HookWriter::kAssigned && c.assignment == NotlastAssignment(c.layout));
     if (!notlast) return base(c, depth);
     Case x = c;
     x.writer = mutant;

@@ -26,7 +26,7 @@ Runner MutantRunner(Writer mutant, Runner base);
 
 struct MutantScore {
   std::string property;
-  Writer mutant = Writer::kMutantPushEveryPage;
+  Writer mutant = HookWriter::kMutantPushEveryPage;
   Stats stats;
   std::string floor_violation;  // empty: the floors held on the mutant's run
   bool killed() const { return stats.fails > 0 || !floor_violation.empty(); }

@@ -14,9 +14,9 @@ namespace {
 // One message: 196-byte front, 4 page-aligned pages, MSS 1448, linux-4.19.
 Case FourPages() {
   Case c;
-  c.profile = "linux-4.19";
-  c.writer = Writer::kV1Notlast;
-  c.layout.messages.push_back(MessageLayout{196, 0, {DataItem{ItemKind::kPages, 0, 4 * kPage, {}}}});
+  c.net.kernel = "linux-4.19";
+  c.writer = WriterKind::kV1Notlast;
+  c.layout.messages.push_back(MessageLayout{196, 0, {DataItem{DataLayout::kPages, 0, 4 * kPageSize, {}}}});
   return c;
 }
 
@@ -34,10 +34,10 @@ TEST(NegativeControls, IntegrityCatchesADroppedByte) {
 // zero fill starts. Revoked after 8346 accepted bytes (prefix 154 + 2 pages).
 Case SlowWriterRevokedMidData() {
   Case c = FourPages();
-  c.net.one_way_delay_ns = 1000;
+  c.net.rtt_ns = 2 * 1000;  // 1 us each way
   c.net.call_cost_ns = 20000;
   c.net.crc_ns_per_page = 1000;
-  c.layout.messages[0] = MessageLayout{100, 0, {DataItem{ItemKind::kPages, 0, 8 * kPage, {}}}};
+  c.layout.messages[0] = MessageLayout{100, 0, {DataItem{DataLayout::kPages, 0, 8 * kPageSize, {}}}};
   c.layout.revoke = Revoke{0, 8346};
   return c;
 }
@@ -51,7 +51,7 @@ TEST(NegativeControls, LivenessCatchesAWriterThatNeverClearsNotlast) {
   Case c = SlowWriterRevokedMidData();
   PropertyResult ok = LivenessBody(c, RunCase);
   ASSERT_EQ(ok.verdict, Verdict::kHolds) << ok.detail;
-  c.writer = Writer::kMutantNotlastStuck;
+  c.writer = HookWriter::kMutantNotlastStuck;
   PropertyResult r = LivenessBody(c, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails);
   EXPECT_NE(r.detail.find("nothing will ever happen"), std::string::npos) << r.detail;
@@ -66,13 +66,13 @@ TEST(NegativeControls, LowerBoundCatchesAsynchronousFlushes) {
   // sub-MSS remainder that the corked tcp_push (MSG_MORE) held, without PSH,
   // in the middle of a flush run (reference §13, pre-patch).
   Case c = FourPages();
-  c.writer = Writer::kV1Legacy;
-  c.net.one_way_delay_ns = 1000;
+  c.writer = WriterKind::kV1Legacy;
+  c.net.rtt_ns = 2 * 1000;
   c.net.call_cost_ns = 20000;
   PropertyResult r = FlushRunsMinimalBody(c, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
   // The property's precondition rejects the case: it is not quiescent.
-  c.writer = Writer::kV1Notlast;
+  c.writer = WriterKind::kV1Notlast;
   EXPECT_EQ(LowerBound_NotlastQuiescent(c, RunCase).verdict, Verdict::kSkipped);
 }
 
@@ -87,7 +87,7 @@ Case QuiescentFourPages() {
   Case c = FourPages();
   c.net.nodelay = true;
   c.net.autocorking = false;
-  c.net.initcwnd = 100;
+  c.net.tcp.initcwnd = 100;
   MakeQuiescent(&c.net, V1WireBytes(c.layout));
   return c;
 }
@@ -107,7 +107,7 @@ TEST(NegativeControls, LayoutBoundRejectsLegacyUnderItsPrecondition) {
   // Nagle off sends 16634 bytes as 11 x 1448 + 706, then the footer goes
   // alone: 13 packets, 2 runts.
   Case c = QuiescentFourPages();
-  c.writer = Writer::kV1Legacy;
+  c.writer = WriterKind::kV1Legacy;
   ASSERT_EQ(LayoutBoundPreconditionFailure(c), "");
   PropertyResult r = LowerBound_LayoutQuiescent(c, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
@@ -119,7 +119,7 @@ TEST(NegativeControls, LayoutBoundRejectsPushEveryPageUnderItsPrecondition) {
   // page 1 = 4346 bytes -> 3 x 1448 + 2; pages 2..4 -> 2 x 1448 + 1200 each;
   // the footer 21 alone: 4 + 3 + 3 + 3 + 1 = 14 packets, 5 runts.
   Case c = QuiescentFourPages();
-  c.writer = Writer::kMutantPushEveryPage;
+  c.writer = HookWriter::kMutantPushEveryPage;
   ASSERT_EQ(LayoutBoundPreconditionFailure(c), "");
   PropertyResult r = LowerBound_LayoutQuiescent(c, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
@@ -135,7 +135,7 @@ TEST(NegativeControls, PreconditionsAreChecked) {
   Case c = FourPages();
   c.net.call_cost_ns = 20000;  // not quiescent
   EXPECT_EQ(LowerBound_LayoutQuiescent(c, RunCase).verdict, Verdict::kSkipped);
-  EXPECT_EQ(DominatesQuiescent(c, {Writer::kV1Notlast, ""}, {Writer::kV1Legacy, ""}, RunCase, false).verdict,
+  EXPECT_EQ(DominatesQuiescent(c, {WriterKind::kV1Notlast, ""}, {WriterKind::kV1Legacy, ""}, RunCase, false).verdict,
             Verdict::kSkipped);
   EXPECT_EQ(Optimality_NotlastQuiescent(c, RunCase).verdict, Verdict::kSkipped);
   Case q = QuiescentFourPages();
@@ -145,7 +145,7 @@ TEST(NegativeControls, PreconditionsAreChecked) {
   more.layout.messages.push_back(more.layout.messages[0]);
   more.layout.more_to_follow = true;
   MakeQuiescent(&more.net, V1WireBytes(more.layout));
-  EXPECT_EQ(DominatesQuiescent(more, {Writer::kV1Cork, ""}, {Writer::kV1Notlast, ""}, RunCase, true).verdict,
+  EXPECT_EQ(DominatesQuiescent(more, {WriterKind::kV1Cork, ""}, {WriterKind::kV1Notlast, ""}, RunCase, true).verdict,
             Verdict::kSkipped);
 }
 
@@ -153,7 +153,7 @@ TEST(NegativeControls, OptimalityQuiescentRefusesCasesBeyondTheExhaustiveLimit) 
   // 8 pieces in one message: 7 free pieces, more than the 6 the property
   // runs exhaustively. It skips and says why instead of sampling.
   Case c = QuiescentFourPages();
-  c.layout.messages[0].items[0].length = 8 * kPage;
+  c.layout.messages[0].items[0].length = 8 * kPageSize;
   MakeQuiescent(&c.net, V1WireBytes(c.layout));
   ASSERT_EQ(FreePieces(c.layout), 7u);
   PropertyResult r = Optimality_NotlastQuiescent(c, RunCase);
@@ -168,15 +168,15 @@ TEST(NegativeControls, LayoutBoundRestsOnEor) {
   // autocorked 23-byte tail of the first unit takes the second message: one
   // 295-byte segment, 4 packets, 1 runt (fixture lower_bound_layout_no_eor-*).
   Case c;
-  c.layout.messages = {MessageLayout{196, 0, {DataItem{ItemKind::kPagelist, 0, kPage, {}}}},
-                       MessageLayout{196, 0, {DataItem{ItemKind::kPages, 0, 1, {}}}}};
+  c.layout.messages = {MessageLayout{196, 0, {DataItem{DataLayout::kPagelist, 0, kPageSize, {}}}},
+                       MessageLayout{196, 0, {DataItem{DataLayout::kPages, 0, 1, {}}}}};
   c.layout.more_to_follow = false;
   MakeQuiescent(&c.net, V1WireBytes(c.layout));
   const LayoutBound b = LayoutLowerBound(c.layout, 1448);
   EXPECT_EQ(b.packets, 5u);
   EXPECT_EQ(b.runts, 2u);
   EXPECT_EQ(LowerBound_LayoutQuiescent(c, RunCase).verdict, Verdict::kHolds);
-  c.writer = Writer::kControlNoEor;
+  c.writer = HookWriter::kControlNoEor;
   PropertyResult r = LowerBound_LayoutQuiescent(c, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails);
   EXPECT_NE(r.detail.find("below the layout bound"), std::string::npos) << r.detail;
@@ -201,7 +201,8 @@ TEST(NegativeControls, OptimalityCatchesPushingEveryPage) {
 }
 
 TEST(NegativeControls, DominanceCatchesPushingEveryPage) {
-  PropertyResult r = DominatesBody(FourPages(), {Writer::kMutantPushEveryPage, ""}, {Writer::kV1Notlast, ""}, RunCase);
+  PropertyResult r =
+      DominatesBody(FourPages(), {HookWriter::kMutantPushEveryPage, ""}, {WriterKind::kV1Notlast, ""}, RunCase);
   EXPECT_EQ(r.verdict, Verdict::kFails) << r.detail;
 }
 

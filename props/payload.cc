@@ -64,18 +64,18 @@ absl::StatusOr<msgr::CephMsgRef> BuildMessage(const MessageLayout& ml, uint64_t 
     msgr::CephMsgData d;
     d.length = DataBytes(it);
     switch (it.kind) {
-      case ItemKind::kPages:
-      case ItemKind::kPagelist: {
-        d.type = it.kind == ItemKind::kPages ? msgr::DataKind::kPages : msgr::DataKind::kPagelist;
-        d.alignment = it.kind == ItemKind::kPages ? it.offset : 0;
+      case DataLayout::kPages:
+      case DataLayout::kPagelist: {
+        d.type = it.kind == DataLayout::kPages ? msgr::DataKind::kPages : msgr::DataKind::kPagelist;
+        d.alignment = it.kind == DataLayout::kPages ? it.offset : 0;
         for (uint32_t i = 0; i < PieceCount(it); ++i) d.pages.push_back(pages->Next());
         break;
       }
-      case ItemKind::kBio:
-      case ItemKind::kBvecs: {
+      case DataLayout::kBio:
+      case DataLayout::kBvecs: {
         std::vector<msgr::BioSeg> segs;
         for (const Extent& e : it.extents) segs.push_back(msgr::BioSeg{pages->Next(), e.offset, e.len});
-        if (it.kind == ItemKind::kBio) {
+        if (it.kind == DataLayout::kBio) {
           d.type = msgr::DataKind::kBio;
           d.bios.push_back(std::move(segs));
         } else {

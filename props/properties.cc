@@ -21,7 +21,7 @@ bool RunOrReport(const Case& c, const Runner& run, RunDepth depth, Outcome* out,
     *out = *std::move(o);
     return true;
   }
-  std::string msg = absl::StrCat(WriterName(c.writer), "@", c.profile, ": ", o.status().ToString());
+  std::string msg = absl::StrCat(WriterName(c.writer), "@", c.net.kernel, ": ", o.status().ToString());
   *res = o.status().code() == absl::StatusCode::kFailedPrecondition ? Skipped(msg) : Fails("runner error " + msg);
   return false;
 }
@@ -29,14 +29,14 @@ bool RunOrReport(const Case& c, const Runner& run, RunDepth depth, Outcome* out,
 Case WithWriter(const Case& c, Writer w, const std::string& profile) {
   Case x = c;
   x.writer = w;
-  if (!profile.empty()) x.profile = profile;
-  if (w != Writer::kAssigned) x.assignment.clear();
+  if (!profile.empty()) x.net.kernel = profile;
+  if (w != HookWriter::kAssigned) x.assignment.clear();
   return x;
 }
 
 Case WithAssignment(const Case& c, const std::vector<PieceFlags>& a) {
   Case x = c;
-  x.writer = Writer::kAssigned;
+  x.writer = HookWriter::kAssigned;
   x.assignment = a;
   return x;
 }
@@ -85,7 +85,7 @@ PropertyResult IntegrityBody(const Case& c, const Runner& run) {
 }
 
 PropertyResult Integrity_AnyWriterProfileConfig(const Case& c, const Runner& run) {
-  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  if (!WriterRunsOn(c.writer, c.net.kernel)) return Skipped("writer does not exist on the profile");
   return IntegrityBody(c, run);
 }
 
@@ -103,7 +103,7 @@ PropertyResult LivenessBody(const Case& c, const Runner& run) {
 
 PropertyResult Liveness_RealWriter_BoundedTime(const Case& c, const Runner& run) {
   if (!IsRealWriter(c.writer)) return Skipped("not one of the five real writers");
-  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  if (!WriterRunsOn(c.writer, c.net.kernel)) return Skipped("writer does not exist on the profile");
   return LivenessBody(c, run);
 }
 
@@ -140,8 +140,8 @@ PropertyResult FlushRunsMinimalBody(const Case& c, const Runner& run) {
 }
 
 PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
-  if (c.writer != Writer::kV1Notlast) return Skipped("writer is not v1-notlast");
-  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
+  if (c.writer != WriterKind::kV1Notlast) return Skipped("writer is not v1-notlast");
+  if (!WriterRunsOn(c.writer, c.net.kernel)) return Skipped("writer does not exist on the profile");
   if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is not quiescent");
   PropertyResult res;
   Outcome o;
@@ -154,9 +154,9 @@ PropertyResult LowerBound_NotlastQuiescent(const Case& c, const Runner& run) {
 }
 
 PropertyResult LowerBound_NotlastZeroCost(const Case& c, const Runner& run) {
-  if (c.writer != Writer::kV1Notlast) return Skipped("writer is not v1-notlast");
-  if (!WriterRunsOn(c.writer, c.profile)) return Skipped("writer does not exist on the profile");
-  NetConfig q = c.net;
+  if (c.writer != WriterKind::kV1Notlast) return Skipped("writer is not v1-notlast");
+  if (!WriterRunsOn(c.writer, c.net.kernel)) return Skipped("writer does not exist on the profile");
+  scenario::Scenario q = c.net;
   MakeQuiescent(&q, V1WireBytes(c.layout));
   if (!(q == c.net)) return Skipped("configuration has costs or small buffers");
   PropertyResult res;
@@ -182,8 +182,8 @@ LayoutBound LayoutLowerBound(const Layout& l, uint32_t mss) {
 }
 
 std::string LayoutBoundPreconditionFailure(const Case& c) {
-  if (!WriterRunsOn(c.writer, c.profile)) return "writer does not exist on the profile";
-  if (c.writer == Writer::kV2) return "v2 frames are not v1 wire bytes";
+  if (!WriterRunsOn(c.writer, c.net.kernel)) return "writer does not exist on the profile";
+  if (c.writer == WriterKind::kV2) return "v2 frames are not v1 wire bytes";
   if (c.layout.revoke.has_value()) return "the layout has a revoke";
   if (!IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return "configuration is not quiescent";
   if (!c.net.nodelay) return "Nagle is on (TCP_NODELAY off)";
@@ -337,7 +337,7 @@ PropertyResult AssignmentOptimalBody(const Case& c, const std::vector<PieceFlags
 }
 
 PropertyResult Optimality_NotlastAmongAssignments(const Case& c, const Runner& run, OptimalityOptions opt) {
-  if (!WriterRunsOn(Writer::kAssigned, c.profile)) return Skipped("profile has no sendpage");
+  if (!WriterRunsOn(HookWriter::kAssigned, c.net.kernel)) return Skipped("profile has no sendpage");
   if (PieceCount(c.layout) == 0) return Skipped("no data pieces");
   return AssignmentOptimalBody(c, NotlastAssignment(c.layout), run, opt);
 }
@@ -363,8 +363,8 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
                              int64_t slack_sub, int64_t slack_packets, bool require_no_async) {
   Case cb = WithWriter(c, better.writer, better.profile);
   Case co = WithWriter(c, other.writer, other.profile);
-  if (better.writer == Writer::kAssigned) cb.assignment = c.assignment;
-  if (!WriterRunsOn(cb.writer, cb.profile) || !WriterRunsOn(co.writer, co.profile)) {
+  if (better.writer == HookWriter::kAssigned) cb.assignment = c.assignment;
+  if (!WriterRunsOn(cb.writer, cb.net.kernel) || !WriterRunsOn(co.writer, co.net.kernel)) {
     return Skipped("a writer does not exist on its profile");
   }
   PropertyResult res;
@@ -375,8 +375,8 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
     return Skipped("an asynchronous event ran while a message was written");
   }
   res.runts = RuntSizes(ob);
-  Comparison cmp{absl::StrFormat("%s@%s vs %s@%s", WriterName(cb.writer), cb.profile, WriterName(co.writer),
-                                 co.profile),
+  Comparison cmp{absl::StrFormat("%s@%s vs %s@%s", WriterName(cb.writer), cb.net.kernel, WriterName(co.writer),
+                                 co.net.kernel),
                  static_cast<int64_t>(SubMss(ob)), static_cast<int64_t>(SubMss(oo)),
                  static_cast<int64_t>(DataPackets(ob)), static_cast<int64_t>(DataPackets(oo))};
   res.comparisons.push_back(cmp);
@@ -391,15 +391,15 @@ PropertyResult DominatesBody(const Case& c, const Side& better, const Side& othe
 }
 
 PropertyResult Dominance_NotlastOverLegacy_SameProfile(const Case& c, const Runner& run) {
-  return DominatesBody(c, {Writer::kV1Notlast, ""}, {Writer::kV1Legacy, ""}, run);
+  return DominatesBody(c, {WriterKind::kV1Notlast, ""}, {WriterKind::kV1Legacy, ""}, run);
 }
 
 PropertyResult Dominance_CorkOverNotlast_SameProfile(const Case& c, const Runner& run) {
-  return DominatesBody(c, {Writer::kV1Cork, ""}, {Writer::kV1Notlast, ""}, run);
+  return DominatesBody(c, {WriterKind::kV1Cork, ""}, {WriterKind::kV1Notlast, ""}, run);
 }
 
 PropertyResult Dominance_Splice68OverNotlast50(const Case& c, const Runner& run) {
-  return DominatesBody(c, {Writer::kV1Splice, "linux-6.8"}, {Writer::kV1Notlast, "linux-5.0"}, run);
+  return DominatesBody(c, {WriterKind::kV1Splice, "linux-6.8"}, {WriterKind::kV1Notlast, "linux-5.0"}, run);
 }
 
 PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side& other, const Runner& run,
@@ -422,8 +422,8 @@ PropertyResult DominatesQuiescent(const Case& c, const Side& better, const Side&
 }
 
 bool RuleMatters(const Case& c, const std::string& profile, const Runner& run) {
-  absl::StatusOr<Outcome> a = run(WithWriter(c, Writer::kV1Notlast, profile), RunDepth::kWire);
-  absl::StatusOr<Outcome> b = run(WithWriter(c, Writer::kMutantPushEveryPage, profile), RunDepth::kWire);
+  absl::StatusOr<Outcome> a = run(WithWriter(c, WriterKind::kV1Notlast, profile), RunDepth::kWire);
+  absl::StatusOr<Outcome> b = run(WithWriter(c, HookWriter::kMutantPushEveryPage, profile), RunDepth::kWire);
   if (!a.ok() || !b.ok()) return false;
   return SubMss(*a) != SubMss(*b) || DataPackets(*a) != DataPackets(*b);
 }
@@ -431,7 +431,7 @@ bool RuleMatters(const Case& c, const std::string& profile, const Runner& run) {
 PropertyResult CompareNotlastOutsideQuiescence(const Case& c, const Side& other, const Runner& run) {
   if (IsQuiescentConfig(c.net, V1WireBytes(c.layout))) return Skipped("configuration is quiescent");
   constexpr int64_t kNoLimit = int64_t{1} << 40;  // a measurement: no outcome fails it
-  return DominatesBody(c, {Writer::kV1Notlast, ""}, other, run, kNoLimit, kNoLimit);
+  return DominatesBody(c, {WriterKind::kV1Notlast, ""}, other, run, kNoLimit, kNoLimit);
 }
 
 // ---------------------------------------------------------------- 6

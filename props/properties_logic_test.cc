@@ -11,11 +11,11 @@ namespace {
 
 Case OneMessage(uint32_t pieces) {
   Case c;
-  c.profile = "linux-4.19";
-  c.writer = Writer::kV1Notlast;
+  c.net.kernel = "linux-4.19";
+  c.writer = WriterKind::kV1Notlast;
   MessageLayout m;
   m.front_len = 100;
-  m.items.push_back(DataItem{ItemKind::kPages, 0, uint64_t{pieces} * kPage, {}});
+  m.items.push_back(DataItem{DataLayout::kPages, 0, uint64_t{pieces} * kPageSize, {}});
   c.layout.messages = {m};
   return c;
 }
@@ -52,7 +52,7 @@ TEST(PropertiesLogicTest, IntegrityFailsOnDecoderErrorAndMissingMessages) {
   Outcome missing = Clean(1448, {1448, 100});
   missing.messages_decoded = 0;
   EXPECT_EQ(Integrity_AnyWriterProfileConfig(c, Const(missing)).verdict, Verdict::kFails);
-  c.profile = "linux-6.8";  // v1-notlast has no sendpage there
+  c.net.kernel = "linux-6.8";  // v1-notlast has no sendpage there
   EXPECT_EQ(Integrity_AnyWriterProfileConfig(c, Const(bad)).verdict, Verdict::kSkipped);
 }
 
@@ -71,7 +71,7 @@ TEST(PropertiesLogicTest, LivenessFailsWhenNotCompleted) {
   stalled.stall_info = "write queue holds 100 bytes, nothing in flight, no timer";
   EXPECT_EQ(Liveness_RealWriter_BoundedTime(c, Const(stalled)).verdict, Verdict::kFails);
   EXPECT_EQ(Liveness_RealWriter_BoundedTime(c, Const(Clean(1448, {1448}))).verdict, Verdict::kHolds);
-  c.writer = Writer::kMutantNotlastStuck;  // not a real writer: the property skips, the body still judges
+  c.writer = HookWriter::kMutantNotlastStuck;  // not a real writer: the property skips, the body still judges
   EXPECT_EQ(Liveness_RealWriter_BoundedTime(c, Const(stalled)).verdict, Verdict::kSkipped);
   EXPECT_EQ(LivenessBody(c, Const(stalled)).verdict, Verdict::kFails);
 }
@@ -137,7 +137,7 @@ TEST(PropertiesLogicTest, DominanceComparesBothFigures) {
   auto by_writer = [](int notlast_runts, int legacy_runts) -> Runner {
     return [=](const Case& x, RunDepth) -> absl::StatusOr<Outcome> {
       std::vector<uint32_t> lens(5, 1000);
-      int n = x.writer == Writer::kV1Notlast ? notlast_runts : legacy_runts;
+      int n = x.writer == WriterKind::kV1Notlast ? notlast_runts : legacy_runts;
       for (int i = 0; i < n; ++i) lens.push_back(7);
       return Clean(1000, lens);
     };

@@ -53,7 +53,7 @@ void CheckProperty(const std::string& name) {
   const Case c = *GenCase(spec->limits);
   const PropertyResult r = spec->check(c, RunCase);
   RC_PRE(r.verdict != Verdict::kSkipped);
-  RC_TAG(c.profile, WriterName(c.writer));
+  RC_TAG(c.net.kernel, WriterName(c.writer));
   if (r.verdict == Verdict::kFails) {
     Fixture f;
     f.property = name;

@@ -34,7 +34,7 @@ void Recorder::OnWirePacket(const model::WirePacket& p) {
   if (p.dir == model::Direction::kAck) {
     // Reported at departure from the peer; reaches the sender one way later.
     const uint64_t off = have_base_ ? static_cast<uint32_t>(p.ack - base_) : 0;
-    acks_.emplace_back(p.time + case_.net.one_way_delay_ns, off);
+    acks_.emplace_back(p.time + static_cast<model::TimeNs>(case_.net.rtt_ns / 2), off);
     return;
   }
   if (p.len == 0) return;

@@ -57,12 +57,12 @@ void AddIntegrityAndLiveness(std::vector<PropertySpec>* out) {
                    /*expected_to_hold=*/false, {"integrity", "liveness"}));
   CaseLimits uncorked = any;
   uncorked.layout.allow_revoke = false;
-  uncorked.writers.erase(std::remove(uncorked.writers.begin(), uncorked.writers.end(), Writer::kV1Cork),
+  uncorked.writers.erase(std::remove(uncorked.writers.begin(), uncorked.writers.end(), WriterKind::kV1Cork),
                          uncorked.writers.end());
   v.push_back(Spec("liveness_no_probe0_uncorked",
                    "real writers but v1-cork, no revoke: complete without data waiting for probe0", uncorked,
                    [](const Case& c, const Runner& r) {
-                     if (c.writer == Writer::kV1Cork) return PropertyResult{Verdict::kSkipped, "v1-cork", {}, {}};
+                     if (c.writer == WriterKind::kV1Cork) return PropertyResult{Verdict::kSkipped, "v1-cork", {}, {}};
                      return Liveness_RealWriterNoRevoke_NoProbe0(c, r);
                    }));
   v.back().floors = {0.8, 0};
@@ -72,7 +72,7 @@ void AddLowerBounds(std::vector<PropertySpec>* out) {
   std::vector<PropertySpec>& v = *out;
   const CaseLimits any;
     CaseLimits l = SendpageOnly(any);
-    l.writers = {Writer::kV1Notlast};
+    l.writers = {WriterKind::kV1Notlast};
     l.config.quiescent = true;
     // Known false: zero costs and ample buffers, but layouts beyond the
     // peer's 64 KiB first window (see IsQuiescentConfig).
@@ -98,7 +98,9 @@ void AddLowerBounds(std::vector<PropertySpec>* out) {
                "lower_bound_layout on layouts whose flush units need at most 17 skb frags (MaxUnitFrags)", lb,
                [](const Case& c, const Runner& r) { return LowerBound_LayoutQuiescentFewFrags(c, r); }),
           0.7, 0.3,
-          {{Writer::kMutantPushEveryPage, 0.5}, {Writer::kMutantDropMore, 0}, {Writer::kMutantPushRandom, 0}}));
+          {{HookWriter::kMutantPushEveryPage, 0.5},
+           {HookWriter::kMutantDropMore, 0},
+           {HookWriter::kMutantPushRandom, 0}}));
       // The control: units that end without MSG_EOR. Known false: the
       // footer's skb stays open, an autocorked or cwnd-held tail takes the
       // next message's first bytes, and the writer beats the bound
@@ -108,7 +110,7 @@ void AddLowerBounds(std::vector<PropertySpec>* out) {
                        lb,
                        [](const Case& c, const Runner& r) {
                          Case x = c;
-                         if (x.writer == Writer::kV1Notlast) x.writer = Writer::kControlNoEor;
+                         if (x.writer == WriterKind::kV1Notlast) x.writer = HookWriter::kControlNoEor;
                          return LowerBound_LayoutQuiescentFewFrags(x, r);
                        },
                        /*expected_to_hold=*/false, {"integrity", "liveness"}));
@@ -127,7 +129,7 @@ void AddOptimality(std::vector<PropertySpec>* out) {
   std::vector<PropertySpec>& v = *out;
   const CaseLimits any;
     CaseLimits l = SendpageOnly(any);
-    l.writers = {Writer::kV1Notlast};
+    l.writers = {WriterKind::kV1Notlast};
     l.layout.max_pieces = 7;
     l.layout.min_pieces = 2;
     l.layout.max_messages = 1;
@@ -150,7 +152,7 @@ void AddComparisons(std::vector<PropertySpec>* out) {
   std::vector<PropertySpec>& v = *out;
   const CaseLimits any;
     CaseLimits l = SendpageOnly(any);
-    l.writers = {Writer::kV1Notlast};
+    l.writers = {WriterKind::kV1Notlast};
     v.push_back(Spec("dominance_notlast_legacy", "sub-MSS and packets: v1-notlast <= v1-legacy, same profile", l,
                      [](const Case& c, const Runner& r) { return Dominance_NotlastOverLegacy_SameProfile(c, r); },
                      /*expected_to_hold=*/false, {"integrity", "liveness", "determinism_invariants"}));
@@ -168,7 +170,7 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
   // Narrower preconditions for the comparisons (exploration decides which
   // hold; see the fixtures and props/README.md).
     CaseLimits q = SendpageOnly(any);
-    q.writers = {Writer::kV1Notlast};
+    q.writers = {WriterKind::kV1Notlast};
     q.config.quiescent = true;
     q.config.fits_initial_window = true;
     q.layout.max_pieces = 15;
@@ -181,9 +183,11 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
         Spec("optimality_quiescent", "optimality (<= 7 pieces, exhaustive) in a quiescent network", small,
              [](const Case& c, const Runner& r) { return Optimality_NotlastQuiescent(c, r); }),
         0.8, 0.3,
-        {{Writer::kMutantPushEveryPage, 0}, {Writer::kMutantDropMore, 0}, {Writer::kMutantPushRandom, 0}}));
+        {{HookWriter::kMutantPushEveryPage, 0},
+         {HookWriter::kMutantDropMore, 0},
+         {HookWriter::kMutantPushRandom, 0}}));
     CaseLimits na = SendpageOnly(any);
-    na.writers = {Writer::kV1Notlast};
+    na.writers = {WriterKind::kV1Notlast};
     na.layout = small.layout;
     v.push_back(Spec("optimality_no_async",
                      "optimality (<= 7 pieces, exhaustive) among runs where nothing asynchronous interleaves a "
@@ -202,12 +206,12 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
       };
     };
     const std::vector<PropertySpec::MustKill> all_but_drop_notlast = {
-        {Writer::kMutantPushEveryPage, 0}, {Writer::kMutantDropMore, 0}, {Writer::kMutantPushRandom, 0}};
-    const Side notlast{Writer::kV1Notlast, ""}, legacy{Writer::kV1Legacy, ""}, cork{Writer::kV1Cork, ""};
-    const Side splice68{Writer::kV1Splice, "linux-6.8"}, notlast50{Writer::kV1Notlast, "linux-5.0"};
+        {HookWriter::kMutantPushEveryPage, 0}, {HookWriter::kMutantDropMore, 0}, {HookWriter::kMutantPushRandom, 0}};
+    const Side notlast{WriterKind::kV1Notlast, ""}, legacy{WriterKind::kV1Legacy, ""}, cork{WriterKind::kV1Cork, ""};
+    const Side splice68{WriterKind::kV1Splice, "linux-6.8"}, notlast50{WriterKind::kV1Notlast, "linux-5.0"};
     v.push_back(WithFloors(Spec("dominance_notlast_legacy_quiescent", "v1-notlast <= v1-legacy in a quiescent network",
                                 q, domq(notlast, legacy, false)),
-                           0.8, 0.2, {{Writer::kMutantPushEveryPage, 0}, {Writer::kMutantPushRandom, 0}}));
+                           0.8, 0.2, {{HookWriter::kMutantPushEveryPage, 0}, {HookWriter::kMutantPushRandom, 0}}));
     v.push_back(Spec("dominance_cork_notlast_quiescent", "v1-cork <= v1-notlast in a quiescent network", q,
                      domq(cork, notlast, false), /*expected_to_hold=*/false,
                      {"dominance_notlast_legacy_quiescent", "dominance_splice68_notlast50_quiescent"}));
@@ -224,7 +228,7 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
                                 domq(splice68, notlast50, false, true)),
                            0.8, 0.2, all_but_drop_notlast));
     CaseLimits anyl = SendpageOnly(any);
-    anyl.writers = {Writer::kV1Notlast};
+    anyl.writers = {WriterKind::kV1Notlast};
     v.push_back(Spec("dominance_notlast_legacy_no_async",
                      "v1-notlast <= v1-legacy when neither run has an asynchronous event during a message's writes",
                      anyl, dom(notlast, legacy, true), /*expected_to_hold=*/false));
@@ -243,7 +247,7 @@ void AddPairedComparisons(std::vector<PropertySpec>* out) {
   CaseLimits general;
   general.layout.allow_revoke = false;
   general.layout.max_pieces = 32;
-  general.writers = {Writer::kV1Notlast};
+  general.writers = {WriterKind::kV1Notlast};
   general.profiles = {"linux-4.19", "linux-5.0"};
   CaseLimits seed = general;
   seed.layout.seed_regime = true;
@@ -254,10 +258,10 @@ void AddPairedComparisons(std::vector<PropertySpec>* out) {
   };
   // Floors at about half of the measured share of non-ties (seed 1; see
   // props/README.md).
-  const Other others[] = {{"more", Writer::kV1More, 0.07, 0.25},
-                          {"legacy", Writer::kV1Legacy, 0.2, 0.25},
-                          {"sendmsg", Writer::kV1Sendmsg, 0.06, 0.3},
-                          {"cork_batch", Writer::kV1CorkBatch, 0.04, 0.15}};
+  const Other others[] = {{"more", WriterKind::kV1More, 0.07, 0.25},
+                          {"legacy", WriterKind::kV1Legacy, 0.2, 0.25},
+                          {"sendmsg", WriterKind::kV1Sendmsg, 0.06, 0.3},
+                          {"cork_batch", WriterKind::kV1CorkBatch, 0.04, 0.15}};
   for (const Other& o : others) {
     for (const bool seed_regime : {false, true}) {
       const Side side{o.w, ""};
@@ -271,7 +275,7 @@ void AddPairedComparisons(std::vector<PropertySpec>* out) {
       p.floors = {0.5, seed_regime ? o.min_decisive_seed : o.min_decisive_general};
       // Only this pair can tell NOTLAST from MORE: dropping NOTLAST makes
       // v1-notlast v1-more, and every case ties (a missed floor).
-      if (o.w == Writer::kV1More) p.must_kill = {{Writer::kMutantDropNotlast, 0}};
+      if (o.w == WriterKind::kV1More) p.must_kill = {{HookWriter::kMutantDropNotlast, 0}};
       out->push_back(std::move(p));
     }
   }

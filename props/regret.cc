@@ -27,7 +27,7 @@ namespace {
 CaseLimits RegretLimits() {
   CaseLimits l;
   l.profiles = {"linux-4.19", "linux-5.0"};
-  l.writers = {Writer::kV1Notlast};
+  l.writers = {WriterKind::kV1Notlast};
   l.layout.allow_revoke = false;
   l.layout.min_pieces = 2;
   l.layout.max_pieces = 7;
@@ -46,8 +46,8 @@ bool Counts(const Case& c, const Runner& run, int64_t* runts, int64_t* packets) 
 }  // namespace
 
 std::vector<Writer> RegretWriters() {
-  return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1More, Writer::kV1Cork, Writer::kV1Sendmsg,
-          Writer::kV1CorkBatch};
+  return {WriterKind::kV1Legacy, WriterKind::kV1Notlast,  WriterKind::kV1More,
+          WriterKind::kV1Cork,   WriterKind::kV1Sendmsg, WriterKind::kV1CorkBatch};
 }
 
 RegretResult ComputeRegret(int64_t cases, uint64_t seed, const Runner& run) {
@@ -68,7 +68,7 @@ RegretResult ComputeRegret(int64_t cases, uint64_t seed, const Runner& run) {
     bool ok = true;
     for (const std::vector<PieceFlags>& a : all) {
       Case x = *c;
-      x.writer = Writer::kAssigned;
+      x.writer = HookWriter::kAssigned;
       x.assignment = a;
       int64_t r = 0, p = 0;
       ok = ok && Counts(x, run, &r, &p);

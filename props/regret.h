@@ -20,7 +20,7 @@
 namespace sendsim::props {
 
 struct RegretRow {
-  Writer writer = Writer::kV1Notlast;
+  Writer writer = WriterKind::kV1Notlast;
   uint64_t cases = 0;
   int64_t sum_runts = 0, sum_packets = 0;  // regret sums
   uint64_t worse_runts = 0, better_runts = 0;  // cases with regret > 0 / < 0

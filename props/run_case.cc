@@ -50,17 +50,16 @@ bool IsAsyncReason(model::PushReason r) {
 // The writer must exist on the profile, and the messenger must model what
 // the layout asks of it.
 absl::Status CheckApplicable(const Case& c, const model::Profile& profile) {
-  // The assigned, rule and mutant writers are the v1 skeleton: sendpage.
-  absl::StatusOr<msgr::WriterKind> named = msgr::ParseWriterKind(std::string(WriterName(c.writer)));
-  const msgr::WriterKind kind = named.ok() ? *named : msgr::WriterKind::kV1Legacy;
-  if (absl::Status st = msgr::WriterAvailable(kind, profile.has_sendpage, profile.has_splice_pages, c.profile);
+  // The hook writers (assigned, rule, mutants) are the v1 skeleton: sendpage.
+  const WriterKind kind = c.writer.kind == WriterKind::kHook ? WriterKind::kV1Legacy : c.writer.kind;
+  if (absl::Status st = msgr::WriterAvailable(kind, profile.has_sendpage, profile.has_splice_pages, c.net.kernel);
       !st.ok()) {
     return st;
   }
-  if (c.writer == Writer::kV2 && c.layout.revoke.has_value()) {
+  if (c.writer == WriterKind::kV2 && c.layout.revoke.has_value()) {
     return absl::FailedPreconditionError("the messenger does not model msgr2 revoke");
   }
-  if (c.writer == Writer::kV1Sendmsg && c.layout.revoke.has_value()) {
+  if (c.writer == WriterKind::kV1Sendmsg && c.layout.revoke.has_value()) {
     return absl::FailedPreconditionError("the messenger does not model a v1-sendmsg revoke");
   }
   return absl::OkStatus();
@@ -142,7 +141,7 @@ class CaseApp : public scenario::Application {
     loop_ = loop;
     opts_ = *std::move(opts);
     msgs_ = *std::move(msgs);
-    const msgr::Protocol protocol = case_.writer == Writer::kV2 ? msgr::Protocol::kV2 : msgr::Protocol::kV1;
+    const msgr::Protocol protocol = case_.writer == WriterKind::kV2 ? msgr::Protocol::kV2 : msgr::Protocol::kV1;
     rec_ = std::make_unique<Recorder>(case_, loop, protocol, full_);
     return rec_.get();
   }
@@ -182,7 +181,7 @@ class CaseApp : public scenario::Application {
 absl::Status CheckCaseRunnable(const Case& c) {
   if (absl::Status st = ValidateCase(c); !st.ok()) return st;
   if (absl::Status st = ValidateCaseSetup(c); !st.ok()) return st;
-  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.net.kernel);
   if (!profile.ok()) return profile.status();
   return CheckApplicable(c, *profile);
 }
@@ -192,7 +191,7 @@ absl::StatusOr<Outcome> RunCase(const Case& c, RunDepth depth) {
   if (absl::Status st = CheckCaseRunnable(c); !st.ok()) return st;
   const TimeNs horizon = LivenessHorizonNs(c);
   scenario::Simulation sim;
-  sim.scenario = CaseScenario(c);
+  sim.scenario = c.net;
   sim.outputs = {.track_payload = full, .full_trace = true, .record_data_timing = false};
   sim.plan.slice_ns = kSliceNs;
   sim.plan.horizon_ns = horizon;

@@ -32,7 +32,7 @@ using Runner = std::function<absl::StatusOr<Outcome>(const Case&, RunDepth)>;
 inline constexpr int64_t kLivenessHorizonNs = 30'000'000'000;  // the fixed part
 inline int64_t LivenessHorizonNs(const Case& c) {
   const uint64_t segments = 2 * V1WireBytes(c.layout) / 536 + 2;
-  return kLivenessHorizonNs + static_cast<int64_t>(segments) * 2 * c.net.one_way_delay_ns;
+  return kLivenessHorizonNs + static_cast<int64_t>(segments) * static_cast<int64_t>(c.net.rtt_ns);
 }
 
 }  // namespace sendsim::props

@@ -11,10 +11,6 @@
 
 namespace sendsim::props {
 
-// A case's network and kernel as a scenario (RunCase's Simulation builds the
-// model from it).
-scenario::Scenario CaseScenario(const Case& c);
-
 // The case's network and profile checked by the scenario's own rules
 // (scenario::ValidateNetwork: the same ranges as a command line or a
 // scenario file), and its writer against the profile

@@ -111,8 +111,8 @@ absl::Status Sockopt(int fd, int level, int name, int value, const char* what) {
 props::Case KernelExpressible(props::Case c) {
   c.net.hz = 250;
   c.net.tso = true;
-  c.net.cwnd_clamp = 0;
-  c.net.tun = true;
+  c.net.tcp.cwnd_clamp = 0;
+  c.net.host.tx_orphan_at_xmit = true;
   return c;
 }
 
@@ -134,10 +134,10 @@ absl::Status WriteSysctl(const std::string& path, const std::string& value) {
 absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunDevice* tun) {
   if (absl::Status st = props::ValidateCase(c); !st.ok()) return st;
   if (absl::Status st = props::ValidateCaseSetup(c); !st.ok()) return st;
-  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.profile);
+  absl::StatusOr<model::Profile> profile = model::ProfileByName(c.net.kernel);
   if (!profile.ok()) return profile.status();
   const model::ConnectionConfig cfg = scenario::BuildConnectionConfig(
-      props::CaseScenario(c), {.track_payload = false, .full_trace = false, .record_data_timing = false});
+      c.net, {.track_payload = false, .full_trace = false, .record_data_timing = false});
   absl::StatusOr<messenger::ConnectionOptions> opts = props::MessengerOptions(c, profile->has_sendpage);
   if (!opts.ok()) return opts.status();
   absl::StatusOr<std::vector<messenger::CephMsgRef>> msgs = props::BuildMessages(c);
@@ -147,11 +147,11 @@ absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunD
     return st;
   }
   if (absl::Status st = WriteSysctl("/proc/sys/net/ipv4/tcp_no_metrics_save", "1"); !st.ok()) return st;
-  if (c.net.cwnd_clamp != 0) {
+  if (c.net.tcp.cwnd_clamp != 0) {
     return absl::InvalidArgumentError("cwnd_clamp: a route's locked cwnd reaches tcp_init_metrics only through a "
                                       "cached tcp_metrics entry; replay with cwnd_clamp 0 (KernelExpressible)");
   }
-  if (absl::Status st = tun->SetRoute(c.net.initcwnd); !st.ok()) return st;
+  if (absl::Status st = tun->SetRoute(c.net.tcp.initcwnd); !st.ok()) return st;
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 
   Fd sock;

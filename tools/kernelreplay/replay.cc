@@ -18,6 +18,7 @@ namespace sendsim::kernelreplay {
 namespace {
 
 using props::Writer;
+using props::WriterKind;
 
 // The verdict pair: NOTLAST against MORE-only on 6.1 (v1-notlast, v1-more);
 // on 6.12, which has no NOTLAST, MORE-only (v1-splice) against one sendmsg
@@ -97,10 +98,10 @@ absl::StatusOr<std::string> ProfileForSeries(const std::string& series) {
 
 std::vector<Writer> KernelWriters(const std::string& series) {
   if (series == "6.1") {
-    return {Writer::kV1Legacy, Writer::kV1Notlast, Writer::kV1More, Writer::kV1Cork,
-            Writer::kV1Sendmsg, Writer::kV2,       Writer::kV1CorkBatch};
+    return {WriterKind::kV1Legacy, WriterKind::kV1Notlast, WriterKind::kV1More, WriterKind::kV1Cork,
+            WriterKind::kV1Sendmsg, WriterKind::kV2,       WriterKind::kV1CorkBatch};
   }
-  return {Writer::kV1Splice, Writer::kV1Sendmsg, Writer::kV2};
+  return {WriterKind::kV1Splice, WriterKind::kV1Sendmsg, WriterKind::kV2};
 }
 
 std::vector<std::pair<std::string, std::string>> DefaultCells() {
@@ -139,7 +140,7 @@ absl::StatusOr<Recording> SampleCells(const std::string& series,
     uint64_t i = 0;
     for (props::Case c : cc->cases) {
       c = KernelExpressible(std::move(c));
-      c.profile = *profile;
+      c.net.kernel = *profile;
       ReplayCase rc{i++, c, {}};
       for (Writer w : KernelWriters(series)) {
         ReplayRun run;
@@ -336,7 +337,7 @@ std::string AgreementTable(const Recording& r) {
 }
 
 std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& kernel) {
-  if (c.net.tun) {
+  if (c.net.host.tx_orphan_at_xmit) {
     // The model's device is the kernel's (tun: tcp_wfree at xmit), so
     // autocorking and TSQ cannot hold on either side; what the model's run
     // did instead, for the look.

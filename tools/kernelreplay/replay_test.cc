@@ -42,10 +42,10 @@ TEST(ReplayTest, SampleIsDeterministicAndExpressible) {
   for (size_t i = 0; i < 3; ++i) {
     const props::Case& c = a->cells[1].cases[i].c;
     EXPECT_EQ(c, b->cells[1].cases[i].c);
-    EXPECT_EQ(c.profile, "linux-6.1");
-    EXPECT_EQ(c.net.hz, 250);
+    EXPECT_EQ(c.net.kernel, "linux-6.1");
+    EXPECT_EQ(c.net.hz, 250u);
     EXPECT_TRUE(c.net.tso);
-    EXPECT_EQ(c.net.cwnd_clamp, 0u);
+    EXPECT_EQ(c.net.tcp.cwnd_clamp, 0u);
     EXPECT_EQ(c.net.sndbuf, 16384u);
     EXPECT_EQ(a->cells[1].cases[i].runs.size(), 7u);
   }
@@ -59,7 +59,7 @@ Recording Handmade() {
   rec.release = "6.1.0-test";
   ReplayCell& cell = rec.cells[0];
   for (ReplayCase& c : cell.cases) {
-    c.c.net.mss = 1000;
+    props::SetMss(&c.c.net, 1000);
     c.runs.resize(3);
     c.runs[0].writer = "v1-notlast";
     c.runs[1].writer = "v1-more";
