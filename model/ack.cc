@@ -48,8 +48,6 @@ uint32_t CubicRoot(uint64_t a) {
 }
 
 void TcpSock::OnAckSegment(const Segment& seg) {
-  // The receive softirq runs now on the application's CPU, owned or not.
-  if (steal_ != nullptr) steal_->Charge(loop_->now(), config_.host.sender_softirq_ack_ns);
   if (IsOwned()) {
     backlog_.push_back(seg);
     ++counters_.backlog_acks;

@@ -14,6 +14,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
       jiffy_ns_(kNsPerSec / config.hz),
       jiffy_us_(static_cast<uint64_t>(kNsPerSec / config.hz / kNsPerUs)),
       xmit_(std::move(xmit)),
+      own_cpu_(HostCpu::CallerOnly(config.host)),
       mss_cache_(config.mss) {
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   full_mss_ = config.mss;
@@ -72,7 +73,7 @@ void TcpSock::LockSock() {
 // now + call_cost. release_sock only has work when something was deferred
 // meanwhile, so its event is scheduled lazily by EnsureReleaseEvent.
 void TcpSock::ScheduleRelease() {
-  if (config_.call_cost_ns == 0 && config_.host.xmit_cost_ns == 0) {
+  if (config_.call_cost_ns == 0 && !cpu_->xmit_costs()) {
     ReleaseSock();
     last_call_xmit_ns_ = 0;
     return;

@@ -24,8 +24,8 @@
 #include "absl/status/status.h"
 #include "model/config.h"
 #include "model/constants.h"
-#include "model/host/cpu_steal.h"
 #include "model/event_loop.h"
+#include "model/host/host_cpu.h"
 #include "model/profile.h"
 #include "model/socket.h"
 #include "model/types.h"
@@ -97,10 +97,11 @@ class TcpSock final : public Socket {
   void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
   void set_call_tag(uint64_t tag) override { call_tag_ = tag; }
   bool owned() const override { return IsOwned(); }
-  TimeNs cpu_stolen_ns() override { return steal_ != nullptr ? steal_->StolenUpTo(loop_->now()) : 0; }
+  TimeNs cpu_stolen_ns() override { return cpu_->StolenUpTo(loop_->now()); }
   TimeNs last_call_xmit_ns() const override { return last_call_xmit_ns_; }
-  // Softirq work on the application's CPU is charged here (may be null).
-  void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
+  // The application's CPU, shared with the host's softirq work; by default
+  // the socket's own (transmit costs only). `cpu` must outlive the socket.
+  void set_host_cpu(HostCpu* cpu) { cpu_ = cpu; }
   TcpInfo info() const override;
   const Counters& counters() const override { return counters_; }
   Counters& mutable_counters() { return counters_; }
@@ -315,7 +316,8 @@ class TcpSock final : public Socket {
   WriteSpaceFn write_space_;
   uint64_t call_tag_ = 0;
   Counters counters_;
-  CpuSteal* steal_ = nullptr;
+  HostCpu own_cpu_;
+  HostCpu* cpu_ = &own_cpu_;
 
   // Sequence space (struct tcp_sock).
   uint64_t write_seq_ = 0;

@@ -275,17 +275,15 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   xmit_(std::move(x));
 }
 
-// The CPU of transmitting (HostConfig::xmit_cost_ns): the caller's, in a
-// call or the release_sock it runs; otherwise the softirq's, on the CPU RPS
-// steers the ACKs to. Only the sender's CPU is modelled: softirq transmits
-// elsewhere take no time from anything the model times.
+// The CPU of transmitting (HostCpu): the caller's, in a call or the
+// release_sock it runs, added to its hold; otherwise the softirq's, which
+// HostCpu charges where it runs.
 void TcpSock::ChargeXmit(uint32_t segs) {
-  if (config_.host.xmit_cost_ns == 0) return;
-  const TimeNs cost = config_.host.xmit_cost_ns * segs;
+  if (!cpu_->xmit_costs()) return;
   if (in_call_) {
-    call_xmit_ns_ += cost;
-  } else if (steal_ != nullptr && config_.host.xmit_softirq_on_sender_cpu) {
-    steal_->Charge(loop_->now(), cost);
+    call_xmit_ns_ += cpu_->XmitCost(segs);
+  } else {
+    cpu_->ChargeSoftirqXmit(loop_->now(), segs);
   }
 }
 
