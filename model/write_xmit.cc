@@ -117,6 +117,65 @@ uint32_t TcpSock::MssSplitPoint(const Skb& skb, uint32_t mss_now, uint32_t max_s
   return static_cast<uint32_t>(needed);
 }
 
+namespace {
+
+// tcp_fragment's frag split: `skb` keeps the frags below `len`, `buff` gets
+// the rest (a frag straddling `len` is in both), and `nsize` linear bytes.
+void SplitFrags(Skb& skb, Skb& buff, uint32_t len, uint32_t nsize) {
+  buff.linear_len = nsize;
+  const uint32_t old_linear = skb.linear_len;
+  skb.linear_len = std::min(skb.linear_len, len);
+  skb.linear_room = 0;
+  uint8_t keep = 0;
+  uint32_t start = old_linear;
+  for (uint8_t i = 0; i < skb.nr_frags; ++i) {
+    const uint32_t end = skb.frag_end[i];
+    if (end <= len) {
+      keep = i + 1;
+    } else if (start >= len) {
+      buff.frag_end[buff.nr_frags++] = end - len;
+    } else {
+      keep = i + 1;  // split frag: the head's part ends at len
+      buff.frag_end[buff.nr_frags++] = end - len;
+    }
+    start = end;
+  }
+  if (keep > 0) skb.frag_end[keep - 1] = std::min(skb.frag_end[keep - 1], len);
+  skb.nr_frags = keep;
+  buff.last_frag_page = skb.last_frag_page;
+  buff.last_frag_end = skb.last_frag_end;
+  skb.last_frag_page = 0;
+  skb.last_frag_end = 0;
+}
+
+// The payload pieces (ConnectionConfig::track_payload) follow the same cut.
+void SplitPayload(Skb& skb, Skb& buff, uint32_t len) {
+  if (skb.payload.empty()) return;
+  uint32_t off = 0;
+  size_t i = 0;
+  for (; i < skb.payload.size(); ++i) {
+    PayloadPiece& p = skb.payload[i];
+    if (off + p.len > len) {
+      const uint32_t head = len - off;
+      buff.payload.push_back(PayloadPiece{p.data == nullptr ? nullptr : p.data + head, p.len - head});
+      p.len = head;
+      ++i;
+      break;
+    }
+    off += p.len;
+    if (off == len) {
+      ++i;
+      break;
+    }
+  }
+  for (size_t j = i; j < skb.payload.size(); ++j) buff.payload.push_back(skb.payload[j]);
+  size_t new_size = i;
+  while (new_size > 0 && skb.payload[new_size - 1].len == 0) --new_size;
+  skb.payload.resize(new_size);
+}
+
+}  // namespace
+
 // tso_fragment / tcp_fragment: q[idx] keeps [seq, seq+len); a new skb with the
 // rest, PSH/FIN/eor and T0 of its own, follows it in the same queue.
 // Simplification: a split linear head gets T0 like a frag-only skb.
@@ -142,55 +201,8 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   buff.ever_retrans = skb.ever_retrans;
   buff.tag = skb.tag;
   buff.sent_ns = skb.sent_ns;
-  // Frags.
-  buff.linear_len = nsize;
-  const uint32_t old_linear = skb.linear_len;
-  skb.linear_len = std::min(skb.linear_len, len);
-  skb.linear_room = 0;
-  uint8_t keep = 0;
-  uint32_t start = old_linear;
-  for (uint8_t i = 0; i < skb.nr_frags; ++i) {
-    const uint32_t end = skb.frag_end[i];
-    if (end <= len) {
-      keep = i + 1;
-    } else if (start >= len) {
-      buff.frag_end[buff.nr_frags++] = end - len;
-    } else {
-      keep = i + 1;  // split frag: the head's part ends at len
-      buff.frag_end[buff.nr_frags++] = end - len;
-    }
-    start = end;
-  }
-  if (keep > 0) skb.frag_end[keep - 1] = std::min(skb.frag_end[keep - 1], len);
-  skb.nr_frags = keep;
-  buff.last_frag_page = skb.last_frag_page;
-  buff.last_frag_end = skb.last_frag_end;
-  skb.last_frag_page = 0;
-  skb.last_frag_end = 0;
-  // Payload pieces.
-  if (!skb.payload.empty()) {
-    uint32_t off = 0;
-    size_t i = 0;
-    for (; i < skb.payload.size(); ++i) {
-      PayloadPiece& p = skb.payload[i];
-      if (off + p.len > len) {
-        const uint32_t head = len - off;
-        buff.payload.push_back(PayloadPiece{p.data == nullptr ? nullptr : p.data + head, p.len - head});
-        p.len = head;
-        ++i;
-        break;
-      }
-      off += p.len;
-      if (off == len) {
-        ++i;
-        break;
-      }
-    }
-    for (size_t j = i; j < skb.payload.size(); ++j) buff.payload.push_back(skb.payload[j]);
-    size_t new_size = i;
-    while (new_size > 0 && skb.payload[new_size - 1].len == 0) --new_size;
-    skb.payload.resize(new_size);
-  }
+  SplitFrags(skb, buff, len, nsize);
+  SplitPayload(skb, buff, len);
   skb.end_seq = skb.seq + len;
   skb.pcount = TsoSegsForLen(len, mss_now);
   skb.gso_size = skb.pcount > 1 ? mss_now : 0;
