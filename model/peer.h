@@ -36,6 +36,10 @@
 //   Nic nic(loop, cfg, &data, [&](uint32_t truesize) { /* tcp_wfree */ });
 //   snd_wnd = max_window = peer.initial_window();   // SYN-ACK window, bytes
 //
+// That is a plain host. Connection puts a host stage (model/host/
+// host_stage.h) between each link and its receiver instead, which hands the
+// segments on at the time the receiving host takes them.
+//
 // ACK segments: flags ACK, seq 0 (the peer sends no data), ack = rcv_nxt,
 // win = advertised window in bytes (already shifted by the peer's wscale,
 // use it as snd_wnd directly), sack = up to 3 blocks (4 without timestamps),
