@@ -108,21 +108,6 @@ void TcpSock::ProcessBacklog(PushReason reason) {
   }
 }
 
-// tcp_release_cb: deferred TSQ write while still owned, then ownership is
-// dropped, then deferred timer handlers.
-void TcpSock::TcpReleaseCb() {
-  if (tsq_.deferred) {
-    tsq_.deferred = false;
-    TsqWrite(PushReason::kTsqDeferred);
-  }
-  in_call_ = false;
-  owned_until_ = 0;
-  if (tsq_.write_timer_deferred) {
-    tsq_.write_timer_deferred = false;
-    WriteTimerHandler();
-  }
-}
-
 int TcpSock::setsockopt(SockOpt opt, int64_t value) {
   // The option value is an int (do_tcp_setsockopt / sock_setsockopt read
   // sizeof(int)); a negative one is not refused in general: TCP_NOTSENT_LOWAT
@@ -239,6 +224,18 @@ absl::Status TcpSock::CheckInvariants() const {
   if (lost_out_ > packets_out_ || retrans_out_ > lost_out_)
     return absl::InternalError(absl::StrFormat("loss counters: lost %d retrans %d packets %d", lost_out_, retrans_out_, packets_out_));
   return absl::OkStatus();
+}
+
+// Linux reads these sysctls at the point of use (tcp_tso_autosize,
+// tcp_tso_should_defer, tcp_update_pacing_rate, tcp_sndbuf_expand,
+// tcp_notsent_lowat, tcp_should_autocork, tcp_slow_start_after_idle_check),
+// so a change applies to an established socket from its next use. A lower
+// notsent_lowat or a larger limit may also change writability: as the kernel
+// does nothing at the moment of the sysctl write, neither does the model.
+void TcpSock::UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle) {
+  config_.sysctl = sysctl;
+  config_.autocorking = autocorking;
+  config_.slow_start_after_idle = slow_start_after_idle;
 }
 
 }  // namespace sendsim::model
