@@ -48,8 +48,6 @@ uint32_t CubicRoot(uint64_t a) {
 }
 
 void TcpSock::OnAckSegment(const Segment& seg) {
-  // The receive softirq runs now on the application's CPU, owned or not.
-  if (steal_ != nullptr) steal_->Charge(loop_->now(), config_.host.sender_softirq_ack_ns);
   if (IsOwned()) {
     backlog_.push_back(seg);
     ++counters_.backlog_acks;
@@ -425,52 +423,36 @@ void TcpSock::WriteSpace() {
   if (write_space_) write_space_();
 }
 
-// tcp_slow_start_after_idle_check -> tcp_cwnd_restart (RFC 2861).
-void TcpSock::SlowStartAfterIdleCheck() {
-  if (!config_.slow_start_after_idle || packets_out_ != 0) return;
-  int32_t delta = static_cast<int32_t>(Jiffies() - lsndtime_);
-  if (delta <= static_cast<int32_t>(rto_jiffies_)) return;
-  const uint32_t restart_cwnd0 = InitCwnd();
-  uint32_t cwnd = snd_cwnd_;
+// tcp_rearm_rto.
+void TcpSock::RearmRto() {
+  if (packets_out_ == 0) {
+    ClearXmitTimer();
+    return;
+  }
+  uint32_t rto = rto_jiffies_;
+  if (xmit_timer_.kind == XmitTimer::kLossProbe) {
+    // Offset the time already elapsed since the regular RTO was installed.
+    rto = UsToJiffies(static_cast<uint64_t>(std::max<int64_t>(RtoDeltaUs(), 1)));
+  }
+  ResetXmitTimer(XmitTimer::kRetrans, rto);
+}
+
+// tcp_set_xmit_timer.
+void TcpSock::SetXmitTimer() {
+  if (!ScheduleLossProbe(true)) RearmRto();
+}
+
+// tcp_mtup_probe_success: cwnd rescaled to the new packet size, the probe size
+// becomes search_low and the MSS follows (tcp_sync_mss).
+void TcpSock::MtupProbeSuccess() {
+  const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / mtup_.probe_size;
+  snd_cwnd_ = static_cast<uint32_t>(std::max<uint64_t>(cwnd, 1));
+  snd_cwnd_cnt_ = 0;
+  snd_cwnd_stamp_ = Jiffies();
   snd_ssthresh_ = CurrentSsthresh();
-  const uint32_t restart_cwnd = std::min(restart_cwnd0, cwnd);
-  while ((delta -= static_cast<int32_t>(rto_jiffies_)) > 0 && cwnd > restart_cwnd) cwnd >>= 1;
-  snd_cwnd_ = std::max(cwnd, restart_cwnd);
-  snd_cwnd_stamp_ = Jiffies();
-  snd_cwnd_used_ = 0;
-}
-
-// tcp_cwnd_application_limited.
-void TcpSock::CwndApplicationLimited() {
-  if (!in_loss_ && !sock_nospace_) {
-    const uint32_t win_used = std::max(snd_cwnd_used_, InitCwnd());
-    if (win_used < snd_cwnd_) {
-      snd_ssthresh_ = CurrentSsthresh();
-      snd_cwnd_ = (snd_cwnd_ + win_used) >> 1;
-    }
-    snd_cwnd_used_ = 0;
-  }
-  snd_cwnd_stamp_ = Jiffies();
-}
-
-// tcp_xmit_retransmit_queue (Loss state only): lost skbs in order, within cwnd.
-void TcpSock::XmitRetransmitQueue() {
-  for (size_t i = 0; i < rtx_queue_.size(); ++i) {
-    if (!rtx_queue_[i].lost || rtx_queue_[i].retrans) continue;
-    const uint32_t in_flight = PacketsInFlight();
-    if (in_flight >= snd_cwnd_) return;
-    // __tcp_retransmit_skb: -EAGAIN beyond a (shrunk) window, except the head,
-    // which also serves as a zero-window probe after an RTO.
-    if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) return;
-    const uint32_t segs = snd_cwnd_ - in_flight;
-    const uint32_t len = segs * mss_cache_;
-    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);
-    Skb& skb = rtx_queue_[i];
-    skb.retrans = true;
-    skb.ever_retrans = true;
-    retrans_out_ += skb.pcount;
-    TransmitSkb(skb, PushReason::kRto, true);
-  }
+  mtup_.search_low = mtup_.probe_size;
+  mtup_.probe_size = 0;
+  SyncMss();
 }
 
 }  // namespace sendsim::model

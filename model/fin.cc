@@ -1,5 +1,5 @@
 // Connection teardown on the send side (tcp_shutdown / tcp_close ->
-// tcp_send_fin), tcp_poll's POLLOUT test and live sysctl changes.
+// tcp_send_fin) and tcp_poll's POLLOUT test (tcp.c).
 
 #include <algorithm>
 
@@ -63,18 +63,6 @@ bool TcpSock::PollOut() {
   if (PollWriteable()) return true;
   sock_nospace_ = true;
   return PollWriteable();
-}
-
-// Linux reads these sysctls at the point of use (tcp_tso_autosize,
-// tcp_tso_should_defer, tcp_update_pacing_rate, tcp_sndbuf_expand,
-// tcp_notsent_lowat, tcp_should_autocork, tcp_slow_start_after_idle_check),
-// so a change applies to an established socket from its next use. A lower
-// notsent_lowat or a larger limit may also change writability: as the kernel
-// does nothing at the moment of the sysctl write, neither does the model.
-void TcpSock::UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle) {
-  config_.sysctl = sysctl;
-  config_.autocorking = autocorking;
-  config_.slow_start_after_idle = slow_start_after_idle;
 }
 
 }  // namespace sendsim::model

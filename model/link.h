@@ -13,13 +13,14 @@
 // remainder in 1/bps units); reported times are rounded up to the next ns
 // (an event never happens before the instant it models).
 //
+// The link is only the wire: what the receiving host does with a segment
+// (which CPU takes it, when) is the host stage's (model/host/host_stage.h),
+// which takes the segments off the link through set_wire_sink.
+//
 // Delivery modes:
 //  - event mode (default): `deliver` runs at the arrival time (last bit +
-//    delay) from an EventLoop event, with loop->now() == arrival. One event
-//    per segment, ordered as if each were scheduled when it was sent; the
-//    segments wait in a FIFO and only the head's event is in the loop's
-//    queue (no heap allocation per packet when payload/SACK vectors are
-//    empty).
+//    delay) from an EventLoop event, with loop->now() == arrival
+//    (ArrivalQueue below).
 //  - lookahead mode (set_lookahead_sink): the sink runs synchronously inside
 //    Send() and gets the arrival time explicitly. Only valid for a sink whose
 //    state nobody else touches and whose outputs leave through another Link
@@ -27,6 +28,9 @@
 //    per-segment events, because every segment with arrival <= T was sent
 //    (and so processed) before loop time T (arrival > send time). See
 //    Peer::OnSegmentAt for the peer side of that argument.
+//  - wire sink (set_wire_sink): like lookahead, for every segment, the lost
+//    ones included (flagged), so that the next stage decides what a segment
+//    costs the receiving host even when it never gets there.
 
 #include <algorithm>
 #include <cstdint>
@@ -37,8 +41,6 @@
 #include "model/config.h"
 #include "model/constants.h"
 #include "model/event_loop.h"
-#include "model/exp_draw.h"
-#include "model/host/rps_backlog.h"
 #include "model/observer.h"
 #include "model/types.h"
 #include "model/wire.h"
@@ -77,6 +79,62 @@ class RingQueue {
   size_t tail_ = 0;
 };
 
+// Segments handed on at their arrival times, one EventLoop event each. Each
+// delivery sorts where ScheduleAt(arrival) would have put it when it was
+// queued; arrivals must be non-decreasing (a FIFO), so the keys increase and
+// only the head's event needs to be in the loop's queue (no heap allocation
+// per packet when payload/SACK vectors are empty).
+class ArrivalQueue {
+ public:
+  using SinkPtr = void (*)(void* ctx, const Segment& seg);
+
+  // `loop` must outlive the queue.
+  ArrivalQueue(EventLoop* loop, SegmentSinkFn deliver)
+      : loop_(loop), deliver_(std::move(deliver)), timer_(loop, &ArrivalQueue::DeliverEvent, this) {}
+  ArrivalQueue(const ArrivalQueue&) = delete;
+  ArrivalQueue& operator=(const ArrivalQueue&) = delete;
+
+  // Replaces `deliver` with a plain function and its context.
+  void set_sink(SinkPtr sink, void* ctx) {
+    deliver_ = nullptr;
+    deliver_ptr_ = sink;
+    deliver_ctx_ = ctx;
+  }
+  // Delivers `seg` (moved from) at `arrival`, after the segments queued before.
+  void Push(TimeNs arrival, Segment&& seg) {
+    const EventLoop::Key key = loop_->ReserveKey(arrival);
+    InFlight& slot = in_flight_.next_slot();
+    slot.key = key;
+    slot.seg = std::move(seg);
+    if (!timer_.pending()) timer_.ArmAtKey(key);
+  }
+
+ private:
+  struct InFlight {
+    EventLoop::Key key;  // arrival time and the event order it was queued in
+    Segment seg;
+  };
+  static void DeliverEvent(void* q) { static_cast<ArrivalQueue*>(q)->DeliverHead(); }
+  void DeliverHead() {
+    InFlight f = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    // Re-arm before delivering: the sink may queue again.
+    if (!in_flight_.empty()) timer_.ArmAtKey(in_flight_.front().key);
+    if (deliver_ptr_ != nullptr) {
+      deliver_ptr_(deliver_ctx_, f.seg);
+    } else if (deliver_) {
+      deliver_(f.seg);
+    }
+  }
+
+  EventLoop* loop_;
+  SegmentSinkFn deliver_;
+  SinkPtr deliver_ptr_ = nullptr;
+  void* deliver_ctx_ = nullptr;
+  RingQueue<InFlight> in_flight_;
+  EventLoop::Timer timer_;
+};
+
 // Per-frame byte costs (IEEE 802.3 + IPv4/TCP without IP options).
 inline constexpr uint32_t kTcpSackBaseBytes = 4;          // TCPOLEN_SACK_BASE_ALIGNED
 inline constexpr uint32_t kTcpSackPerBlockBytes = 8;      // TCPOLEN_SACK_PERBLOCK
@@ -91,13 +149,6 @@ struct LinkOptions {
   // of segments lost after leaving the sender: serialized and reported to the
   // observer (a sender-side capture sees them) but never delivered.
   std::vector<uint64_t> drop_data_segments;
-  // ConnectionConfig::data_delay_spread_ns / link_seed (data direction only).
-  TimeNs delay_spread_ns = 0;
-  // ConnectionConfig::rx_cpu_service_ns / rx_cpu_wakeup_ns (data direction).
-  TimeNs rx_cpu_service_ns = 0;
-  TimeNs rx_cpu_wakeup_ns = 0;
-  uint64_t seed = 1;
-  bool record_timing = false;  // ConnectionConfig::record_data_timing
 };
 
 // Options for the direction `dir` of a connection.
@@ -108,10 +159,13 @@ class Link {
   using LookaheadSinkFn = std::function<void(TimeNs arrival, const Segment& seg)>;
   // The same as a plain function and its context (no std::function call).
   using LookaheadSinkPtr = void (*)(void* ctx, TimeNs arrival, const Segment& seg);
-  using SinkPtr = void (*)(void* ctx, const Segment& seg);
+  using SinkPtr = ArrivalQueue::SinkPtr;
+  // Every segment at its arrival (last bit + delay), `lost` when the link
+  // drops it; the sink may move from `seg`.
+  using WireSinkPtr = void (*)(void* ctx, TimeNs arrival, Segment& seg, bool lost);
 
   // `loop` and `obs` (may be null) must outlive the link. `deliver` may be
-  // empty when a lookahead sink is installed.
+  // empty when a lookahead or wire sink is installed.
   Link(EventLoop* loop, uint64_t bps, TimeNs delay, Direction dir, SegmentSinkFn deliver, Observer* obs,
        LinkOptions opts = {});
 
@@ -124,19 +178,17 @@ class Link {
     lookahead_ptr_ = nullptr;
   }
   // Replaces the event-mode `deliver` with a plain function and its context.
-  void set_deliver_sink(SinkPtr sink, void* ctx) {
-    deliver_ = nullptr;
-    deliver_ptr_ = sink;
-    deliver_ctx_ = ctx;
-  }
-  // Both directions' receive processing on one CPU's backlog
-  // (ConnectionConfig::rps_backlog_on_sender_cpu); replaces the rx_cpu
-  // queue. `backlog` must outlive the link.
-  void set_rps_backlog(RpsBacklog* backlog) { rps_ = backlog; }
+  void set_deliver_sink(SinkPtr sink, void* ctx) { arrivals_.set_sink(sink, ctx); }
   void set_lookahead_sink(LookaheadSinkPtr sink, void* ctx) {
     lookahead_ = nullptr;
     lookahead_ptr_ = sink;
     lookahead_ctx_ = ctx;
+  }
+  // Hands every segment to `sink` inside Send() (see above); replaces the
+  // other sinks.
+  void set_wire_sink(WireSinkPtr sink, void* ctx) {
+    wire_sink_ = sink;
+    wire_ctx_ = ctx;
   }
 
   // Queues `seg` behind the frames already on the link, ready at now().
@@ -166,37 +218,26 @@ class Link {
   uint64_t dropped() const { return dropped_; }
   // Time the link becomes idle (last bit of the last queued frame, rounded up).
   TimeNs busy_until() const { return busy_ns_ + (busy_rem_ != 0 ? 1 : 0); }
-  // Arrival time at the peer of the last frame sent.
+  // Arrival time (last bit + delay) of the last frame sent.
   TimeNs last_arrival() const { return last_arrival_; }
-  // (first bit, arrival) of each segment with payload, when recorded.
-  const std::vector<std::pair<TimeNs, TimeNs>>& timing() const { return timing_; }
 
  private:
-  // A draw from an exponential of mean `mean_ns` (splitmix64 stream).
-  TimeNs DrawExponential(TimeNs mean_ns);
-  // When the receiving CPU takes a segment that reaches it at `arrival`
-  // (LinkOptions::rx_cpu_*).
-  TimeNs RxCpuStart(TimeNs arrival);
-  TimeNs rx_cpu_free_at_ = 0;  // the receiving CPU is done with the segments so far
-  RpsBacklog* rps_ = nullptr;
-  std::vector<std::pair<TimeNs, TimeNs>> timing_;
-  struct InFlight {
-    EventLoop::Key key;  // arrival time and the event order it was sent in
-    Segment seg;
-  };
-  static void DeliverEvent(void* link) { static_cast<Link*>(link)->DeliverHead(); }
-  void DeliverHead();
+  // Puts a frame of `seg`'s size on the wire at max(ready, end of the previous
+  // frame); returns its first bit and advances busy_ns_/busy_rem_.
+  TimeNs Serialize(TimeNs ready, const Segment& seg);
+  // Counts the frame; true when it is one of the data segments to drop.
+  bool CountAndDrop(const Segment& seg);
+  void Report(const Segment& seg);
 
   EventLoop* loop_;
   uint64_t bps_;
   TimeNs delay_;
   Direction dir_;
-  SegmentSinkFn deliver_;
-  SinkPtr deliver_ptr_ = nullptr;
-  void* deliver_ctx_ = nullptr;
   LookaheadSinkFn lookahead_;
   LookaheadSinkPtr lookahead_ptr_ = nullptr;
   void* lookahead_ctx_ = nullptr;
+  WireSinkPtr wire_sink_ = nullptr;
+  void* wire_ctx_ = nullptr;
   Observer* obs_;
   LinkOptions opts_;
   uint32_t ip_base_bytes_;  // IP + TCP headers and the timestamp option
@@ -210,16 +251,14 @@ class Link {
   uint64_t cached_q_ = 0;
   uint64_t cached_r_ = 0;
 
-  // Event mode: segments not yet delivered, and one event for the head.
-  RingQueue<InFlight> in_flight_;
-  EventLoop::Timer deliver_timer_;
+  // Event mode: segments not yet delivered.
+  ArrivalQueue arrivals_;
 
   uint64_t packets_ = 0;
   uint64_t payload_bytes_ = 0;
   uint64_t data_segments_ = 0;
   uint64_t dropped_ = 0;
   TimeNs last_arrival_ = 0;
-  ExpDraw rng_;  // the delay spread's and the wakeup's draws
 };
 
 }  // namespace sendsim::model

@@ -1,7 +1,7 @@
 // Packetization-layer path MTU discovery (RFC 4821) as Linux does it with
 // tcp_mtu_probing=2: tcp_mtup_init, tcp_sync_mss's clamp to search_low,
-// tcp_mtu_probe (binary search between tcp_base_mss and the peer's MSS) and
-// tcp_mtup_probe_success.
+// tcp_mtu_probe (binary search between tcp_base_mss and the peer's MSS), the
+// tcp_output.c part; tcp_mtup_probe_success (tcp_input.c) is in ack.cc.
 //
 // Simplifications: probe loss (tcp_mtup_probe_failed), the 10-minute reprobe
 // timer (tcp_mtu_check_reprobe) and black-hole detection after RTOs are not
@@ -132,19 +132,6 @@ int TcpSock::MtuProbe(PushReason reason) {
   mtup_.probe_seq_end = write_queue_.front().end_seq;
   EventNewDataSent();
   return 1;
-}
-
-// tcp_mtup_probe_success: cwnd rescaled to the new packet size, the probe size
-// becomes search_low and the MSS follows (tcp_sync_mss).
-void TcpSock::MtupProbeSuccess() {
-  const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / mtup_.probe_size;
-  snd_cwnd_ = static_cast<uint32_t>(std::max<uint64_t>(cwnd, 1));
-  snd_cwnd_cnt_ = 0;
-  snd_cwnd_stamp_ = Jiffies();
-  snd_ssthresh_ = CurrentSsthresh();
-  mtup_.search_low = mtup_.probe_size;
-  mtup_.probe_size = 0;
-  SyncMss();
 }
 
 }  // namespace sendsim::model

@@ -10,7 +10,6 @@ Nic::Nic(EventLoop* loop, const ConnectionConfig& cfg, Link* link, TxCompletionF
     : loop_(loop),
       tso_(cfg.tso),
       tx_completion_ns_(cfg.tx_completion_ns),
-      completion_at_arrival_(cfg.host.tx_completion_at_arrival),
       orphan_at_xmit_(cfg.host.tx_orphan_at_xmit),
       link_(link),
       on_complete_(std::move(on_complete)),

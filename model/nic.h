@@ -29,6 +29,7 @@
 
 #include "model/config.h"
 #include "model/event_loop.h"
+#include "model/host/host_stage.h"
 #include "model/link.h"
 #include "model/wire.h"
 
@@ -44,6 +45,12 @@ class Nic {
 
   // Enqueues the clone; segments leave back to back behind earlier frames.
   void Transmit(const XmitSkb& skb);
+  // A software path (veth, HostConfig::tx_completion_at_arrival): the skb
+  // stays charged to the socket until the receiving stack takes it
+  // (ip_rcv_core orphans it), so tx_completion_ns counts from the time
+  // `receiver` takes the segment, not from its last bit. `receiver` takes
+  // this Nic's link's segments and must outlive the Nic.
+  void CompleteWhenTaken(const HostStage* receiver) { receiver_ = receiver; }
 
   uint64_t skbs() const { return skbs_; }
   uint64_t segments() const { return segments_; }
@@ -61,13 +68,11 @@ class Nic {
 
   EventLoop* loop_;
   bool tso_;
-  // What tx_completion_ns counts from: the last bit, or (veth) the
-  // segment's arrival at the peer (HostConfig::tx_completion_at_arrival).
-  TimeNs CompletionBase(TimeNs last_bit) const {
-    return completion_at_arrival_ ? link_->last_arrival() : last_bit;
-  }
+  // What tx_completion_ns counts from: the last bit, or (veth) the time the
+  // receiving host took the segment (CompleteWhenTaken).
+  TimeNs CompletionBase(TimeNs last_bit) const { return receiver_ != nullptr ? receiver_->last_taken() : last_bit; }
   TimeNs tx_completion_ns_;
-  bool completion_at_arrival_;
+  const HostStage* receiver_ = nullptr;
   bool orphan_at_xmit_;  // tun: tcp_wfree inside Transmit (tun_net_xmit -> skb_orphan)
   Link* link_;
   TxCompletionFn on_complete_;

@@ -2,9 +2,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "model/host/host_stage.h"
 
 namespace sendsim::model {
 namespace {
@@ -177,25 +179,35 @@ TEST(NicTest, SecondSkbQueuesBehindFirst) {
   EXPECT_EQ(h.done[1].at, 56599);
 }
 
-// veth (HostConfig::tx_completion_at_arrival): completion counts from the segment's
-// arrival at the peer. TSO: the 4000-byte skb's last bit leaves at 3416
+// veth (Nic::CompleteWhenTaken, HostConfig::tx_completion_at_arrival):
+// completion counts from the time the receiving host takes the segment.
+// TSO: the 4000-byte skb's last bit leaves at 3416
 // (TsoCutsSkbAndCompletesOnce) and arrives one_way_delay_ns (25 us) later;
 // with 100 ns of completion delay tcp_wfree runs at 3416 + 25000 + 100.
 // Software GSO with a delay spread: each segment's share completes exactly
-// when that segment reaches the peer.
-TEST(NicTest, CompletionAtArrival) {
+// when the host takes that segment.
+TEST(NicTest, CompletionWhenTheReceivingHostTakesTheSegment) {
   for (bool tso : {true, false}) {
     ConnectionConfig cfg;
     cfg.tso = tso;
     cfg.tx_completion_ns = tso ? 100 : 0;
-    cfg.host.tx_completion_at_arrival = true;
-    cfg.host.data_delay_spread_ns = tso ? 0 : 10'000;
     EventLoop loop;
     std::vector<TimeNs> arrived, done;
-    Link link(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData,
-              [&](const Segment&) { arrived.push_back(loop.now()); }, nullptr,
+    Link link(&loop, cfg.link_bps, cfg.one_way_delay_ns, Direction::kData, SegmentSinkFn(), nullptr,
               LinkOptionsFor(cfg, Direction::kData));
+    HostStage::Options o;
+    o.delay_spread_ns = tso ? 0 : 10'000;
+    HostStage stage(&loop, Direction::kData, o);
+    stage.Attach(&link);
+    std::pair<EventLoop*, std::vector<TimeNs>*> ctx(&loop, &arrived);
+    stage.set_deliver_sink(
+        [](void* c, const Segment&) {
+          auto* x = static_cast<std::pair<EventLoop*, std::vector<TimeNs>*>*>(c);
+          x->second->push_back(x->first->now());
+        },
+        &ctx);
     Nic nic(&loop, cfg, &link, [&](uint32_t) { done.push_back(loop.now()); });
+    nic.CompleteWhenTaken(&stage);
     nic.Transmit(Skb(1000, 4000, kTcpAck | kTcpPsh, 5280));
     loop.Run();
     ASSERT_EQ(arrived.size(), 3u);

@@ -26,7 +26,6 @@ Peer::Peer(EventLoop* loop, const ConnectionConfig& cfg, const Profile& profile,
       backlog_ack_defer_(profile.rcv_backlog_ack_defer),
       drs_skips_queued_(profile.rcv_drs_skips_queued),
       drs_no_cushion_(profile.rcv_drs_no_cushion),
-      sender_softirq_rx_ns_(cfg.host.sender_softirq_peer_rx_ns),
       app_read_wakeup_ns_(cfg.host.app_read_wakeup_ns),
       sack_(cfg.sack),
       timestamps_(cfg.timestamps) {
@@ -160,7 +159,6 @@ void Peer::OnSegmentAt(TimeNs arrival, const Segment& seg) {
   RunDeadlines(arrival);
   now_ = std::max(now_, arrival);
   ++stats_.segments;
-  if (steal_ != nullptr && seg.len > 0) steal_->Charge(arrival, sender_softirq_rx_ns_);
 
   if (pcfg_.gro != GroMode::kBatch || seg.len == 0) {
     if (gro_open_) GroFlush();

@@ -36,6 +36,10 @@
 //   Nic nic(loop, cfg, &data, [&](uint32_t truesize) { /* tcp_wfree */ });
 //   snd_wnd = max_window = peer.initial_window();   // SYN-ACK window, bytes
 //
+// That is a plain host. Connection puts a host stage (model/host/
+// host_stage.h) between each link and its receiver instead, which hands the
+// segments on at the time the receiving host takes them.
+//
 // ACK segments: flags ACK, seq 0 (the peer sends no data), ack = rcv_nxt,
 // win = advertised window in bytes (already shifted by the peer's wscale,
 // use it as snd_wnd directly), sack = up to 3 blocks (4 without timestamps),
@@ -64,7 +68,6 @@
 #include "model/config.h"
 #include "model/constants.h"
 #include "model/event_loop.h"
-#include "model/host/cpu_steal.h"
 #include "model/link.h"
 #include "model/observer.h"
 #include "model/profile.h"
@@ -101,9 +104,6 @@ class Peer {
   void OnSegmentAt(TimeNs arrival, const Segment& seg);
   // Makes `data_link` deliver to this peer in lookahead mode.
   void AttachLookahead(Link* data_link);
-  // Charges sender_softirq_peer_rx_ns per data segment received (receive
-  // processing on the sender's CPU); null: it runs elsewhere.
-  void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
 
   // Next expected sequence number (tp->rcv_nxt), wire form.
   uint32_t rcv_nxt() const { return static_cast<uint32_t>(rcv_nxt_); }
@@ -226,8 +226,6 @@ class Peer {
   bool backlog_ack_defer_;  // Profile::rcv_backlog_ack_defer
   bool drs_skips_queued_;   // Profile::rcv_drs_skips_queued
   bool drs_no_cushion_;     // Profile::rcv_drs_no_cushion
-  CpuSteal* steal_ = nullptr;
-  TimeNs sender_softirq_rx_ns_ = 0;  // HostConfig::sender_softirq_peer_rx_ns
   TimeNs app_read_wakeup_ns_ = 0;    // HostConfig::app_read_wakeup_ns
   bool sack_;
   bool timestamps_;

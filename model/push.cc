@@ -34,17 +34,4 @@ void TcpSock::TcpPush(int flags, uint32_t mss_now, int nonagle, uint32_t size_go
   PushPendingFrames(mss_now, nonagle, reason);
 }
 
-// __tcp_push_pending_frames: a "stuck" queue (nothing in flight) arms probe0.
-void TcpSock::PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason) {
-  if (TcpWriteXmit(mss_now, nonagle, 0, reason)) CheckProbeTimer();
-}
-
-// tcp_push_pending_frames: with the socket's own Nagle mode.
-void TcpSock::TcpPushPendingFrames(PushReason reason) {
-  if (!write_queue_.empty()) PushPendingFrames(mss_cache_, nonagle_, reason);
-}
-
-// tcp_push_one: the head skb only, no TSO deferral, Nagle overridden.
-void TcpSock::TcpPushOne(uint32_t mss_now) { TcpWriteXmit(mss_now, kTcpNaglePush, 1, PushReason::kPushOne); }
-
 }  // namespace sendsim::model

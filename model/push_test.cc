@@ -206,8 +206,8 @@ TEST(XmitCost, LengthensTheCallThatSendsAndStealsFromTheCaller) {
   o.config.host.xmit_cost_ns = 3 * kNsPerUs;
   o.config.host.xmit_softirq_on_sender_cpu = true;
   SenderContext ctx(o);
-  CpuSteal steal;
-  ctx.sock().set_cpu_steal(&steal);
+  HostCpu cpu(o.config.host);
+  ctx.sock().set_host_cpu(&cpu);
   EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
   EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448u, 1448u));
   EXPECT_EQ(ctx.sock().last_call_xmit_ns(), 6 * kNsPerUs);
@@ -235,8 +235,8 @@ TEST(XmitCost, SoftirqElsewhereStealsNothing) {
   o.config.call_cost_ns = 2 * kNsPerUs;
   o.config.host.xmit_cost_ns = 3 * kNsPerUs;
   SenderContext ctx(o);
-  CpuSteal steal;
-  ctx.sock().set_cpu_steal(&steal);
+  HostCpu cpu(o.config.host);
+  ctx.sock().set_host_cpu(&cpu);
   EXPECT_EQ(ctx.SendMsg(4096, kMsgMore), 4096);
   ctx.AtUs(20);
   ctx.Ack(1448);

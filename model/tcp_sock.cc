@@ -14,6 +14,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
       jiffy_ns_(kNsPerSec / config.hz),
       jiffy_us_(static_cast<uint64_t>(kNsPerSec / config.hz / kNsPerUs)),
       xmit_(std::move(xmit)),
+      own_cpu_(HostCpu::CallerOnly(config.host)),
       mss_cache_(config.mss) {
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   full_mss_ = config.mss;
@@ -72,7 +73,7 @@ void TcpSock::LockSock() {
 // now + call_cost. release_sock only has work when something was deferred
 // meanwhile, so its event is scheduled lazily by EnsureReleaseEvent.
 void TcpSock::ScheduleRelease() {
-  if (config_.call_cost_ns == 0 && config_.host.xmit_cost_ns == 0) {
+  if (config_.call_cost_ns == 0 && !cpu_->xmit_costs()) {
     ReleaseSock();
     last_call_xmit_ns_ = 0;
     return;
@@ -104,21 +105,6 @@ void TcpSock::ProcessBacklog(PushReason reason) {
     backlog_batch_.swap(backlog_);
     for (const Segment& seg : backlog_batch_) TcpRcvEstablished(seg, reason);
     backlog_batch_.clear();
-  }
-}
-
-// tcp_release_cb: deferred TSQ write while still owned, then ownership is
-// dropped, then deferred timer handlers.
-void TcpSock::TcpReleaseCb() {
-  if (tsq_.deferred) {
-    tsq_.deferred = false;
-    TsqWrite(PushReason::kTsqDeferred);
-  }
-  in_call_ = false;
-  owned_until_ = 0;
-  if (tsq_.write_timer_deferred) {
-    tsq_.write_timer_deferred = false;
-    WriteTimerHandler();
   }
 }
 
@@ -238,6 +224,18 @@ absl::Status TcpSock::CheckInvariants() const {
   if (lost_out_ > packets_out_ || retrans_out_ > lost_out_)
     return absl::InternalError(absl::StrFormat("loss counters: lost %d retrans %d packets %d", lost_out_, retrans_out_, packets_out_));
   return absl::OkStatus();
+}
+
+// Linux reads these sysctls at the point of use (tcp_tso_autosize,
+// tcp_tso_should_defer, tcp_update_pacing_rate, tcp_sndbuf_expand,
+// tcp_notsent_lowat, tcp_should_autocork, tcp_slow_start_after_idle_check),
+// so a change applies to an established socket from its next use. A lower
+// notsent_lowat or a larger limit may also change writability: as the kernel
+// does nothing at the moment of the sysctl write, neither does the model.
+void TcpSock::UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle) {
+  config_.sysctl = sysctl;
+  config_.autocorking = autocorking;
+  config_.slow_start_after_idle = slow_start_after_idle;
 }
 
 }  // namespace sendsim::model

@@ -1,15 +1,26 @@
 #ifndef SENDSIM_MODEL_TCP_SOCK_H_
 #define SENDSIM_MODEL_TCP_SOCK_H_
 
-// The sending TCP socket: struct tcp_sock state plus the send path of
-// tcp.c / tcp_output.c / tcp_input.c / tcp_timer.c. One class, its member
-// functions spread over files named after kernel concerns:
-//   tcp_sock.cc    lock_sock/release_sock, backlog, setsockopt, tcp_info, invariants
-//   send.cc        do_tcp_sendpages, tcp_sendmsg_locked, skb_entail, size goal, waits
-//   push.cc        tcp_push, autocorking, forced_push, __tcp_push_pending_frames, tcp_push_one
-//   write_xmit.cc  tcp_write_xmit and its tests, tso_fragment, TSQ, tcp_wfree/tasklet
-//   ack.cc         tcp_rcv_established/tcp_ack, rtx-queue cleaning, RTT, cwnd, write space
-//   timers.cc      the ICSK xmit timer: RTO, probe0 (tcp_write_wakeup), TLP
+// The sending TCP socket: struct tcp_sock state plus the send path. One
+// class; each of its .cc files holds functions of one kernel file:
+//   tcp.c
+//     tcp_sock.cc  tcp_init_sock, setsockopt, tcp_info, live sysctls,
+//                  invariants; lock_sock/release_sock and the backlog
+//                  (net/core/sock.c, which tcp.c's entry points call)
+//     send.cc      do_tcp_sendpages, tcp_sendmsg_locked, skb_entail, size goal, waits
+//     push.cc      tcp_push, autocorking, forced_push
+//     fin.cc       tcp_shutdown/tcp_close (with tcp_send_fin), tcp_poll
+//   tcp_output.c
+//     write_xmit.cc  tcp_write_xmit and its tests, tso_fragment, TSQ, tcp_wfree/tasklet,
+//                    tcp_release_cb, __tcp_push_pending_frames, tcp_push_one,
+//                    tcp_xmit_retransmit_queue, cwnd restart/validation, probes
+//                    (tcp_write_wakeup, tcp_xmit_probe_skb, TLP)
+//     mtu_probe.cc   tcp_mtup_init, tcp_sync_mss, tcp_mtu_probe
+//   tcp_input.c
+//     ack.cc       tcp_rcv_established/tcp_ack, rtx-queue cleaning, RTT, RTO
+//                  rearming, cwnd, write space, tcp_mtup_probe_success
+//   tcp_timer.c
+//     timers.cc    the ICSK xmit timer: tcp_write_timer, RTO, probe0
 //
 // Sequence numbers are 64-bit internally (no wrap in long runs) and
 // truncated to 32 bits at the wire seam.
@@ -24,8 +35,8 @@
 #include "absl/status/status.h"
 #include "model/config.h"
 #include "model/constants.h"
-#include "model/host/cpu_steal.h"
 #include "model/event_loop.h"
+#include "model/host/host_cpu.h"
 #include "model/profile.h"
 #include "model/socket.h"
 #include "model/types.h"
@@ -97,10 +108,11 @@ class TcpSock final : public Socket {
   void set_write_space_callback(WriteSpaceFn fn) override { write_space_ = std::move(fn); }
   void set_call_tag(uint64_t tag) override { call_tag_ = tag; }
   bool owned() const override { return IsOwned(); }
-  TimeNs cpu_stolen_ns() override { return steal_ != nullptr ? steal_->StolenUpTo(loop_->now()) : 0; }
+  TimeNs cpu_stolen_ns() override { return cpu_->StolenUpTo(loop_->now()); }
   TimeNs last_call_xmit_ns() const override { return last_call_xmit_ns_; }
-  // Softirq work on the application's CPU is charged here (may be null).
-  void set_cpu_steal(CpuSteal* steal) { steal_ = steal; }
+  // The application's CPU, shared with the host's softirq work; by default
+  // the socket's own (transmit costs only). `cpu` must outlive the socket.
+  void set_host_cpu(HostCpu* cpu) { cpu_ = cpu; }
   TcpInfo info() const override;
   const Counters& counters() const override { return counters_; }
   Counters& mutable_counters() { return counters_; }
@@ -196,8 +208,6 @@ class TcpSock final : public Socket {
   bool IsOwned() const { return in_call_ || loop_->now() < owned_until_; }
   void ReleaseSock();        // release_sock: backlog, then tcp_release_cb
   void ProcessBacklog(PushReason reason);
-  void TcpReleaseCb();
-  void ChargeXmit(uint32_t segs);
   TimeNs JiffyNs() const { return jiffy_ns_; }
   uint32_t Jiffies() const { return static_cast<uint32_t>(loop_->now() / jiffy_ns_); }
   uint32_t UsToJiffies(uint64_t us) const;
@@ -228,9 +238,6 @@ class TcpSock final : public Socket {
   bool ShouldAutocork(const Skb& skb, uint32_t size_goal) const;
   void MarkPush(Skb& skb);
   bool ForcedPush() const;
-  void PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason);  // __tcp_push_pending_frames
-  void TcpPushPendingFrames(PushReason reason);                              // tcp_push_pending_frames
-  void TcpPushOne(uint32_t mss_now);
 
   // --- write_xmit.cc ---
   bool TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReason reason);
@@ -252,6 +259,18 @@ class TcpSock final : public Socket {
   void CwndValidate(bool is_cwnd_limited);
   uint32_t PacketsInFlight() const { return packets_out_ - lost_out_ + retrans_out_; }
   bool IsCwndLimited() const;
+  void TcpReleaseCb();
+  void ChargeXmit(uint32_t segs);
+  void PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason);  // __tcp_push_pending_frames
+  void TcpPushPendingFrames(PushReason reason);                              // tcp_push_pending_frames
+  void TcpPushOne(uint32_t mss_now);
+  void SlowStartAfterIdleCheck();
+  void CwndApplicationLimited();
+  void XmitRetransmitQueue();
+  bool ScheduleLossProbe(bool advancing_rto);
+  int WriteWakeup();
+  void XmitProbeSkb();  // tcp_xmit_probe_skb: bare ACK with seq snd_una - 1
+  void SendLossProbe();
 
   // --- ack.cc ---
   void TcpRcvEstablished(const Segment& seg, PushReason reason);
@@ -273,11 +292,11 @@ class TcpSock final : public Socket {
   void NewSpace();
   void SndbufExpand();
   void WriteSpace();  // sk_write_space with the generic wakeup test
-  void SlowStartAfterIdleCheck();
   // tcp_init_cwnd: the route's initial cwnd, clamped to snd_cwnd_clamp.
   uint32_t InitCwnd() const { return std::min(config_.initcwnd, snd_cwnd_clamp_); }
-  void CwndApplicationLimited();
-  void XmitRetransmitQueue();
+  void MtupProbeSuccess();
+  void RearmRto();
+  void SetXmitTimer();
 
   // --- mtu_probe.cc ---
   void MtupInit(bool passive_open, bool peer_dropped_timestamps);
@@ -286,22 +305,15 @@ class TcpSock final : public Socket {
   uint32_t MssToMtu(uint32_t mss) const;   // tcp_mss_to_mtu
   void SyncMss();                          // tcp_sync_mss with the route MTU
   int MtuProbe(PushReason reason);         // -1 not now, 0 wait, 1 sent
-  void MtupProbeSuccess();
 
   // --- timers.cc ---
   void ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies);
   void ClearXmitTimer();
   void OnXmitTimer();
   void WriteTimerHandler();
-  void RearmRto();
-  bool ScheduleLossProbe(bool advancing_rto);
-  void SetXmitTimer();
   int64_t RtoDeltaUs() const;
   void RetransmitTimer();
   void ProbeTimer();
-  int WriteWakeup();
-  void XmitProbeSkb();  // tcp_xmit_probe_skb: bare ACK with seq snd_una - 1
-  void SendLossProbe();
   void CheckProbeTimer();
 
   void NoteViolation(const char* what);
@@ -315,7 +327,8 @@ class TcpSock final : public Socket {
   WriteSpaceFn write_space_;
   uint64_t call_tag_ = 0;
   Counters counters_;
-  CpuSteal* steal_ = nullptr;
+  HostCpu own_cpu_;
+  HostCpu* cpu_ = &own_cpu_;
 
   // Sequence space (struct tcp_sock).
   uint64_t write_seq_ = 0;

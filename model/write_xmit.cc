@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/tcp_sock.h"
+#include "model/timers.h"
 
 namespace sendsim::model {
 
@@ -117,6 +118,65 @@ uint32_t TcpSock::MssSplitPoint(const Skb& skb, uint32_t mss_now, uint32_t max_s
   return static_cast<uint32_t>(needed);
 }
 
+namespace {
+
+// tcp_fragment's frag split: `skb` keeps the frags below `len`, `buff` gets
+// the rest (a frag straddling `len` is in both), and `nsize` linear bytes.
+void SplitFrags(Skb& skb, Skb& buff, uint32_t len, uint32_t nsize) {
+  buff.linear_len = nsize;
+  const uint32_t old_linear = skb.linear_len;
+  skb.linear_len = std::min(skb.linear_len, len);
+  skb.linear_room = 0;
+  uint8_t keep = 0;
+  uint32_t start = old_linear;
+  for (uint8_t i = 0; i < skb.nr_frags; ++i) {
+    const uint32_t end = skb.frag_end[i];
+    if (end <= len) {
+      keep = i + 1;
+    } else if (start >= len) {
+      buff.frag_end[buff.nr_frags++] = end - len;
+    } else {
+      keep = i + 1;  // split frag: the head's part ends at len
+      buff.frag_end[buff.nr_frags++] = end - len;
+    }
+    start = end;
+  }
+  if (keep > 0) skb.frag_end[keep - 1] = std::min(skb.frag_end[keep - 1], len);
+  skb.nr_frags = keep;
+  buff.last_frag_page = skb.last_frag_page;
+  buff.last_frag_end = skb.last_frag_end;
+  skb.last_frag_page = 0;
+  skb.last_frag_end = 0;
+}
+
+// The payload pieces (ConnectionConfig::track_payload) follow the same cut.
+void SplitPayload(Skb& skb, Skb& buff, uint32_t len) {
+  if (skb.payload.empty()) return;
+  uint32_t off = 0;
+  size_t i = 0;
+  for (; i < skb.payload.size(); ++i) {
+    PayloadPiece& p = skb.payload[i];
+    if (off + p.len > len) {
+      const uint32_t head = len - off;
+      buff.payload.push_back(PayloadPiece{p.data == nullptr ? nullptr : p.data + head, p.len - head});
+      p.len = head;
+      ++i;
+      break;
+    }
+    off += p.len;
+    if (off == len) {
+      ++i;
+      break;
+    }
+  }
+  for (size_t j = i; j < skb.payload.size(); ++j) buff.payload.push_back(skb.payload[j]);
+  size_t new_size = i;
+  while (new_size > 0 && skb.payload[new_size - 1].len == 0) --new_size;
+  skb.payload.resize(new_size);
+}
+
+}  // namespace
+
 // tso_fragment / tcp_fragment: q[idx] keeps [seq, seq+len); a new skb with the
 // rest, PSH/FIN/eor and T0 of its own, follows it in the same queue.
 // Simplification: a split linear head gets T0 like a frag-only skb.
@@ -142,55 +202,8 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   buff.ever_retrans = skb.ever_retrans;
   buff.tag = skb.tag;
   buff.sent_ns = skb.sent_ns;
-  // Frags.
-  buff.linear_len = nsize;
-  const uint32_t old_linear = skb.linear_len;
-  skb.linear_len = std::min(skb.linear_len, len);
-  skb.linear_room = 0;
-  uint8_t keep = 0;
-  uint32_t start = old_linear;
-  for (uint8_t i = 0; i < skb.nr_frags; ++i) {
-    const uint32_t end = skb.frag_end[i];
-    if (end <= len) {
-      keep = i + 1;
-    } else if (start >= len) {
-      buff.frag_end[buff.nr_frags++] = end - len;
-    } else {
-      keep = i + 1;  // split frag: the head's part ends at len
-      buff.frag_end[buff.nr_frags++] = end - len;
-    }
-    start = end;
-  }
-  if (keep > 0) skb.frag_end[keep - 1] = std::min(skb.frag_end[keep - 1], len);
-  skb.nr_frags = keep;
-  buff.last_frag_page = skb.last_frag_page;
-  buff.last_frag_end = skb.last_frag_end;
-  skb.last_frag_page = 0;
-  skb.last_frag_end = 0;
-  // Payload pieces.
-  if (!skb.payload.empty()) {
-    uint32_t off = 0;
-    size_t i = 0;
-    for (; i < skb.payload.size(); ++i) {
-      PayloadPiece& p = skb.payload[i];
-      if (off + p.len > len) {
-        const uint32_t head = len - off;
-        buff.payload.push_back(PayloadPiece{p.data == nullptr ? nullptr : p.data + head, p.len - head});
-        p.len = head;
-        ++i;
-        break;
-      }
-      off += p.len;
-      if (off == len) {
-        ++i;
-        break;
-      }
-    }
-    for (size_t j = i; j < skb.payload.size(); ++j) buff.payload.push_back(skb.payload[j]);
-    size_t new_size = i;
-    while (new_size > 0 && skb.payload[new_size - 1].len == 0) --new_size;
-    skb.payload.resize(new_size);
-  }
+  SplitFrags(skb, buff, len, nsize);
+  SplitPayload(skb, buff, len);
   skb.end_seq = skb.seq + len;
   skb.pcount = TsoSegsForLen(len, mss_now);
   skb.gso_size = skb.pcount > 1 ? mss_now : 0;
@@ -275,17 +288,15 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   xmit_(std::move(x));
 }
 
-// The CPU of transmitting (HostConfig::xmit_cost_ns): the caller's, in a
-// call or the release_sock it runs; otherwise the softirq's, on the CPU RPS
-// steers the ACKs to. Only the sender's CPU is modelled: softirq transmits
-// elsewhere take no time from anything the model times.
+// The CPU of transmitting (HostCpu): the caller's, in a call or the
+// release_sock it runs, added to its hold; otherwise the softirq's, which
+// HostCpu charges where it runs.
 void TcpSock::ChargeXmit(uint32_t segs) {
-  if (config_.host.xmit_cost_ns == 0) return;
-  const TimeNs cost = config_.host.xmit_cost_ns * segs;
+  if (!cpu_->xmit_costs()) return;
   if (in_call_) {
-    call_xmit_ns_ += cost;
-  } else if (steal_ != nullptr && config_.host.xmit_softirq_on_sender_cpu) {
-    steal_->Charge(loop_->now(), cost);
+    call_xmit_ns_ += cpu_->XmitCost(segs);
+  } else {
+    cpu_->ChargeSoftirqXmit(loop_->now(), segs);
   }
 }
 
@@ -424,6 +435,170 @@ void TcpSock::TsqHandler() {
 void TcpSock::TsqWrite(PushReason reason) {
   if (lost_out_ > retrans_out_ && snd_cwnd_ > PacketsInFlight()) XmitRetransmitQueue();
   TcpWriteXmit(mss_cache_, nonagle_, 0, reason);
+}
+
+// tcp_slow_start_after_idle_check -> tcp_cwnd_restart (RFC 2861).
+void TcpSock::SlowStartAfterIdleCheck() {
+  if (!config_.slow_start_after_idle || packets_out_ != 0) return;
+  int32_t delta = static_cast<int32_t>(Jiffies() - lsndtime_);
+  if (delta <= static_cast<int32_t>(rto_jiffies_)) return;
+  const uint32_t restart_cwnd0 = InitCwnd();
+  uint32_t cwnd = snd_cwnd_;
+  snd_ssthresh_ = CurrentSsthresh();
+  const uint32_t restart_cwnd = std::min(restart_cwnd0, cwnd);
+  while ((delta -= static_cast<int32_t>(rto_jiffies_)) > 0 && cwnd > restart_cwnd) cwnd >>= 1;
+  snd_cwnd_ = std::max(cwnd, restart_cwnd);
+  snd_cwnd_stamp_ = Jiffies();
+  snd_cwnd_used_ = 0;
+}
+
+// tcp_cwnd_application_limited.
+void TcpSock::CwndApplicationLimited() {
+  if (!in_loss_ && !sock_nospace_) {
+    const uint32_t win_used = std::max(snd_cwnd_used_, InitCwnd());
+    if (win_used < snd_cwnd_) {
+      snd_ssthresh_ = CurrentSsthresh();
+      snd_cwnd_ = (snd_cwnd_ + win_used) >> 1;
+    }
+    snd_cwnd_used_ = 0;
+  }
+  snd_cwnd_stamp_ = Jiffies();
+}
+
+// tcp_xmit_retransmit_queue (Loss state only): lost skbs in order, within cwnd.
+void TcpSock::XmitRetransmitQueue() {
+  for (size_t i = 0; i < rtx_queue_.size(); ++i) {
+    if (!rtx_queue_[i].lost || rtx_queue_[i].retrans) continue;
+    const uint32_t in_flight = PacketsInFlight();
+    if (in_flight >= snd_cwnd_) return;
+    // __tcp_retransmit_skb: -EAGAIN beyond a (shrunk) window, except the head,
+    // which also serves as a zero-window probe after an RTO.
+    if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) return;
+    const uint32_t segs = snd_cwnd_ - in_flight;
+    const uint32_t len = segs * mss_cache_;
+    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);
+    Skb& skb = rtx_queue_[i];
+    skb.retrans = true;
+    skb.ever_retrans = true;
+    retrans_out_ += skb.pcount;
+    TransmitSkb(skb, PushReason::kRto, true);
+  }
+}
+
+// __tcp_push_pending_frames: a "stuck" queue (nothing in flight) arms probe0.
+void TcpSock::PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason) {
+  if (TcpWriteXmit(mss_now, nonagle, 0, reason)) CheckProbeTimer();
+}
+
+// tcp_push_pending_frames: with the socket's own Nagle mode.
+void TcpSock::TcpPushPendingFrames(PushReason reason) {
+  if (!write_queue_.empty()) PushPendingFrames(mss_cache_, nonagle_, reason);
+}
+
+// tcp_push_one: the head skb only, no TSO deferral, Nagle overridden.
+void TcpSock::TcpPushOne(uint32_t mss_now) { TcpWriteXmit(mss_now, kTcpNaglePush, 1, PushReason::kPushOne); }
+
+// tcp_schedule_loss_probe (tcp_early_retrans = 3).
+bool TcpSock::ScheduleLossProbe(bool advancing_rto) {
+  if (packets_out_ == 0 || !config_.sack || in_loss_) return false;
+  uint32_t timeout = TlpTimeoutJiffiesRule(srtt_us_, packets_out_, config_.hz);
+  const int64_t rto_delta_us = advancing_rto ? static_cast<int64_t>(rto_jiffies_) * (JiffyNs() / kNsPerUs) : RtoDeltaUs();
+  if (rto_delta_us > 0) timeout = std::min(timeout, UsToJiffies(static_cast<uint64_t>(rto_delta_us)));
+  ResetXmitTimer(XmitTimer::kLossProbe, timeout);
+  return true;
+}
+
+// tcp_write_wakeup: when the head starts inside the window, up to one MSS of
+// it (less if the window is smaller), PSH set, ignoring Nagle, cork and cwnd;
+// otherwise (zero window, or a window ending before the head) a window probe.
+int TcpSock::WriteWakeup() {
+  if (write_queue_.empty() || write_queue_.front().seq >= snd_una_ + snd_wnd_) {
+    XmitProbeSkb();
+    return 0;
+  }
+  Skb* skb = &write_queue_.front();
+  const uint64_t wnd_end = snd_una_ + snd_wnd_;
+  const uint32_t mss = mss_cache_;
+  uint64_t seg_size = wnd_end - skb->seq;
+  if (pushed_seq_ < skb->end_seq) pushed_seq_ = skb->end_seq;
+  if (seg_size < skb->end_seq - skb->seq || skb->len() > mss) {
+    seg_size = std::min<uint64_t>(seg_size, mss);
+    skb->tcp_flags |= kTcpPsh;
+    SplitSkb(write_queue_, 0, static_cast<uint32_t>(seg_size), mss);
+    skb = &write_queue_.front();
+  } else if (skb->pcount == 0) {
+    InitTsoSegs(*skb, mss);
+  }
+  if (skb->len() == 0) return -1;
+  skb->tcp_flags |= kTcpPsh;
+  ++counters_.pushes_by_reason[static_cast<int>(PushReason::kProbe0)];
+  TransmitSkb(*skb, PushReason::kProbe0, false);
+  EventNewDataSent();
+  return 0;
+}
+
+// tcp_xmit_probe_skb(sk, 0): a data-less ACK one below snd_una, which the
+// peer finds out of window and answers with an ACK carrying its current
+// window (tcp_send_dupack). It is not queued, not counted in packets_out and
+// freed by __sock_wfree (no TSQ involvement): truesize 0 here.
+void TcpSock::XmitProbeSkb() {
+  XmitSkb x;
+  x.seq = static_cast<uint32_t>(snd_una_ - 1);
+  x.len = 0;
+  x.tcp_flags = kTcpAck;
+  x.truesize = 0;
+  x.win = 65535;
+  x.reason = PushReason::kProbe0;
+  x.tag = call_tag_;
+  xmit_(std::move(x));
+}
+
+// tcp_send_loss_probe: new data if the window allows, else the last
+// segment again.
+void TcpSock::SendLossProbe() {
+  if (tlp_high_seq_ == 0) {
+    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss_cache_)) {
+      const uint32_t before = packets_out_;
+      TcpWriteXmit(mss_cache_, kTcpNagleOff, 2, PushReason::kTlp);
+      if (packets_out_ > before) {
+        ++counters_.tlp_fires;
+        xmit_timer_.kind = XmitTimer::kNone;
+      }
+    } else if (!rtx_queue_.empty() &&
+               (rtx_queue_.back().seq < snd_una_ + snd_wnd_ || rtx_queue_.back().seq == snd_una_)) {
+      // (__tcp_retransmit_skb refuses an skb beyond the window: no probe.)
+      // Simplification: skb_still_in_host_queue is not checked.
+      size_t idx = rtx_queue_.size() - 1;
+      const uint32_t pcount = rtx_queue_[idx].pcount;
+      const uint32_t mss = mss_cache_;
+      if (pcount > 1 && rtx_queue_[idx].len() > (pcount - 1) * mss) {
+        SplitSkb(rtx_queue_, idx, (pcount - 1) * mss, mss);
+        ++idx;
+      }
+      Skb& skb = rtx_queue_[idx];
+      skb.ever_retrans = true;
+      TransmitSkb(skb, PushReason::kTlp, true);
+      tlp_high_seq_ = snd_nxt_;
+      ++counters_.tlp_fires;
+      xmit_timer_.kind = XmitTimer::kNone;
+    }
+  }
+  RearmRto();
+}
+
+// tcp_release_cb: deferred TSQ write while still owned, then ownership is
+// dropped, then deferred timer handlers.
+void TcpSock::TcpReleaseCb() {
+  if (tsq_.deferred) {
+    tsq_.deferred = false;
+    TsqWrite(PushReason::kTsqDeferred);
+  }
+  in_call_ = false;
+  owned_until_ = 0;
+  if (tsq_.write_timer_deferred) {
+    tsq_.write_timer_deferred = false;
+    WriteTimerHandler();
+  }
 }
 
 }  // namespace sendsim::model
