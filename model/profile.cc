@@ -73,7 +73,8 @@ Profile Linux61() {
 }
 
 // v6.12 (Debian's 6.12.118 source): the v6.8 send path, but tcp_cwnd_test
-// holds a FIN behind a full cwnd; the receiver leaves queued bytes out of
+// holds a FIN behind a full cwnd and tcp_write_xmit grows the send head from
+// the next skb up to the cwnd quota (tcp_grow_skb, v6.10); the receiver leaves queued bytes out of
 // tcp_rcv_space_adjust's copied count (backported from v6.18's rework) but
 // keeps the 16-MSS cushion.
 Profile Linux612() {
@@ -81,19 +82,21 @@ Profile Linux612() {
   p.name = "linux-6.12";
   p.rcv_drs_skips_queued = true;
   p.fin_cwnd_exempt = false;
+  p.grow_skb_at_xmit = true;
   return p;
 }
 
 // v6.18: the receiver's buffer autotuning leaves queued bytes out and drops
 // the 16-MSS cushion (traced on this project's 6.18 testbed). Send path as
 // v6.8: no send-side difference between them is modelled (a simplification,
-// README "Model limits").
+// README "Model limits"), but with v6.10's tcp_grow_skb.
 Profile Linux618() {
   Profile p = Linux68();
   p.name = "linux-6.18";
   p.rcv_drs_skips_queued = true;
   p.rcv_drs_no_cushion = true;
   p.fin_cwnd_exempt = false;
+  p.grow_skb_at_xmit = true;
   return p;
 }
 

@@ -35,6 +35,9 @@ struct Profile {
   bool tso_defer_eor_sends = false;
   // tcp_tso_autosize adds sk_gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log) (v6.x).
   bool autosize_rtt_term = false;
+  // tcp_write_xmit grows the send head up to the cwnd quota from the next
+  // unsent skb before sending it (tcp_grow_skb, v6.10+).
+  bool grow_skb_at_xmit = false;
   int tso_rtt_log = 9;
   // new skbs in sendmsg get a linear head when both queues are empty (v4.19..v5.x); never in v6.x.
   bool sendmsg_first_skb_linear = true;

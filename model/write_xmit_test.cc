@@ -1,5 +1,6 @@
 // tcp_write_xmit: Nagle/Minshall and TSO deferral.
 
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -120,6 +121,42 @@ TEST(TsoDefer, NotDeferredInALaterJiffy) {
   EXPECT_EQ(ctx.SendMsg(4344, 0), 4344);
   EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 1448));
   EXPECT_EQ(ctx.sock().counters().tso_deferrals, 0u);
+}
+
+// tcp_grow_skb (v6.10+), MSS 1448, a 2-MSS peer window (so max_window 2896
+// and tcp_bound_to_half_wnd gives a 1-MSS size goal), TCP_NODELAY, cwnd 10:
+//  t=0  write 7240 (5 skbs of 1448): skb0 leaves by tcp_push_one; skb1 by
+//       the forced push (2896 > 0 + 2896/2); skb2 fails the window test.
+//       On 6.12 the forced push after skb3 grows skb2 by skb3 (cwnd quota
+//       8 MSS > 1448) and frees skb3; tcp_push at the end grows it by skb4:
+//       one unsent skb [2896, 7240), 3 skbs charged. On 6.1 three unsent
+//       skbs, 5 charged.
+//  ACK 1448, window 3000 (edge 4448): 6.12's 4344-byte head passes the
+//       window test (first MSS ends at 4344); tcp_tso_should_defer: limit
+//       min(1552, 10 MSS) = 1552 >= chunk 3000/3 -> send; tcp_mss_split_point
+//       cuts at min(4344, 1552) = 1552, keeping the 104-byte partial
+//       (TCP_NAGLE_OFF) -> 1448 + 104. On 6.1 the 1-MSS head fits, the next
+//       (ends at 5792) does not -> 1448 only.
+TEST(GrowSkb, HeadGrowsToTheCwndQuotaAndIsCutAtTheWindowEdge) {
+  for (const char* profile : {"linux-6.12", "linux-6.1"}) {
+    SCOPED_TRACE(profile);
+    const bool grows = std::string(profile) == "linux-6.12";
+    SenderContext::Options o;
+    o.profile = profile;
+    o.peer_window = 2 * 1448;
+    SenderContext ctx(o);
+    EXPECT_EQ(ctx.SendMsg(5 * 1448, 0), 5 * 1448);
+    EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 1448));
+    EXPECT_EQ(ctx.sock().write_queue().size(), grows ? 1u : 3u);
+    EXPECT_EQ(ctx.sock().wmem_queued(), 5 * 1448 + (grows ? 3 : 5) * kSkbTruesizeHeadOnly);
+    ctx.AtUs(10);
+    ctx.Ack(1448, 3000);
+    if (grows) {
+      EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 104));
+    } else {
+      EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448));
+    }
+  }
 }
 
 }  // namespace
