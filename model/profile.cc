@@ -33,7 +33,8 @@ Profile Linux50() {
 
 // v6.8.0 (docs/kernel-send-path.md §11.4): no sendpage, MSG_SPLICE_PAGES, no linear first skb,
 // backlog flush every 16 new skbs, autocork needs a non-eor tail, TSQ exempts
-// a single-skb rtx queue, RTT term in tcp_tso_autosize, size goal without the
+// a single-skb rtx queue, TSO deferral only while the head's ACK is due within
+// min(srtt/2, 1 ms), RTT term in tcp_tso_autosize, size goal without the
 // header subtraction, tcp_check_space on new data; CUBIC in microseconds.
 Profile Linux68() {
   Profile p = Linux50();
@@ -43,6 +44,7 @@ Profile Linux68() {
   p.size_goal_subtracts_header = false;
   p.autocork_requires_non_eor = true;
   p.tsq_exempt_single_skb = true;
+  p.tso_defer_ack_due_capped_1ms = true;
   p.autosize_rtt_term = true;
   p.sendmsg_first_skb_linear = false;
   p.sendmsg_flush_backlog_every = 16;

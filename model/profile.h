@@ -33,6 +33,10 @@ struct Profile {
   bool tso_defer_v420_ending = false;
   // v5.0+: an eor skb is never deferred.
   bool tso_defer_eor_sends = false;
+  // tcp_tso_should_defer sends when the head's ACK is due in more than
+  // min(srtt / 2, 1 ms) (v6.x, read from 6.1 and 6.12); before, when the
+  // head is younger than srtt / 2.
+  bool tso_defer_ack_due_capped_1ms = false;
   // tcp_tso_autosize adds sk_gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log) (v6.x).
   bool autosize_rtt_term = false;
   // tcp_write_xmit grows the send head up to the cwnd quota from the next

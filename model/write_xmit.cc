@@ -86,8 +86,10 @@ bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_li
   }
   if (rtx_queue_.empty()) return false;
   // The next ACK is not expected soon: sending now is better than waiting.
-  const int64_t age_us = (loop_->now() - rtx_queue_.front().sent_ns) / kNsPerUs;
-  if (age_us < static_cast<int64_t>(srtt_us_ >> 4)) return false;
+  if (!TsoDeferAckDueSoonRule(loop_->now(), rtx_queue_.front().sent_ns, srtt_us_,
+                              profile_.tso_defer_ack_due_capped_1ms)) {
+    return false;
+  }
   if (v420) {
     if (cong_win < send_win) {
       if (cong_win <= skb.len()) {

@@ -31,6 +31,21 @@ TEST(Rules, NagleBits) {
   EXPECT_FALSE(NagleCheckRule(false, kTcpNagleCork, 1, true));
 }
 
+// tcp_tso_should_defer's ACK-due test, srtt 4 ms (srtt_us 32000 in 1/8 us),
+// rtx head sent at 0. v6.x: the ACK is due at 4 ms; waiting is allowed when
+// that is at most min(2 ms, 1 ms) = 1 ms away, i.e. from 3 ms on. v4.19:
+// once the head is srtt / 2 = 2 ms old.
+TEST(Rules, TsoDeferAckDueSoon) {
+  constexpr uint32_t kSrtt4ms = 4000 * 8;
+  EXPECT_FALSE(TsoDeferAckDueSoonRule(2'500'000, 0, kSrtt4ms, true));   // due in 1.5 ms
+  EXPECT_TRUE(TsoDeferAckDueSoonRule(3'000'000, 0, kSrtt4ms, true));    // due in 1 ms
+  EXPECT_TRUE(TsoDeferAckDueSoonRule(2'500'000, 0, kSrtt4ms, false));   // 2.5 ms old
+  EXPECT_FALSE(TsoDeferAckDueSoonRule(1'999'999, 0, kSrtt4ms, false));  // 1999 us old
+  // srtt 1 ms: the half-srtt bound (0.5 ms) is the smaller one.
+  EXPECT_FALSE(TsoDeferAckDueSoonRule(400'000, 0, 1000 * 8, true));  // due in 0.6 ms
+  EXPECT_TRUE(TsoDeferAckDueSoonRule(500'000, 0, 1000 * 8, true));   // due in 0.5 ms
+}
+
 // Nagle on (no TCP_NODELAY):
 //  t=0   write 100 -> nothing in flight -> sent (PSH); snd_sml = 100.
 //        TX completion (so autocork cannot hold the next write).
@@ -128,7 +143,7 @@ TEST(TsoDefer, NotDeferredInALaterJiffy) {
 //  t=0  write 7240 (5 skbs of 1448): skb0 leaves by tcp_push_one; skb1 by
 //       the forced push (2896 > 0 + 2896/2); skb2 fails the window test.
 //       On 6.12 the forced push after skb3 grows skb2 by skb3 (cwnd quota
-//       8 MSS > 1448) and frees skb3; tcp_push at the end grows it by skb4:
+//       min(10 / 2, 10 - 2) = 5 MSS > 1448) and frees skb3; tcp_push at the end grows it by skb4:
 //       one unsent skb [2896, 7240), 3 skbs charged. On 6.1 three unsent
 //       skbs, 5 charged.
 //  ACK 1448, window 3000 (edge 4448): 6.12's 4344-byte head passes the
