@@ -76,7 +76,8 @@ Profile Linux61() {
 
 // v6.12 (Debian's 6.12.118 source): the v6.8 send path, but tcp_cwnd_test
 // holds a FIN behind a full cwnd and tcp_write_xmit grows the send head from
-// the next skb up to the cwnd quota (tcp_grow_skb, v6.10); the receiver leaves queued bytes out of
+// the next skb up to the cwnd quota (tcp_grow_skb, v6.10); a header-only skb
+// is charged 960 bytes (skb_small_head_cache, v6.3; measured on UML 6.12); the receiver leaves queued bytes out of
 // tcp_rcv_space_adjust's copied count (backported from v6.18's rework) but
 // keeps the 16-MSS cushion.
 Profile Linux612() {
@@ -85,6 +86,7 @@ Profile Linux612() {
   p.rcv_drs_skips_queued = true;
   p.fin_cwnd_exempt = false;
   p.grow_skb_at_xmit = true;
+  p.skb_head_truesize = 960;
   return p;
 }
 

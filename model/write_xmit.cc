@@ -132,9 +132,9 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   buff.end_seq = skb.end_seq;
   const uint32_t nsize = skb.linear_len > len ? skb.linear_len - len : 0;  // linear bytes moving
   const uint32_t nlen_frags = nlen - nsize;
-  buff.truesize = kSkbTruesizeHeadOnly + nlen_frags;
+  buff.truesize = profile_.skb_head_truesize + nlen_frags;
   skb.truesize -= nlen_frags;
-  wmem_queued_ += kSkbTruesizeHeadOnly;
+  wmem_queued_ += profile_.skb_head_truesize;
   buff.tcp_flags = skb.tcp_flags;
   skb.tcp_flags &= ~(kTcpFin | kTcpPsh);
   buff.eor = skb.eor;

@@ -144,8 +144,8 @@ TEST(TsoDefer, NotDeferredInALaterJiffy) {
 //       the forced push (2896 > 0 + 2896/2); skb2 fails the window test.
 //       On 6.12 the forced push after skb3 grows skb2 by skb3 (cwnd quota
 //       min(10 / 2, 10 - 2) = 5 MSS > 1448) and frees skb3; tcp_push at the end grows it by skb4:
-//       one unsent skb [2896, 7240), 3 skbs charged. On 6.1 three unsent
-//       skbs, 5 charged.
+//       one unsent skb [2896, 7240), 3 skb heads charged at 960 (6.12's
+//       small-head truesize). On 6.1 three unsent skbs, 5 heads at 1280.
 //  ACK 1448, window 3000 (edge 4448): 6.12's 4344-byte head passes the
 //       window test (first MSS ends at 4344); tcp_tso_should_defer: limit
 //       min(1552, 10 MSS) = 1552 >= chunk 3000/3 -> send; tcp_mss_split_point
@@ -163,7 +163,7 @@ TEST(GrowSkb, HeadGrowsToTheCwndQuotaAndIsCutAtTheWindowEdge) {
     EXPECT_EQ(ctx.SendMsg(5 * 1448, 0), 5 * 1448);
     EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 1448));
     EXPECT_EQ(ctx.sock().write_queue().size(), grows ? 1u : 3u);
-    EXPECT_EQ(ctx.sock().wmem_queued(), 5 * 1448 + (grows ? 3 : 5) * kSkbTruesizeHeadOnly);
+    EXPECT_EQ(ctx.sock().wmem_queued(), grows ? 5 * 1448 + 3 * 960 : 5 * 1448 + 5 * 1280);
     ctx.AtUs(10);
     ctx.Ack(1448, 3000);
     if (grows) {
