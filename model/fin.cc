@@ -36,7 +36,7 @@ int TcpSock::Shutdown() {
     skb.seq = write_seq_;
     skb.end_seq = write_seq_ + 1;
     skb.tcp_flags = kTcpAck | kTcpFin;
-    skb.truesize = kSkbTruesizeHeadOnly;
+    skb.truesize = profile_.skb_head_truesize;
     skb.pcount = 1;
     skb.tag = call_tag_;
     wmem_queued_ += skb.truesize;

@@ -109,7 +109,7 @@ int TcpSock::MtuProbe(PushReason reason) {
   nskb.seq = write_queue_[0].seq;
   nskb.end_seq = nskb.seq + probe;
   nskb.tcp_flags = kTcpAck;
-  nskb.truesize = kSkbTruesizeHeadOnly + probe;  // sk_stream_alloc_skb(probe_size), data copied linear
+  nskb.truesize = profile_.skb_head_truesize + probe;  // sk_stream_alloc_skb(probe_size), data copied linear
   nskb.linear_len = probe;
   nskb.pcount = 1;  // tcp_init_tso_segs(nskb, nskb->len)
   nskb.mtu_probe = true;

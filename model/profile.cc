@@ -33,7 +33,8 @@ Profile Linux50() {
 
 // v6.8.0 (docs/kernel-send-path.md §11.4): no sendpage, MSG_SPLICE_PAGES, no linear first skb,
 // backlog flush every 16 new skbs, autocork needs a non-eor tail, TSQ exempts
-// a single-skb rtx queue, RTT term in tcp_tso_autosize, size goal without the
+// a single-skb rtx queue, TSO deferral only while the head's ACK is due within
+// min(srtt/2, 1 ms), RTT term in tcp_tso_autosize, size goal without the
 // header subtraction, tcp_check_space on new data; CUBIC in microseconds.
 Profile Linux68() {
   Profile p = Linux50();
@@ -43,6 +44,7 @@ Profile Linux68() {
   p.size_goal_subtracts_header = false;
   p.autocork_requires_non_eor = true;
   p.tsq_exempt_single_skb = true;
+  p.tso_defer_ack_due_capped_1ms = true;
   p.autosize_rtt_term = true;
   p.sendmsg_first_skb_linear = false;
   p.sendmsg_flush_backlog_every = 16;
@@ -73,7 +75,9 @@ Profile Linux61() {
 }
 
 // v6.12 (Debian's 6.12.118 source): the v6.8 send path, but tcp_cwnd_test
-// holds a FIN behind a full cwnd; the receiver leaves queued bytes out of
+// holds a FIN behind a full cwnd and tcp_write_xmit grows the send head from
+// the next skb up to the cwnd quota (tcp_grow_skb, v6.10); a header-only skb
+// is charged 960 bytes (skb_small_head_cache, v6.3; measured on UML 6.12); the receiver leaves queued bytes out of
 // tcp_rcv_space_adjust's copied count (backported from v6.18's rework) but
 // keeps the 16-MSS cushion.
 Profile Linux612() {
@@ -81,19 +85,22 @@ Profile Linux612() {
   p.name = "linux-6.12";
   p.rcv_drs_skips_queued = true;
   p.fin_cwnd_exempt = false;
+  p.grow_skb_at_xmit = true;
+  p.skb_head_truesize = 960;
   return p;
 }
 
 // v6.18: the receiver's buffer autotuning leaves queued bytes out and drops
 // the 16-MSS cushion (traced on this project's 6.18 testbed). Send path as
 // v6.8: no send-side difference between them is modelled (a simplification,
-// README "Model limits").
+// README "Model limits"), but with v6.10's tcp_grow_skb.
 Profile Linux618() {
   Profile p = Linux68();
   p.name = "linux-6.18";
   p.rcv_drs_skips_queued = true;
   p.rcv_drs_no_cushion = true;
   p.fin_cwnd_exempt = false;
+  p.grow_skb_at_xmit = true;
   return p;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "model/constants.h"
 
 namespace sendsim::model {
 
@@ -33,8 +34,19 @@ struct Profile {
   bool tso_defer_v420_ending = false;
   // v5.0+: an eor skb is never deferred.
   bool tso_defer_eor_sends = false;
+  // tcp_tso_should_defer sends when the head's ACK is due in more than
+  // min(srtt / 2, 1 ms) (v6.x, read from 6.1 and 6.12); before, when the
+  // head is younger than srtt / 2.
+  bool tso_defer_ack_due_capped_1ms = false;
   // tcp_tso_autosize adds sk_gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log) (v6.x).
   bool autosize_rtt_term = false;
+  // Truesize of a header-only skb (tcp_stream_alloc_skb): 1280 on UML 6.1;
+  // 960 on UML 6.12, whose small heads come from skb_small_head_cache
+  // (v6.3), both measured as SO_MEMINFO's wmem_queued over the tun.
+  uint32_t skb_head_truesize = kSkbTruesizeHeadOnly;
+  // tcp_write_xmit grows the send head up to the cwnd quota from the next
+  // unsent skb before sending it (tcp_grow_skb, v6.10+).
+  bool grow_skb_at_xmit = false;
   int tso_rtt_log = 9;
   // new skbs in sendmsg get a linear head when both queues are empty (v4.19..v5.x); never in v6.x.
   bool sendmsg_first_skb_linear = true;

@@ -240,7 +240,7 @@ int64_t TcpSock::DoTcpSendpages(SendCursor& c) {
         sock_nospace_ = true;  // wait_for_sndbuf
         return WaitForMemory(c);
       }
-      skb = &SkbEntail(kSkbTruesizeHeadOnly, 0);
+      skb = &SkbEntail(profile_.skb_head_truesize, 0);
       copy = mg.size_goal;
     }
     copy = std::min<int64_t>(copy, c.size);
@@ -444,7 +444,7 @@ restart:
       {
         const bool first_skb = write_queue_.empty() && rtx_queue_.empty();
         const bool linear = profile_.sendmsg_first_skb_linear && first_skb && !c.splice && !c.zerocopy;
-        skb = &SkbEntail(linear ? kSkbTruesizeFirstLinear : kSkbTruesizeHeadOnly, linear ? kFirstSkbLinear : 0);
+        skb = &SkbEntail(linear ? kSkbTruesizeFirstLinear : profile_.skb_head_truesize, linear ? kFirstSkbLinear : 0);
       }
       ++c.process_backlog;
       copy = mg.size_goal;

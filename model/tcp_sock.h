@@ -250,6 +250,7 @@ class TcpSock final : public Socket {
   bool TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited);
   uint32_t MssSplitPoint(const Skb& skb, uint32_t mss_now, uint32_t max_segs, int nonagle) const;
   void SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t mss_now);  // tso_fragment / tcp_fragment
+  void GrowSkb(uint32_t amount);  // tcp_grow_skb (v6.10+)
   bool SmallQueueCheck(const Skb& skb);
   uint32_t TsoSegs(uint32_t mss_now) const;  // tcp_tso_segs / tcp_tso_autosize
   void TransmitSkb(Skb& skb, PushReason reason, bool retransmit);

@@ -87,8 +87,10 @@ bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_li
   }
   if (rtx_queue_.empty()) return false;
   // The next ACK is not expected soon: sending now is better than waiting.
-  const int64_t age_us = (loop_->now() - rtx_queue_.front().sent_ns) / kNsPerUs;
-  if (age_us < static_cast<int64_t>(srtt_us_ >> 4)) return false;
+  if (!TsoDeferAckDueSoonRule(loop_->now(), rtx_queue_.front().sent_ns, srtt_us_,
+                              profile_.tso_defer_ack_due_capped_1ms)) {
+    return false;
+  }
   if (v420) {
     if (cong_win < send_win) {
       if (cong_win <= skb.len()) {
@@ -190,9 +192,9 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   buff.end_seq = skb.end_seq;
   const uint32_t nsize = skb.linear_len > len ? skb.linear_len - len : 0;  // linear bytes moving
   const uint32_t nlen_frags = nlen - nsize;
-  buff.truesize = kSkbTruesizeHeadOnly + nlen_frags;
+  buff.truesize = profile_.skb_head_truesize + nlen_frags;
   skb.truesize -= nlen_frags;
-  wmem_queued_ += kSkbTruesizeHeadOnly;
+  wmem_queued_ += profile_.skb_head_truesize;
   buff.tcp_flags = skb.tcp_flags;
   skb.tcp_flags &= ~(kTcpFin | kTcpPsh);
   buff.eor = skb.eor;
@@ -225,6 +227,64 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   } else {
     q.insert(q.begin() + static_cast<std::ptrdiff_t>(idx) + 1, std::move(buff));
   }
+}
+
+// tcp_grow_skb (v6.10+): before the send head is tested, up to `amount`
+// bytes of the next unsent skb move into it (skb_shift: frags only, all or
+// nothing), so that skbs built one MSS at a time (a small size goal) leave
+// as one TSO skb of the cwnd quota; a drained next skb is freed with its
+// flags and eor passing to the head (tcp_eat_one_skb). Simplification: the
+// next skb's first frag is never coalesced with the head's last one, so the
+// MAX_SKB_FRAGS test counts it as a new frag.
+void TcpSock::GrowSkb(uint32_t amount) {
+  if (write_queue_.size() < 2) return;  // tcp_skb_is_last
+  Skb& skb = write_queue_[0];
+  Skb& next = write_queue_[1];
+  if (skb.eor || next.linear_len > 0) return;  // tcp_skb_can_collapse, skb_headlen
+  const uint32_t nlen = std::min(amount, next.len());
+  if (nlen == 0) return;
+  uint8_t moved = 0;
+  for (uint32_t start = 0; moved < next.nr_frags && start < nlen; start = next.frag_end[moved++]) {
+  }
+  if (moved == 0 || skb.nr_frags + moved > kMaxSkbFrags) return;
+  const uint32_t base = skb.len();
+  for (uint8_t i = 0; i < moved; ++i) skb.frag_end[skb.nr_frags++] = base + std::min(next.frag_end[i], nlen);
+  const uint8_t keep_from = next.frag_end[moved - 1] <= nlen ? moved : moved - 1;
+  uint8_t n = 0;
+  for (uint8_t i = keep_from; i < next.nr_frags; ++i) next.frag_end[n++] = next.frag_end[i] - nlen;
+  next.nr_frags = n;
+  if (!next.payload.empty()) {
+    uint32_t left = nlen;
+    size_t i = 0;
+    for (; i < next.payload.size() && left > 0; ++i) {
+      PayloadPiece& p = next.payload[i];
+      const uint32_t take = std::min(left, p.len);
+      skb.payload.push_back(PayloadPiece{p.data, take});
+      left -= take;
+      if (take < p.len) {
+        p = PayloadPiece{p.data == nullptr ? nullptr : p.data + take, p.len - take};
+        break;
+      }
+    }
+    next.payload.erase(next.payload.begin(), next.payload.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  skb.end_seq += nlen;
+  next.seq += nlen;
+  skb.truesize += nlen;  // skb_len_add moves truesize with the bytes
+  next.truesize -= nlen;
+  skb.pcount = 0;  // tcp_set_skb_tso_segs recounts it
+  if (next.len() > 0) return;
+  skb.end_seq = next.end_seq;  // a FIN's sequence number
+  skb.tcp_flags |= next.tcp_flags;
+  skb.eor = next.eor;
+  skb.last_frag_page = next.last_frag_page;
+  skb.last_frag_end = next.last_frag_end;
+  wmem_queued_ -= next.truesize;
+  // Keep references to the later skbs valid (no erase inside a deque).
+  Skb head = std::move(write_queue_.front());
+  write_queue_.pop_front();
+  write_queue_.pop_front();
+  write_queue_.push_front(std::move(head));
 }
 
 // tcp_small_queue_check (factor 0, new data).
@@ -327,7 +387,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
   }
   while (!write_queue_.empty()) {
     Skb* skb = &write_queue_.front();
-    const uint32_t tso_segs = InitTsoSegs(*skb, mss_now);
+    uint32_t tso_segs = InitTsoSegs(*skb, mss_now);
     uint32_t cwnd_quota = CwndTest(*skb);
     if (cwnd_quota == 0) {
       if (push_one == 2) {
@@ -335,6 +395,15 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
       } else {
         break;
       }
+    }
+    if (profile_.grow_skb_at_xmit) {
+      const uint64_t want = static_cast<uint64_t>(std::min(cwnd_quota, max_segs)) * mss_now;
+      if (want > skb->len()) {
+        GrowSkb(static_cast<uint32_t>(want - skb->len()));
+        skb = &write_queue_.front();
+      }
+      skb->pcount = 0;  // tcp_set_skb_tso_segs: recounted on every pass
+      tso_segs = InitTsoSegs(*skb, mss_now);
     }
     if (!SndWndTest(*skb, mss_now)) break;
     if (tso_segs == 1) {

@@ -25,6 +25,20 @@ inline uint32_t CwndQuotaRule(uint32_t in_flight, uint32_t cwnd) {
   return std::min(std::max(cwnd >> 1, 1U), cwnd - in_flight);
 }
 
+// tcp_tso_should_defer's last test: is the next ACK due soon enough for a
+// TSO skb to wait for it? srtt_us8 is srtt_us (1/8 us units). v6.x (read
+// from 6.1 and 6.12): the rtx head's ACK is expected at its send time +
+// srtt, and waiting is allowed only if that is at most min(srtt / 2, 1 ms)
+// away. v4.19: allowed once the head is at least srtt / 2 old (whole us).
+inline bool TsoDeferAckDueSoonRule(int64_t now_ns, int64_t head_sent_ns, uint32_t srtt_us8, bool capped_1ms) {
+  if (capped_1ms) {
+    const int64_t srtt_ns = static_cast<int64_t>(srtt_us8) * 125;  // NSEC_PER_USEC >> 3
+    const int64_t due_in = head_sent_ns + srtt_ns - now_ns;
+    return due_in <= std::min<int64_t>(srtt_ns >> 1, 1000000);
+  }
+  return (now_ns - head_sent_ns) / 1000 >= static_cast<int64_t>(srtt_us8 >> 4);
+}
+
 // tcp_set_skb_tso_segs: pcount is 1 exactly when len <= mss.
 inline uint32_t TsoSegsForLen(uint32_t len, uint32_t mss) { return len <= mss ? 1 : (len + mss - 1) / mss; }
 

@@ -1,5 +1,6 @@
 // tcp_write_xmit: Nagle/Minshall and TSO deferral.
 
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -28,6 +29,21 @@ TEST(Rules, NagleBits) {
   EXPECT_TRUE(NagleCheckRule(true, 0, 1, true));
   EXPECT_FALSE(NagleCheckRule(true, 0, 0, true));
   EXPECT_FALSE(NagleCheckRule(false, kTcpNagleCork, 1, true));
+}
+
+// tcp_tso_should_defer's ACK-due test, srtt 4 ms (srtt_us 32000 in 1/8 us),
+// rtx head sent at 0. v6.x: the ACK is due at 4 ms; waiting is allowed when
+// that is at most min(2 ms, 1 ms) = 1 ms away, i.e. from 3 ms on. v4.19:
+// once the head is srtt / 2 = 2 ms old.
+TEST(Rules, TsoDeferAckDueSoon) {
+  constexpr uint32_t kSrtt4ms = 4000 * 8;
+  EXPECT_FALSE(TsoDeferAckDueSoonRule(2'500'000, 0, kSrtt4ms, true));   // due in 1.5 ms
+  EXPECT_TRUE(TsoDeferAckDueSoonRule(3'000'000, 0, kSrtt4ms, true));    // due in 1 ms
+  EXPECT_TRUE(TsoDeferAckDueSoonRule(2'500'000, 0, kSrtt4ms, false));   // 2.5 ms old
+  EXPECT_FALSE(TsoDeferAckDueSoonRule(1'999'999, 0, kSrtt4ms, false));  // 1999 us old
+  // srtt 1 ms: the half-srtt bound (0.5 ms) is the smaller one.
+  EXPECT_FALSE(TsoDeferAckDueSoonRule(400'000, 0, 1000 * 8, true));  // due in 0.6 ms
+  EXPECT_TRUE(TsoDeferAckDueSoonRule(500'000, 0, 1000 * 8, true));   // due in 0.5 ms
 }
 
 // Nagle on (no TCP_NODELAY):
@@ -120,6 +136,42 @@ TEST(TsoDefer, NotDeferredInALaterJiffy) {
   EXPECT_EQ(ctx.SendMsg(4344, 0), 4344);
   EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 1448));
   EXPECT_EQ(ctx.sock().counters().tso_deferrals, 0u);
+}
+
+// tcp_grow_skb (v6.10+), MSS 1448, a 2-MSS peer window (so max_window 2896
+// and tcp_bound_to_half_wnd gives a 1-MSS size goal), TCP_NODELAY, cwnd 10:
+//  t=0  write 7240 (5 skbs of 1448): skb0 leaves by tcp_push_one; skb1 by
+//       the forced push (2896 > 0 + 2896/2); skb2 fails the window test.
+//       On 6.12 the forced push after skb3 grows skb2 by skb3 (cwnd quota
+//       min(10 / 2, 10 - 2) = 5 MSS > 1448) and frees skb3; tcp_push at the end grows it by skb4:
+//       one unsent skb [2896, 7240), 3 skb heads charged at 960 (6.12's
+//       small-head truesize). On 6.1 three unsent skbs, 5 heads at 1280.
+//  ACK 1448, window 3000 (edge 4448): 6.12's 4344-byte head passes the
+//       window test (first MSS ends at 4344); tcp_tso_should_defer: limit
+//       min(1552, 10 MSS) = 1552 >= chunk 3000/3 -> send; tcp_mss_split_point
+//       cuts at min(4344, 1552) = 1552, keeping the 104-byte partial
+//       (TCP_NAGLE_OFF) -> 1448 + 104. On 6.1 the 1-MSS head fits, the next
+//       (ends at 5792) does not -> 1448 only.
+TEST(GrowSkb, HeadGrowsToTheCwndQuotaAndIsCutAtTheWindowEdge) {
+  for (const char* profile : {"linux-6.12", "linux-6.1"}) {
+    SCOPED_TRACE(profile);
+    const bool grows = std::string(profile) == "linux-6.12";
+    SenderContext::Options o;
+    o.profile = profile;
+    o.peer_window = 2 * 1448;
+    SenderContext ctx(o);
+    EXPECT_EQ(ctx.SendMsg(5 * 1448, 0), 5 * 1448);
+    EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 1448));
+    EXPECT_EQ(ctx.sock().write_queue().size(), grows ? 1u : 3u);
+    EXPECT_EQ(ctx.sock().wmem_queued(), grows ? 5 * 1448 + 3 * 960 : 5 * 1448 + 5 * 1280);
+    ctx.AtUs(10);
+    ctx.Ack(1448, 3000);
+    if (grows) {
+      EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448, 104));
+    } else {
+      EXPECT_THAT(ctx.TakeLens(), ElementsAre(1448));
+    }
+  }
 }
 
 }  // namespace

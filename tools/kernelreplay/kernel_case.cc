@@ -106,6 +106,115 @@ absl::Status Sockopt(int fd, int level, int name, int value, const char* what) {
   return absl::OkStatus();
 }
 
+// The sysctls, route and timer slack a case sets on this kernel.
+absl::Status ConfigureKernel(const props::Case& c, realsock::TunDevice* tun) {
+  if (absl::Status st = WriteSysctl("/proc/sys/net/ipv4/tcp_autocorking", c.net.autocorking ? "1" : "0"); !st.ok()) {
+    return st;
+  }
+  if (absl::Status st = WriteSysctl("/proc/sys/net/ipv4/tcp_no_metrics_save", "1"); !st.ok()) return st;
+  if (c.net.tcp.cwnd_clamp != 0) {
+    return absl::InvalidArgumentError("cwnd_clamp: a route's locked cwnd reaches tcp_init_metrics only through a "
+                                      "cached tcp_metrics entry; replay with cwnd_clamp 0 (KernelExpressible)");
+  }
+  if (absl::Status st = tun->SetRoute(c.net.tcp.initcwnd); !st.ok()) return st;
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  return absl::OkStatus();
+}
+
+// A non-blocking socket with the case's options set before connect, as the
+// model sets them at creation (SO_SNDBUF locks the buffer:
+// tcp_init_buffer_space then leaves it).
+absl::Status OpenSocket(const props::Case& c, Fd* sock) {
+  sock->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (sock->fd < 0) return Errno("socket");
+  if (absl::Status st = Sockopt(sock->fd, IPPROTO_TCP, TCP_NODELAY, c.net.nodelay ? 1 : 0, "TCP_NODELAY"); !st.ok()) {
+    return st;
+  }
+  return Sockopt(sock->fd, SOL_SOCKET, SO_SNDBUF, static_cast<int>(c.net.sndbuf), "SO_SNDBUF");
+}
+
+// One established connection's run: the model's loop and peer behind the
+// tun, the writer on the kernel socket; time 0 is `origin` (monotonic ns).
+class KernelRun {
+ public:
+  KernelRun(realsock::TunDevice* tun, int fd, TimeNs origin, const model::ConnectionConfig& cfg,
+            const model::Profile& profile, const realsock::TunHandshake& hs)
+      : tun_(tun), fd_(fd), origin_(origin), peer_(&loop_, tun, cfg, profile, hs) {}
+  // The writer's socket (on `fd`), once wrapped.
+  void set_socket(realsock::FdSocket* s) { s_ = s; }
+
+  model::EventLoop& loop() { return loop_; }
+  realsock::TunPeer& peer() { return peer_; }
+
+  // One wait: sleep until the next event, a packet on the tun or (when
+  // asked) room on the socket; read the tun into the peer. Events due by
+  // then run in the caller (inside a writer's blocking call only the
+  // peer's: the loop's other events wait for the call to return).
+  absl::Status WaitOnce(bool want_pollout, bool* writable) {
+    const TimeNs now = MonotonicNs() - origin_;
+    struct pollfd pfd[2] = {{tun_->fd(), POLLIN, 0}, {fd_, static_cast<short>(want_pollout ? POLLOUT : 0), 0}};
+    const TimeNs next = loop_.NextEventTime();
+    const TimeNs wait = next < 0 ? 100 * model::kNsPerMs : std::max<TimeNs>(0, next - now);
+    const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec),
+                                static_cast<long>(wait % model::kNsPerSec)};
+    if (ppoll(pfd, 2, &ts, nullptr) < 0 && errno != EINTR) return Errno("ppoll");
+    if ((pfd[0].revents & POLLIN) != 0) {
+      loop_.AdvanceTo(MonotonicNs() - origin_);
+      for (;;) {
+        absl::StatusOr<std::optional<realsock::TunSegment>> r = tun_->Read();
+        if (!r.ok()) return r.status();
+        if (!r->has_value()) break;
+        peer_.OnKernelSegment(**r);
+      }
+    }
+    *writable = (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
+    return absl::OkStatus();
+  }
+
+  // A NOTLAST batch blocked inside a call (FdSocket::FinishBatch): the
+  // peer's events (ACKs leaving the reverse link) must still run. The loop
+  // runs them from inside the writer's event (EventLoop allows a nested
+  // RunOne); the writer has nothing else queued while its call runs.
+  absl::Status Blocked(TimeNs horizon) {
+    const TimeNs now = MonotonicNs() - origin_;
+    if (now > horizon) return absl::DeadlineExceededError("blocked past the horizon");
+    for (TimeNs next = loop_.NextEventTime(); next >= 0 && next <= now; next = loop_.NextEventTime()) loop_.RunOne();
+    bool writable = false;
+    return WaitOnce(true, &writable);
+  }
+
+  // Until every byte is written and acknowledged, an error, or the horizon.
+  absl::Status Drive(const messenger::CephConnection& ceph, TimeNs horizon, bool* completed) {
+    for (;;) {
+      const TimeNs now = MonotonicNs() - origin_;
+      for (TimeNs next = loop_.NextEventTime(); next >= 0 && next <= now; next = loop_.NextEventTime()) loop_.RunOne();
+      if (!s_->error().ok()) return s_->error();
+      if (!ceph.error().ok()) return ceph.error();
+      if (!peer_.error().ok()) return peer_.error();
+      if (loop_.now() > 0 && ceph.idle() && ceph.out_queue_size() == 0 && !s_->wants_write_space() &&
+          ceph.bytes_written() > 0 && peer_.acked() >= ceph.bytes_written()) {
+        *completed = true;
+        return absl::OkStatus();
+      }
+      if (now > horizon) return absl::OkStatus();
+      bool writable = false;
+      if (absl::Status st = WaitOnce(s_->wants_write_space(), &writable); !st.ok()) return st;
+      if (writable) {
+        loop_.AdvanceTo(MonotonicNs() - origin_);
+        s_->FireWriteSpace();
+      }
+    }
+  }
+
+ private:
+  realsock::TunDevice* tun_;
+  int fd_;
+  TimeNs origin_;
+  realsock::FdSocket* s_ = nullptr;
+  model::EventLoop loop_;
+  realsock::TunPeer peer_;
+};
+
 }  // namespace
 
 props::Case KernelExpressible(props::Case c) {
@@ -142,122 +251,37 @@ absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunD
   if (!opts.ok()) return opts.status();
   absl::StatusOr<std::vector<messenger::CephMsgRef>> msgs = props::BuildMessages(c);
   if (!msgs.ok()) return msgs.status();
-
-  if (absl::Status st = WriteSysctl("/proc/sys/net/ipv4/tcp_autocorking", c.net.autocorking ? "1" : "0"); !st.ok()) {
-    return st;
-  }
-  if (absl::Status st = WriteSysctl("/proc/sys/net/ipv4/tcp_no_metrics_save", "1"); !st.ok()) return st;
-  if (c.net.tcp.cwnd_clamp != 0) {
-    return absl::InvalidArgumentError("cwnd_clamp: a route's locked cwnd reaches tcp_init_metrics only through a "
-                                      "cached tcp_metrics entry; replay with cwnd_clamp 0 (KernelExpressible)");
-  }
-  if (absl::Status st = tun->SetRoute(c.net.tcp.initcwnd); !st.ok()) return st;
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-
+  if (absl::Status st = ConfigureKernel(c, tun); !st.ok()) return st;
   Fd sock;
-  sock.fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (sock.fd < 0) return Errno("socket");
-  // Before connect, as the model sets them at creation (SO_SNDBUF locks the
-  // buffer: tcp_init_buffer_space then leaves it).
-  if (absl::Status st = Sockopt(sock.fd, IPPROTO_TCP, TCP_NODELAY, c.net.nodelay ? 1 : 0, "TCP_NODELAY"); !st.ok()) {
-    return st;
-  }
-  if (absl::Status st = Sockopt(sock.fd, SOL_SOCKET, SO_SNDBUF, static_cast<int>(c.net.sndbuf), "SO_SNDBUF");
-      !st.ok()) {
-    return st;
-  }
+  if (absl::Status st = OpenSocket(c, &sock); !st.ok()) return st;
   absl::StatusOr<realsock::TunHandshake> hs = Handshake(sock.fd, tun, cfg, *profile);
   if (!hs.ok()) return hs.status();
 
   // Time 0: the connection is established, as the model's run starts.
-  const TimeNs origin = MonotonicNs();
-  model::EventLoop loop;
-  realsock::TunPeer peer(&loop, tun, cfg, *profile, *hs);
+  KernelRun run(tun, sock.fd, MonotonicNs(), cfg, *profile, *hs);
   absl::StatusOr<std::unique_ptr<realsock::FdSocket>> fdsock = realsock::FdSocket::Create(sock.fd);
   if (!fdsock.ok()) return fdsock.status();
   const int fd = sock.fd;
   sock.fd = -1;  // the FdSocket owns it
   realsock::FdSocket* s = fdsock->get();
-  auto owned_ceph = std::make_unique<messenger::CephConnection>(&loop, s, *std::move(opts));
-  messenger::CephConnection& ceph = *owned_ceph;
-  loop.ScheduleAt(0, [&] {
-    for (const messenger::CephMsgRef& m : *msgs) ceph.ceph_con_send(m);
+  run.set_socket(s);
+  auto ceph = std::make_unique<messenger::CephConnection>(&run.loop(), s, *std::move(opts));
+  run.loop().ScheduleAt(0, [&] {
+    for (const messenger::CephMsgRef& m : *msgs) ceph->ceph_con_send(m);
   });
   const TimeNs horizon = props::LivenessHorizonNs(c);
-  // One wait: sleep until the next event, a packet on the tun or (when
-  // asked) room on the socket; read the tun into the peer. Events due by
-  // then run here when `run_events` (inside a writer's blocking call only
-  // the peer's: the loop's other events wait for the call to return).
-  auto wait_once = [&](bool want_pollout, bool* writable) -> absl::Status {
-    const TimeNs now = MonotonicNs() - origin;
-    struct pollfd pfd[2] = {{tun->fd(), POLLIN, 0}, {fd, static_cast<short>(want_pollout ? POLLOUT : 0), 0}};
-    const TimeNs next = loop.NextEventTime();
-    const TimeNs wait = next < 0 ? 100 * model::kNsPerMs : std::max<TimeNs>(0, next - now);
-    const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec),
-                                static_cast<long>(wait % model::kNsPerSec)};
-    if (ppoll(pfd, 2, &ts, nullptr) < 0 && errno != EINTR) return Errno("ppoll");
-    if ((pfd[0].revents & POLLIN) != 0) {
-      loop.AdvanceTo(MonotonicNs() - origin);
-      for (;;) {
-        absl::StatusOr<std::optional<realsock::TunSegment>> r = tun->Read();
-        if (!r.ok()) return r.status();
-        if (!r->has_value()) break;
-        peer.OnKernelSegment(**r);
-      }
-    }
-    *writable = (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
-    return absl::OkStatus();
-  };
-  // A NOTLAST batch blocked inside a call (FdSocket::FinishBatch): the
-  // peer's events (ACKs leaving the reverse link) must still run. The loop
-  // runs them from inside the writer's event (EventLoop allows a nested
-  // RunOne); the writer has nothing else queued while its call runs.
-  s->set_block_hook([&]() -> absl::Status {
-    const TimeNs now = MonotonicNs() - origin;
-    if (now > horizon) return absl::DeadlineExceededError("blocked past the horizon");
-    for (TimeNs next = loop.NextEventTime(); next >= 0 && next <= now; next = loop.NextEventTime()) loop.RunOne();
-    bool writable = false;
-    return wait_once(true, &writable);
-  });
+  s->set_block_hook([&]() -> absl::Status { return run.Blocked(horizon); });
   KernelCaseRun out;
-  absl::Status st;
-  for (;;) {
-    const TimeNs now = MonotonicNs() - origin;
-    for (TimeNs next = loop.NextEventTime(); next >= 0 && next <= now; next = loop.NextEventTime()) loop.RunOne();
-    if (!s->error().ok()) {
-      st = s->error();
-      break;
-    }
-    if (!ceph.error().ok()) {
-      st = ceph.error();
-      break;
-    }
-    if (!peer.error().ok()) {
-      st = peer.error();
-      break;
-    }
-    if (loop.now() > 0 && ceph.idle() && ceph.out_queue_size() == 0 && !s->wants_write_space() &&
-        ceph.bytes_written() > 0 && peer.acked() >= ceph.bytes_written()) {
-      out.completed = true;
-      break;
-    }
-    if (now > horizon) break;
-    bool writable = false;
-    if (st = wait_once(s->wants_write_space(), &writable); !st.ok()) break;
-    if (writable) {
-      loop.AdvanceTo(MonotonicNs() - origin);
-      s->FireWriteSpace();
-    }
-  }
+  const absl::Status st = run.Drive(*ceph, horizon, &out.completed);
   s->set_block_hook(nullptr);
-  out.duration_ns = loop.now();
+  out.duration_ns = run.loop().now();
   out.socket = s->stats();
-  out.packets = peer.packets();
+  out.packets = run.peer().packets();
   // An RST ends the connection at once (no FIN exchange, no TIME_WAIT):
   // SO_LINGER with a zero timeout, then close.
   const struct linger lg = {1, 0};
   setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-  owned_ceph.reset();
+  ceph.reset();
   fdsock->reset();
   for (;;) {
     absl::StatusOr<std::optional<realsock::TunSegment>> r = tun->Read();

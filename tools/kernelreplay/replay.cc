@@ -342,10 +342,11 @@ std::string ExplainQuiescent(const props::Case& c, const std::vector<uint32_t>& 
     // autocorking and TSQ cannot hold on either side; what the model's run
     // did instead, for the look.
     absl::StatusOr<props::Outcome> o = props::RunCase(c, props::RunDepth::kWire);
-    if (!o.ok()) return absl::StrCat("not explained over the tun: ", o.status().message());
+    if (!o.ok()) return absl::StrCat("over the tun, the model's run failed: ", o.status().message());
     return absl::StrFormat(
-        "not explained over the tun (tun_net_xmit's skb_orphan modelled: no autocork, no TSQ); the model's run: "
-        "tso_deferrals %d, eagains %d, nagle_holds %d, cork_holds %d, probe0_fires %d; kept for a look",
+        "over the tun (tun_net_xmit's skb_orphan modelled: no autocork, no TSQ); first divergence and cause: "
+        "README.md beside the fixtures; the model's run: tso_deferrals %d, eagains %d, nagle_holds %d, "
+        "cork_holds %d, probe0_fires %d",
         o->counters["tso_deferrals"], o->counters["eagains"], o->counters["nagle_holds"], o->counters["cork_holds"],
         o->counters["probe0_fires"]);
   }
