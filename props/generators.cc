@@ -155,7 +155,7 @@ Layout DrawLayoutOnce(D& d, const LayoutLimits& limits) {
 // 4..8 krbd-style writes of 128 KiB (32 pieces each), all queued before
 // the writer starts (more_to_follow), fronts of the OSD op sizes.
 template <typename D>
-Layout DrawSeedRegimeLayout(D& d) {
+Layout DrawOsdWritesLayout(D& d) {
   Layout l;
   const uint32_t n_msgs = static_cast<uint32_t>(4 + d.Index(5));
   for (uint32_t i = 0; i < n_msgs; ++i) {
@@ -179,7 +179,7 @@ Layout DrawSeedRegimeLayout(D& d) {
 
 template <typename D>
 std::optional<Layout> DrawLayout(D& d, const LayoutLimits& limits) {
-  if (limits.seed_regime) return DrawSeedRegimeLayout(d);
+  if (limits.osd_writes) return DrawOsdWritesLayout(d);
   for (int i = 0; i < kRetries; ++i) {
     Layout l = DrawLayoutOnce(d, limits);
     if (PieceCount(l) >= limits.min_pieces) return l;

@@ -28,7 +28,7 @@ struct LayoutLimits {
   // flight joined by more_to_follow, each a 128 KiB data item (32 pages,
   // mostly page-aligned bio segments) behind a short front. Overrides the
   // other layout limits.
-  bool seed_regime = false;
+  bool osd_writes = false;
 };
 
 struct ConfigLimits {

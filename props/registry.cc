@@ -241,20 +241,20 @@ void AddNarrowComparisons(std::vector<PropertySpec>* out) {
 
 // Paired comparisons outside the quiescent regime: where NOTLAST matters.
 // Two generators: the map's (no revoke, up to 3 messages and 32 pieces,
-// configurations drawn, quiescent ones skipped) and the seed's regime
-// (LayoutLimits::seed_regime). Floors on the share of non-ties (decisive).
+// configurations drawn, quiescent ones skipped) and the OSD-write
+// regime of the 2018 measurement (LayoutLimits::osd_writes). Floors on the share of non-ties (decisive).
 void AddPairedComparisons(std::vector<PropertySpec>* out) {
   CaseLimits general;
   general.layout.allow_revoke = false;
   general.layout.max_pieces = 32;
   general.writers = {WriterKind::kV1Notlast};
   general.profiles = {"linux-4.19", "linux-5.0"};
-  CaseLimits seed = general;
-  seed.layout.seed_regime = true;
+  CaseLimits osd = general;
+  osd.layout.osd_writes = true;
   struct Other {
     const char* name;
     Writer w;
-    double min_decisive_general, min_decisive_seed;
+    double min_decisive_general, min_decisive_osd;
   };
   // Floors at about half of the measured share of non-ties (seed 1; see
   // props/README.md).
@@ -263,16 +263,16 @@ void AddPairedComparisons(std::vector<PropertySpec>* out) {
                           {"sendmsg", WriterKind::kV1Sendmsg, 0.06, 0.3},
                           {"cork_batch", WriterKind::kV1CorkBatch, 0.04, 0.15}};
   for (const Other& o : others) {
-    for (const bool seed_regime : {false, true}) {
+    for (const bool osd_writes : {false, true}) {
       const Side side{o.w, ""};
       PropertySpec p = Spec(
-          absl::StrFormat("compare_notlast_%s%s", o.name, seed_regime ? "_seed_regime" : ""),
+          absl::StrFormat("compare_notlast_%s%s", o.name, osd_writes ? "_osd_writes" : ""),
           absl::StrFormat("paired, outside quiescence%s: v1-notlast vs %s, same case (a measurement)",
-                          seed_regime ? ", 4-8 x 128 KiB in flight" : "", WriterName(o.w)),
-          seed_regime ? seed : general,
+                          osd_writes ? ", 4-8 x 128 KiB in flight" : "", WriterName(o.w)),
+          osd_writes ? osd : general,
           [side](const Case& c, const Runner& r) { return CompareNotlastOutsideQuiescence(c, side, r); });
       p.comparison = true;
-      p.floors = {0.5, seed_regime ? o.min_decisive_seed : o.min_decisive_general};
+      p.floors = {0.5, osd_writes ? o.min_decisive_osd : o.min_decisive_general};
       // Only this pair can tell NOTLAST from MORE: dropping NOTLAST makes
       // v1-notlast v1-more, and every case ties (a missed floor).
       if (o.w == WriterKind::kV1More) p.must_kill = {{HookWriter::kMutantDropNotlast, 0}};
