@@ -29,15 +29,16 @@ void ResetConnection(RunState& run, int err) {
 }
 
 // tcp_send_challenge_ack: a bare ACK (tcp_send_ack), at most one per
-// tcp_invalid_ratelimit (500 ms, in jiffies) per socket
-// (tcp_oow_rate_limited; a RST carries no data, so the limit applies). The
-// host-wide tcp_challenge_ack_limit (at least 500 a second) is not reached
-// by a script.
+// tcp_invalid_ratelimit (500 ms by default, read live, kept in jiffies by
+// proc_dointvec_ms_jiffies, i.e. rounded up) per socket
+// (__tcp_oow_rate_limited; 0 turns the limit off). The per-namespace
+// tcp_challenge_ack_limit (at least 500 a second) is not reached by a
+// script.
 void ChallengeAck(RunState& run) {
   ScriptSocket& sock = run.sock;
   const int64_t jiffy = model::kNsPerSec / sock.hz;
   const int64_t now = run.loop.now() / jiffy;
-  const int64_t ratelimit = sock.hz / 2;
+  const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * sock.hz + 999) / 1000;
   if (sock.last_oow_ack_jiffies && now - *sock.last_oow_ack_jiffies < ratelimit) return;
   sock.last_oow_ack_jiffies = now;
   run.EmitAck();
