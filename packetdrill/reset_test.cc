@@ -125,6 +125,39 @@ TEST(ResetTest, ChallengeAckRateLimitBoundary) {
   EXPECT_EQ(r.verdict, Verdict::kFail);
 }
 
+// tcp_invalid_ratelimit 0: __tcp_oow_rate_limited never holds one back.
+TEST(ResetTest, ZeroRatelimitSendsEveryChallengeAck) {
+  Result r = RunPassive(R"(
+   +0 `sysctl -q net.ipv4.tcp_invalid_ratelimit=0`
+  +.1 < R. 11:11(0) ack 1 win 257
+   +0 > . 1:1(0) ack 1
+ +.01 < R. 11:11(0) ack 1 win 257
+   +0 > . 1:1(0) ack 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+// SO_LINGER on the listener: sk_clone_lock copies SOCK_LINGER and
+// sk_lingertime to the accepted socket, whose close() then resets.
+TEST(ResetTest, LingerIsInheritedFromTheListener) {
+  const std::string text = R"(`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_LINGER, {onoff=1, linger=0}, 8) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+   +0 write(4, ..., 10) = 10
+   +0 > P. 1:11(10) ack 1
+   +0 close(4) = 0
+   +0 > R. 11:11(0) ack 1
+)";
+  Result r = RunScript(text);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
 // A RST that ends before rcv_wup (101, our last ACK) fails tcp_sequence: no
 // challenge ACK, the connection lives on.
 TEST(ResetTest, OldRstIsDroppedSilently) {
