@@ -9,7 +9,6 @@
 namespace sendsim::packetdrill {
 namespace {
 
-using model::TimeNs;
 
 bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
 bool After(uint32_t a, uint32_t b) { return Before(b, a); }
