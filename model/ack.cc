@@ -48,6 +48,7 @@ uint32_t CubicRoot(uint64_t a) {
 }
 
 void TcpSock::OnAckSegment(const Segment& seg) {
+  if (aborted_) return;  // no socket takes it any more
   if (IsOwned()) {
     backlog_.push_back(seg);
     ++counters_.backlog_acks;

@@ -28,6 +28,7 @@ inline constexpr int kTcpNaglePush = 4;   // TCP_NAGLE_PUSH
 inline constexpr int kEagain = 11;   // EAGAIN
 inline constexpr int kEpipe = 32;    // EPIPE
 inline constexpr int kEinval = 22;   // EINVAL
+inline constexpr int kEconnreset = 104;  // ECONNRESET
 
 inline constexpr int kPageSize = 4096;            // PAGE_SIZE
 inline constexpr int kMaxSkbFrags = 17;           // MAX_SKB_FRAGS with 4 KiB pages

@@ -15,7 +15,7 @@ namespace sendsim::model {
 // (end_seq, write_seq) and the queue is pushed with TCP_NAGLE_OFF, so a
 // corked or Nagle-held tail leaves with the FIN.
 int TcpSock::Shutdown() {
-  if (send_shutdown_) return 0;  // tcp_close_state: FIN already queued
+  if (send_shutdown_) return 0;  // tcp_close_state: FIN already queued (or the socket was reset)
   LockSock();
   send_shutdown_ = true;
   // A writer parked in sk_stream_wait_memory is woken and fails (EPIPE).
@@ -45,6 +45,40 @@ int TcpSock::Shutdown() {
   PushPendingFrames(mss_cache_, kTcpNagleOff, PushReason::kControl);
   ScheduleRelease();
   return 0;
+}
+
+// tcp_reset -> tcp_done (and tcp_close's reset paths, which end in
+// inet_csk_destroy_sock): tcp_write_queue_purge frees every skb, unsent or
+// in flight, and zeroes packets_out; tcp_clear_xmit_timers stops the
+// retransmit/probe timer; sk_shutdown becomes SHUTDOWN_MASK. A writer parked
+// in sk_stream_wait_memory wakes to sk_err (do_error -> sk_stream_error).
+void TcpSock::Abort(int err) {
+  if (aborted_) return;
+  aborted_ = true;
+  sk_err_ = err;
+  send_shutdown_ = true;
+  for (const std::deque<Skb>* q : {&write_queue_, &rtx_queue_}) {
+    for (const Skb& skb : *q) wmem_queued_ -= skb.truesize;
+  }
+  write_queue_.clear();
+  rtx_queue_.clear();
+  copy_store_.clear();
+  backlog_.clear();
+  packets_out_ = lost_out_ = retrans_out_ = 0;
+  backoff_ = 0;
+  in_loss_ = false;
+  ClearXmitTimer();
+  tsq_ = TsqFlags{};
+  if (pending_call_ && !pending_call_->resume_scheduled) {
+    pending_call_->resume_scheduled = true;
+    loop_->ScheduleAfter(0, [this] { ResumeBlockedCall(); });
+  }
+}
+
+int TcpSock::TakeSockError() {
+  const int e = sk_err_;
+  sk_err_ = 0;
+  return e;
 }
 
 // tcp_poll: POLLOUT once SEND_SHUTDOWN is set; otherwise

@@ -1,4 +1,5 @@
-// tcp_send_fin through TcpSock::Shutdown, and tcp_poll's POLLOUT.
+// tcp_send_fin through TcpSock::Shutdown, a reset through TcpSock::Abort,
+// and tcp_poll's POLLOUT.
 
 #include <cstdint>
 #include <string>
@@ -98,6 +99,70 @@ TEST(Fin, ShutdownEndsABlockedWrite) {
   EXPECT_EQ(result, static_cast<int64_t>(queued));
   EXPECT_EQ(ctx.sock().write_seq(), queued + 1);  // the FIN
   EXPECT_TRUE(ctx.sock().CheckInvariants().ok()) << ctx.sock().CheckInvariants();
+}
+
+// tcp_reset -> tcp_done: 20 segments written, cwnd 10 sent. Both queues
+// are purged (tcp_write_queue_purge: packets_out 0, no memory queued), the
+// retransmit timer is cleared, so nothing leaves at the RTO; a later ACK finds
+// no socket.
+TEST(Abort, PurgesQueuesAndStopsTimers) {
+  SenderContext ctx;
+  ASSERT_EQ(ctx.SendMsg(20 * 1448, 0), 20 * 1448);
+  ASSERT_EQ(ctx.sock().packets_out(), 10u);
+  ASSERT_GT(ctx.sock().write_queue_len(), 0u);
+  const size_t sent = ctx.skbs().size();
+  ctx.sock().Abort(kEconnreset);
+  EXPECT_TRUE(ctx.sock().aborted());
+  EXPECT_EQ(ctx.sock().packets_out(), 0u);
+  EXPECT_EQ(ctx.sock().write_queue_len(), 0u);
+  EXPECT_EQ(ctx.sock().rtx_queue_len(), 0u);
+  EXPECT_EQ(ctx.sock().wmem_queued(), 0u);
+  EXPECT_EQ(ctx.sock().pending_timer(), XmitTimer::kNone);
+  ctx.AtUs(3'000'000);
+  ctx.Ack(1448);
+  EXPECT_EQ(ctx.skbs().size(), sent);
+  EXPECT_TRUE(ctx.sock().CheckInvariants().ok()) << ctx.sock().CheckInvariants();
+}
+
+// sk_stream_error reports a pending sk_err before EPIPE and sock_error
+// clears it: ECONNRESET once, then EPIPE on every send path; POLLOUT is set
+// (SEND_SHUTDOWN).
+TEST(Abort, ErrorOnceThenEpipe) {
+  SenderContext ctx;
+  ctx.sock().Abort(kEconnreset);
+  EXPECT_TRUE(ctx.sock().has_sock_error());
+  EXPECT_EQ(ctx.SendMsg(100, 0), -kEconnreset);
+  EXPECT_FALSE(ctx.sock().has_sock_error());
+  EXPECT_EQ(ctx.SendMsg(100, 0), -kEpipe);
+  EXPECT_EQ(ctx.SendPage(100, 0), -kEpipe);
+  EXPECT_TRUE(ctx.sock().PollWriteable());
+  // Read by SO_ERROR (or a read) instead: the sends see EPIPE at once.
+  SenderContext other;
+  other.sock().Abort(kEconnreset);
+  EXPECT_EQ(other.sock().TakeSockError(), kEconnreset);
+  EXPECT_EQ(other.sock().TakeSockError(), 0);
+  EXPECT_EQ(other.SendMsg(100, 0), -kEpipe);
+}
+
+// A writer parked in sk_stream_wait_memory wakes at the reset. Having
+// copied bytes, it returns their count (do_error: copied > 0) and leaves
+// sk_err for the next call; one that copied nothing returns the error.
+TEST(Abort, EndsABlockedWrite) {
+  SenderContext::Options o;
+  o.config.sndbuf = 1;  // -> SOCK_MIN_SNDBUF
+  SenderContext ctx(o);
+  std::vector<uint8_t> data(100000, 0);
+  Iovec iov{data.data(), data.size()};
+  int64_t result = 0;
+  ASSERT_EQ(ctx.sock().sendmsg(absl::MakeConstSpan(&iov, 1), 0, [&](int64_t v) { result = v; }),
+            Socket::kInProgress);
+  const uint64_t copied = ctx.sock().write_seq();
+  ASSERT_GT(copied, 0u);
+  ctx.sock().Abort(kEconnreset);
+  ctx.AtUs(1);
+  EXPECT_FALSE(ctx.sock().blocked_call_pending());
+  EXPECT_EQ(result, static_cast<int64_t>(copied));
+  EXPECT_EQ(ctx.SendMsg(100, 0), -kEconnreset);
 }
 
 // tcp_notsent_lowat: the socket option, else the sysctl. tcp_poll calls

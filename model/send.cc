@@ -152,6 +152,7 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
   // ->sendpage was removed in v6.5: callers use sendmsg(MSG_SPLICE_PAGES).
   if (!profile_.has_sendpage) return -kEinval;
   if (offset > static_cast<uint32_t>(kPageSize) || size > static_cast<uint32_t>(kPageSize) - offset) return -kEinval;
+  if (sk_err_ != 0) return -TakeSockError();  // sk_stream_error: sock_error before EPIPE
   if (send_shutdown_) return -kEpipe;  // sk_stream_error after SEND_SHUTDOWN
   LockSock();
   SendCursor c;
@@ -171,7 +172,10 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
 }
 
 int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
-  if (send_shutdown_) return -kEpipe;  // tcp_sendmsg_locked: do_error with -EPIPE
+  // tcp_sendmsg_locked: do_error; sk_stream_error reports a pending sk_err
+  // (sock_error, which clears it) before -EPIPE.
+  if (sk_err_ != 0) return -TakeSockError();
+  if (send_shutdown_) return -kEpipe;
   SendCursor c;
   c.kind = SendCursor::Kind::kKvec;
   c.flags = flags;
@@ -184,6 +188,7 @@ int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
 int64_t TcpSock::sendmsg_bvec(absl::Span<const BioVec> bvec, int flags, DoneFn done) {
   for (const BioVec& b : bvec)
     if (b.offset > static_cast<uint32_t>(kPageSize) || b.len > static_cast<uint32_t>(kPageSize) - b.offset) return -kEinval;
+  if (sk_err_ != 0) return -TakeSockError();
   if (send_shutdown_) return -kEpipe;
   SendCursor c;
   c.kind = SendCursor::Kind::kBvec;
@@ -316,7 +321,9 @@ void TcpSock::ResumeBlockedCall() {
     const int64_t copied = pending_call_->cursor.copied;
     DoneFn done = std::move(pending_call_->done);
     pending_call_.reset();
-    if (done) done(copied > 0 ? copied : -kEpipe);
+    // A reset's sk_err is reported (and cleared) only when nothing was copied.
+    const int64_t err = copied > 0 ? copied : sk_err_ != 0 ? -TakeSockError() : -kEpipe;
+    if (done) done(err);
     return;
   }
   if (!StreamMemoryFree(0)) return;

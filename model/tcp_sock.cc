@@ -196,6 +196,8 @@ void TcpSock::NoteViolation(const char* what) {
 
 absl::Status TcpSock::CheckInvariants() const {
   if (violation_ != nullptr) return absl::InternalError(violation_);
+  // A reset purged the queues; the sequence variables keep their last values.
+  if (aborted_) return wmem_queued_ == 0 ? absl::OkStatus() : absl::InternalError("memory queued after a reset");
   if (!(snd_una_ <= snd_nxt_ && snd_nxt_ <= write_seq_))
     return absl::InternalError(absl::StrFormat("sequence order: una %d nxt %d write %d", snd_una_, snd_nxt_, write_seq_));
   uint64_t truesize = 0;

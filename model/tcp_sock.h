@@ -127,6 +127,15 @@ class TcpSock final : public Socket {
   // (tcp_send_fin) and later sends fail with -EPIPE. Returns 0.
   int Shutdown();
   bool send_shutdown() const { return send_shutdown_; }
+  // The socket goes to CLOSE at once (tcp_done after tcp_reset, or
+  // tcp_close's tcp_send_active_reset / tcp_disconnect): queues purged,
+  // timers stopped, both directions shut; `err` (e.g. ECONNRESET, 0 for
+  // none) becomes sk_err. Later segments and timers are ignored.
+  void Abort(int err);
+  bool aborted() const { return aborted_; }
+  // sock_error: the pending sk_err (positive errno), cleared by reading it.
+  int TakeSockError();
+  bool has_sock_error() const { return sk_err_ != 0; }
   // Sysctls Linux reads on every use, changed on a live socket
   // (tcp_wmem[1] only matters at socket creation and is ignored here).
   void UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle);
@@ -370,6 +379,8 @@ class TcpSock final : public Socket {
   uint64_t pacing_rate_ = UINT64_MAX;  // sk_pacing_rate, bytes/s
   uint32_t notsent_lowat_ = 0;  // TCP_NOTSENT_LOWAT; 0 = the sysctl
   bool send_shutdown_ = false;   // SEND_SHUTDOWN
+  bool aborted_ = false;         // TCP_CLOSE after a reset (Abort)
+  int sk_err_ = 0;               // sk->sk_err (positive errno)
   // icsk_mtup (MTU probing).
   struct Mtup {
     bool enabled = false;

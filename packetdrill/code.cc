@@ -22,8 +22,10 @@ int64_t RcvMss(const Negotiated& neg, uint32_t mss_cache) {
 }
 
 // tcpi_state: FIN_WAIT1 once the FIN is queued (tcp_close_state), FIN_WAIT2
-// once it is acknowledged; CLOSING after the peer's FIN crossed ours.
+// once it is acknowledged; CLOSING after the peer's FIN crossed ours;
+// CLOSE after a reset (tcp_done).
 int64_t TcpiState(const ScriptSocket& s) {
+  if (s.reset) return 7;  // CLOSE
   if (!s.fin_seq) return s.peer_fin ? 8 /* CLOSE_WAIT */ : 1;
   const bool fin_acked = s.have_last_ack && static_cast<int32_t>(s.last_ack - (*s.fin_seq + 1)) >= 0;
   if (s.peer_fin && s.peer_fin_first) return fin_acked ? 7 /* CLOSE */ : 9 /* LAST_ACK */;

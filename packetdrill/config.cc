@@ -191,6 +191,7 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_probe_interval") return integer(&s->ignored_int);  // the reprobe timer is not modelled
   if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
+  if (name == "tcp_invalid_ratelimit") return integer(&s->tcp_invalid_ratelimit);
   // Receiver-side or connection-setup knobs that cannot change what this
   // runner models: no data is received, one connection per run, no Fast Open
   // cookies or ECN negotiation accepted (those packets are skipped).
@@ -479,6 +480,7 @@ bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
       {"net.ipv4.tcp_probe_threshold", &Settings::tcp_probe_threshold},
       {"net.ipv4.tcp_pacing_ss_ratio", &Settings::tcp_pacing_ss_ratio},
       {"net.ipv4.tcp_pacing_ca_ratio", &Settings::tcp_pacing_ca_ratio},
+      {"net.ipv4.tcp_invalid_ratelimit", &Settings::tcp_invalid_ratelimit},
       {"net.core.rmem_max", &Settings::rmem_max},
       {"net.core.wmem_max", &Settings::wmem_max},
   };

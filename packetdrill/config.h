@@ -39,6 +39,7 @@ struct Settings {
   std::string tcp_congestion_control = "cubic";
   uint32_t tcp_pacing_ss_ratio = 200;
   uint32_t tcp_pacing_ca_ratio = 120;
+  uint32_t tcp_invalid_ratelimit = 500;  // ms between challenge ACKs per socket (reset.cc)
   std::string qdisc = "pfifo_fast";
   uint32_t rmem_max = 212992;  // net.core.rmem_max (window scale choice)
   uint32_t wmem_max = 212992;  // net.core.wmem_max (SO_SNDBUF cap, read at setsockopt time)

@@ -47,6 +47,12 @@ class Endpoint {
   // tcp_poll's POLLOUT test on the connection; like tcp_poll it sets
   // SOCK_NOSPACE when the answer is no.
   virtual bool PollOut() = 0;
+  // The connection is reset (see model::TcpSock::Abort): `err` becomes the
+  // pending socket error (0: none).
+  virtual void Abort(int err) = 0;
+  // sock_error: the pending error (positive errno, 0: none), cleared.
+  virtual int TakeSockError() = 0;
+  virtual bool HasSockError() const = 0;
   // Sysctls changed by a mid-script command (see model::TcpSock::UpdateSysctls).
   virtual void UpdateSysctls(const model::ConnectionConfig& config) = 0;
 };

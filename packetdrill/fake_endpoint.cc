@@ -1,6 +1,7 @@
 #include "packetdrill/fake_endpoint.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "model/constants.h"
@@ -31,6 +32,12 @@ class FakeSocket final : public model::Socket, public Endpoint {
   }
   bool PollOut() override { return written_ - acked_ < opts_.limit && written_ - sent_ < lowat_; }
   void UpdateSysctls(const model::ConnectionConfig&) override {}
+  void Abort(int err) override {
+    err_ = err;
+    fin_ = true;
+  }
+  int TakeSockError() override { return std::exchange(err_, 0); }
+  bool HasSockError() const override { return err_ != 0; }
 
   int64_t sendpage(model::Page, uint32_t, uint32_t size, int flags, DoneFn done) override {
     return Send(size, flags, std::move(done));
@@ -112,6 +119,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
   bool pending_ = false;
   bool more_ = false;
   bool fin_ = false;
+  int err_ = 0;
   uint64_t lowat_ = UINT64_MAX;
   uint64_t left_ = 0, copied_ = 0;
   DoneFn done_;

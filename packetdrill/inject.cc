@@ -11,6 +11,7 @@
 #include "packetdrill/handshake.h"
 #include "packetdrill/match.h"
 #include "packetdrill/receive.h"
+#include "packetdrill/reset.h"
 #include "packetdrill/socket_config.h"
 #include "packetdrill/syscall_args.h"
 
@@ -166,7 +167,6 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (sock.phase != SocketPhase::kEstablished && sock.phase != SocketPhase::kClosed) {
     return run.Skip(e.line, "inbound segment before the connection exists");
   }
-  if (!sock.ep) return run.Skip(e.line, "inbound segment for a closed connection");
   const uint32_t win = sock.PeerWindow(*p.win);
   // The model has no SACK scoreboard and no fast retransmit (loss recovery
   // is RTO-based): SACK blocks and duplicate ACKs (same ack and window while
@@ -206,6 +206,11 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
 }  // namespace
 
 absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
+  const bool gone = ConnectionGone(run);
+  if (gone || ((p.flags & kFlagRst) && run.sock.ep)) {
+    if ((p.flags & kFlagAck) && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+    return gone ? OnStraySegment(run, e, p) : OnInboundRst(run, e, p);
+  }
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");

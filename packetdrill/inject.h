@@ -8,7 +8,8 @@
 // SYN-ACK with the handshake ACK; the handshake's last segment builds the
 // model socket with the negotiated values). After it, every inbound ACK goes
 // to the model socket as a segment, and the peer's FIN is acknowledged as
-// tcp_fin would. What the model cannot receive (data, RST, SACK blocks,
+// tcp_fin would. A RST and segments for a connection that is gone go to
+// reset.cc. What the model cannot receive (out-of-order data, SACK blocks,
 // duplicate ACKs) makes the script SKIP.
 
 #include "absl/status/status.h"

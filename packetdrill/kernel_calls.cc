@@ -51,6 +51,7 @@ std::optional<std::pair<int, int>> SockOpt(const std::string& level, const std::
     if (name == "SO_ZEROCOPY") return std::make_pair(SOL_SOCKET, SO_ZEROCOPY);
     if (name == "SO_MARK") return std::make_pair(SOL_SOCKET, SO_MARK);
     if (name == "SO_TIMESTAMPING") return std::make_pair(SOL_SOCKET, SO_TIMESTAMPING);
+    if (name == "SO_LINGER") return std::make_pair(SOL_SOCKET, SO_LINGER);
   }
   if (level == "SOL_IP" || level == "IPPROTO_IP") {
     if (name == "IP_FREEBIND") return std::make_pair(IPPROTO_IP, IP_FREEBIND);
@@ -330,6 +331,15 @@ absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const i
     if (a.size() != 5) return Fail(line, n + "() takes 5 arguments");
     std::optional<std::pair<int, int>> o = SockOpt(a[1].text, a[2].text);
     if (!o) return Skip(line, absl::StrFormat("%s(%s, %s) on the kernel target", n, a[1].text, a[2].text));
+    if (n == "setsockopt" && o->second == SO_LINGER && o->first == SOL_SOCKET) {
+      std::optional<LingerValue> l = LingerArg(a[3]);
+      if (!l) return Skip(line, "setsockopt() value not understood");
+      *body = [f, l = *l] {
+        const linger v{l.onoff, l.linger};
+        return CallResult(setsockopt(f, SOL_SOCKET, SO_LINGER, &v, sizeof(v)));
+      };
+      return absl::OkStatus();
+    }
     if (n == "setsockopt") {
       std::optional<int64_t> v = BracketedInt(a[3]);
       if (!v) return Skip(line, "setsockopt() value not understood");

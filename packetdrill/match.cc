@@ -18,7 +18,6 @@ using model::TimeNs;
 
 // Outbound packets the model cannot send: a skip reason.
 absl::Status UnmodelledOutbound(const RunState& run, const PacketEvent& p) {
-  if (p.flags & kFlagRst) return absl::UnimplementedError("outbound RST: connection reset is not modelled");
   if ((p.flags & kFlagFin) && !run.sock.fin_seq) {
     return absl::UnimplementedError("outbound FIN without close(): connection teardown is not modelled");
   }

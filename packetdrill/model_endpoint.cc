@@ -24,6 +24,9 @@ class ModelEndpoint final : public Endpoint {
   void OnTxCompletion(uint32_t truesize) override { sock_.OnTxCompletion(truesize); }
   int Shutdown() override { return sock_.Shutdown(); }
   bool PollOut() override { return sock_.PollOut(); }
+  void Abort(int err) override { sock_.Abort(err); }
+  int TakeSockError() override { return sock_.TakeSockError(); }
+  bool HasSockError() const override { return sock_.has_sock_error(); }
   void UpdateSysctls(const model::ConnectionConfig& c) override {
     sock_.UpdateSysctls(c.sysctl, c.autocorking, c.slow_start_after_idle);
   }

@@ -135,6 +135,14 @@ void RunState::EmitAck() {
   EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), DataOptionsNow());
 }
 
+void RunState::EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket) {
+  if (from_socket) {
+    EmitControl(*this, seq, flags, ack, sock.DataWindow(), DataOptionsNow());
+  } else {
+    EmitControl(*this, seq, flags, ack, 0, {});
+  }
+}
+
 std::vector<TcpOption> RunState::DataOptionsNow() const {
   return DataOptions(sock.neg.timestamps, TsVal(*this), sock.last_peer_tsval);
 }

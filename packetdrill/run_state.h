@@ -74,6 +74,10 @@ struct ScriptSocket {
   bool peer_fin = false;
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   bool rcv_shutdown = false;    // shutdown(SHUT_RD/SHUT_RDWR): RCV_SHUTDOWN set by the application
+  bool reset = false;           // reset either way: TCP_CLOSE, unhashed (reset.cc)
+  bool listening = false;       // the listener's descriptor is open
+  // tp->last_oow_ack_time in jiffies: the last challenge ACK (tcp_oow_rate_limited).
+  std::optional<int64_t> last_oow_ack_jiffies;
   int hz = 250;                 // jiffies of the receive-side timers (the model's hz)
   model::EventLoop::EventId delack_event = 0;
   // The receive side (receive.cc): Linux's icsk_ack state and the unread
@@ -157,6 +161,10 @@ struct RunState {
   // (tcp_send_ack: a bare ACK at snd_nxt) of the handshake and the peer's FIN.
   void EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr);
   void EmitAck();
+  // A RST: from the connection (tcp_send_active_reset: our window and
+  // options) or, with `from_socket` false, from no socket
+  // (tcp_v4_send_reset: window 0, no options).
+  void EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket);
   // Options of an established segment sent now.
   std::vector<TcpOption> DataOptionsNow() const;
 };

@@ -28,6 +28,8 @@ struct SockOpts {
   int64_t rcvbuf = -1;
   uint32_t notsent_lowat = 0;
   bool zerocopy = false;
+  bool linger = false;      // SO_LINGER l_onoff (SOCK_LINGER, inherited by sk_clone_lock)
+  int linger_secs = 0;      // l_linger (sk_lingertime)
   std::string cc;
 };
 

@@ -70,6 +70,16 @@ const Expr* StructField(const Expr& s, const std::string& name) {
   return nullptr;
 }
 
+std::optional<LingerValue> LingerArg(const Expr& e) {
+  if (e.kind != Expr::Kind::kStruct || e.children.size() != 2) return std::nullopt;
+  const Expr* on = StructField(e, "onoff");
+  const Expr* secs = StructField(e, "linger");
+  std::optional<int64_t> a = on ? IntValue(*on) : std::nullopt;
+  std::optional<int64_t> b = secs ? IntValue(*secs) : std::nullopt;
+  if (!a || !b || *a < INT32_MIN || *a > INT32_MAX || *b < INT32_MIN || *b > INT32_MAX) return std::nullopt;
+  return LingerValue{static_cast<int>(*a), static_cast<int>(*b)};
+}
+
 std::string ErrnoName(int e) {
   switch (e) {
     case 1: return "EPERM";

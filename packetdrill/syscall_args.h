@@ -50,6 +50,14 @@ struct EpollEventArg {
 // nullopt when the struct is not of that form.
 std::optional<EpollEventArg> EpollEventValue(const Expr& e);
 
+// A struct linger as upstream packetdrill writes it: {onoff=1, linger=0}
+// (l_onoff, l_linger). nullopt when the struct is not of that form.
+struct LingerValue {
+  int onoff = 0;
+  int linger = 0;
+};
+std::optional<LingerValue> LingerArg(const Expr& e);
+
 // A pointer argument written NULL: the call gets a null pointer.
 bool IsNull(const Expr& e);
 

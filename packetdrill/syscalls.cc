@@ -12,6 +12,7 @@
 #include "packetdrill/handshake.h"
 #include "packetdrill/passive_options.h"
 #include "packetdrill/receive.h"
+#include "packetdrill/reset.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
 
@@ -334,6 +335,7 @@ absl::Status SyscallDriver::SysListen(const Call& c) {
   if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
   if (run_.sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "listen() in this state");
   run_.sock.phase = SocketPhase::kListen;
+  run_.sock.listening = true;
   return Immediate(c, 0);
 }
 
@@ -450,13 +452,23 @@ absl::Status SyscallDriver::SysClose(const Call& c) {
   if (!fd.ok()) return fd.status();
   auto it = fds_.find(*fd);
   if (it == fds_.end()) return Immediate(c, -kErrEbadf);
-  if (it->second.connection && run_.sock.phase == SocketPhase::kEstablished && Connected()) {
+  ScriptSocket& sock = run_.sock;
+  if (it->second.connection && sock.phase == SocketPhase::kEstablished && Connected() && !sock.reset) {
+    bool reset = false;
+    if (absl::Status st = CloseWithReset(run_, c.line(), &reset); !st.ok()) return st;
     // tcp_close -> tcp_send_fin (in the model): the FIN rides on unsent
     // data or goes alone, pushed with TCP_NAGLE_OFF.
-    if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
-    run_.sock.phase = SocketPhase::kClosed;
+    if (!reset) {
+      if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
+    }
+    sock.phase = SocketPhase::kClosed;
   } else if (it->second.connection) {
-    run_.sock.phase = SocketPhase::kClosed;
+    // Also SYN-SENT: tcp_close only sets TCP_CLOSE (nothing is sent).
+    sock.phase = SocketPhase::kClosed;
+  } else if (it->second.listener && sock.phase != SocketPhase::kNone) {
+    // inet_csk_listen_stop drops a pending handshake with the listener.
+    sock.listening = false;
+    if (sock.phase == SocketPhase::kListen || sock.phase == SocketPhase::kSynRcvd) sock.phase = SocketPhase::kClosed;
   }
   fds_.erase(it);
   // eventpoll_release: a closed descriptor leaves every epoll instance.
@@ -485,6 +497,7 @@ absl::Status SyscallDriver::SysShutdown(const Call& c) {
   std::optional<int64_t> how = c.sc.args.size() == 2 ? IntValue(c.sc.args[1]) : std::nullopt;
   if (!how || *how < 0 || *how > 2) return run_.Skip(c.line(), "shutdown() how not understood");
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
+  if (run_.sock.reset) return Immediate(c, -kErrEnotconn);  // inet_shutdown in TCP_CLOSE
   if (*how != 1) run_.sock.rcv_shutdown = true;  // SHUT_RD = 0, SHUT_RDWR = 2
   if (*how != 0) {
     if (absl::Status st = SendFin(c.line()); !st.ok()) return st;
@@ -515,9 +528,18 @@ absl::Status SyscallDriver::SysRead(const Call& c) {
   }
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
   const uint64_t want = static_cast<uint64_t>(*len);
-  auto ready = [this] { return run_.sock.rcv.queued > 0 || run_.sock.peer_fin || run_.sock.rcv_shutdown; };
+  auto ready = [this] {
+    return run_.sock.rcv.queued > 0 || run_.sock.peer_fin || run_.sock.rcv_shutdown || run_.sock.reset;
+  };
   auto finish = [this, want]() -> int64_t {
     const uint64_t n = std::min(want, run_.sock.rcv.queued);
+    // tcp_recvmsg with nothing queued: after the peer's FIN (SOCK_DONE) 0,
+    // else a reset's pending error once (sock_error), then 0 (RCV_SHUTDOWN).
+    if (run_.sock.reset) {
+      if (n == 0 && !run_.sock.peer_fin && run_.sock.ep->HasSockError()) return -run_.sock.ep->TakeSockError();
+      run_.sock.rcv.queued -= n;
+      return static_cast<int64_t>(n);
+    }
     OnRead(run_, n);
     return static_cast<int64_t>(n);
   };
@@ -539,6 +561,7 @@ absl::Status SyscallDriver::SysIoctl(const Call& c) {
     return run_.Skip(c.line(), "ioctl() other than SIOCINQ/SIOCOUTQ/SIOCOUTQNSD");
   }
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEinval);  // LISTEN
+  if (run_.sock.reset) return run_.Skip(c.line(), "ioctl() after a reset is not modelled");
   const model::TcpInfo i = run_.sock.ep->socket().info();
   const uint64_t write_seq = i.bytes_sent + i.notsent_bytes;
   int64_t val = 0;
@@ -563,9 +586,13 @@ int64_t SyscallDriver::Revents(int fd) const {
   int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
   // tcp_poll: RCV_SHUTDOWN (ours, or the peer's FIN) reads as POLLIN|POLLRDHUP,
   // both directions shut as POLLHUP.
-  const bool rcv_shut = run_.sock.rcv_shutdown || run_.sock.peer_fin;
+  // A reset shuts both directions (SHUTDOWN_MASK: POLLHUP) and leaves
+  // sk_err until it is read (POLLERR).
+  const bool reset = run_.sock.reset;
+  const bool rcv_shut = run_.sock.rcv_shutdown || run_.sock.peer_fin || reset;
   if (rcv_shut) in |= kPollIn | kPollRdnorm | kPollRdhup;
-  if (rcv_shut && run_.sock.fin_seq) in |= kPollHup;
+  if ((rcv_shut && run_.sock.fin_seq) || reset) in |= kPollHup;
+  if (reset && run_.sock.ep->HasSockError()) in |= kPollErr;
   return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 

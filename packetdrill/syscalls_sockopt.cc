@@ -64,6 +64,16 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
     listen.cc = valx.text;
     return Immediate(c, 0);
   }
+  if (opt == "SO_LINGER") {
+    // sock_setsockopt: SOCK_LINGER and sk_lingertime, inherited by an
+    // accepted connection; tcp_close reads them (reset.cc).
+    std::optional<LingerValue> l = LingerArg(valx);
+    if (!l) return run_.Skip(c.line(), "setsockopt(SO_LINGER) value not understood");
+    SockOpts& o = on_conn ? run_.sock.conn_opts : listen;
+    o.linger = l->onoff != 0;
+    o.linger_secs = l->linger;
+    return Immediate(c, 0);
+  }
   std::optional<int64_t> v = IntValue(valx);
   if (!v) return run_.Skip(c.line(), absl::StrFormat("setsockopt(%s) with a non-integer value", opt));
   if (opt == "SO_RCVBUF") {
@@ -139,9 +149,8 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
     auto inherited = passive_.find({false, opt});
     val = own != passive_.end() ? own->second : inherited != passive_.end() ? inherited->second : po->initial;
   } else if (opt == "SO_ERROR") {
-    // sock_getsockopt: the pending sk_err, 0 here: the model has no RST and
-    // no connect timeout, the only sources of one in these scripts.
-    val = 0;
+    // sock_getsockopt: the pending sk_err (a reset's), cleared by reading it.
+    val = on_conn ? run_.sock.ep->TakeSockError() : 0;
   } else {
     return run_.Skip(c.line(), absl::StrFormat("getsockopt(%s) is not modelled", opt));
   }

@@ -1,0 +1,133 @@
+#include "packetdrill/reset.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "model/constants.h"
+#include "packetdrill/syscall_args.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+
+bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
+bool After(uint32_t a, uint32_t b) { return Before(b, a); }
+
+// The socket goes to TCP_CLOSE (tcp_done): unhashed, so later segments find
+// no socket; its timers stop (the delayed ACK too); `err` is reported once
+// to the application; pollers and a blocked call wake (sk_state_change).
+void ResetConnection(RunState& run, int err) {
+  ScriptSocket& sock = run.sock;
+  sock.reset = true;
+  if (sock.delack_event != 0) {
+    run.loop.Cancel(sock.delack_event);
+    sock.delack_event = 0;
+  }
+  if (sock.ep) sock.ep->Abort(err);
+  sock.Wakeup(true, 0);
+}
+
+// tcp_send_challenge_ack: a bare ACK (tcp_send_ack), at most one per
+// tcp_invalid_ratelimit (500 ms by default, read live, kept in jiffies by
+// proc_dointvec_ms_jiffies, i.e. rounded up) per socket
+// (__tcp_oow_rate_limited; 0 turns the limit off). The per-namespace
+// tcp_challenge_ack_limit (at least 500 a second) is not reached by a
+// script.
+void ChallengeAck(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  const int64_t jiffy = model::kNsPerSec / sock.hz;
+  const int64_t now = run.loop.now() / jiffy;
+  const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * sock.hz + 999) / 1000;
+  if (sock.last_oow_ack_jiffies && now - *sock.last_oow_ack_jiffies < ratelimit) return;
+  sock.last_oow_ack_jiffies = now;
+  run.EmitAck();
+}
+
+// tcp_acceptable_seq: snd_nxt, unless the peer's window ends before it by
+// at least 1 << (our receive window scale) bytes (with window scaling), then
+// the window's end.
+uint32_t AcceptableSeq(const ScriptSocket& sock) {
+  if (!sock.have_last_ack) return sock.snd_nxt;
+  const uint32_t wnd_end = sock.last_ack + sock.last_win;
+  if (!Before(wnd_end, sock.snd_nxt)) return sock.snd_nxt;
+  if (sock.neg.wscale_ok && sock.snd_nxt - wnd_end < (uint32_t{1} << sock.neg.rcv_wscale)) return sock.snd_nxt;
+  return wnd_end;
+}
+
+}  // namespace
+
+bool ConnectionGone(const RunState& run) {
+  return run.sock.reset || (run.sock.phase == SocketPhase::kClosed && !run.sock.ep);
+}
+
+// tcp_v4_rcv without an established socket. A listener on the port takes
+// the segment first (tcp_rcv_state_process in LISTEN): an ACK is answered
+// with a RST, a RST and anything else without SYN are dropped. Without one,
+// tcp_v4_send_reset answers every segment but a RST: a segment with ACK with
+// seq = its ack and no ACK flag, one without with seq 0 and an ACK of all
+// it occupied (SYN, data, FIN).
+absl::Status OnStraySegment(RunState& run, const Event& e, const PacketEvent& p) {
+  const bool ack = p.flags & kFlagAck, syn = p.flags & kFlagSyn;
+  if (p.flags & kFlagRst) return absl::OkStatus();
+  if (run.sock.listening) {
+    if (syn && !ack) return run.Skip(e.line, "a second connection on the listener is not modelled");
+    if (!ack) return absl::OkStatus();
+  }
+  if (ack) {
+    run.EmitReset(*p.ack, kFlagRst, 0, false);
+  } else {
+    const uint32_t occupied = p.len + (syn ? 1 : 0) + ((p.flags & kFlagFin) ? 1 : 0);
+    run.EmitReset(0, kFlagRst | kFlagAck, p.seq_start + occupied, false);
+  }
+  return absl::OkStatus();
+}
+
+// tcp_validate_incoming's RST check (RFC 5961 3.2), after tcp_sequence's
+// window test: a RST at exactly rcv_nxt (or rcv_nxt - 1 in CLOSE_WAIT,
+// tcp_reset_check) resets; another one inside the window draws a challenge
+// ACK; one outside it is dropped without an answer. tcp_reset's error:
+// EPIPE in CLOSE_WAIT, ECONNRESET otherwise.
+absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  if (sock.peer_fin && sock.fin_seq) {
+    return run.Skip(e.line, "inbound RST after both FINs (CLOSING, LAST_ACK, TIME_WAIT) is not modelled");
+  }
+  const bool close_wait = sock.peer_fin && !sock.fin_seq;
+  const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len;
+  if (seq == sock.rcv_nxt || (close_wait && seq == sock.rcv_nxt - 1)) {
+    ResetConnection(run, close_wait ? model::kEpipe : model::kEconnreset);
+    return absl::OkStatus();
+  }
+  // tcp_sequence: not entirely before rcv_wup, not starting after the
+  // window we advertised (tcp_receive_window).
+  const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
+  const uint32_t rcv_wnd = static_cast<uint32_t>(std::max<int64_t>(right, 0));
+  if (Before(end_seq, sock.rcv.wup) || After(seq, sock.rcv_nxt + rcv_wnd)) return absl::OkStatus();
+  ChallengeAck(run);
+  return absl::OkStatus();
+}
+
+// tcp_close: unread data (the FIN not counted) resets the connection
+// (tcp_send_active_reset) whatever else holds; so does SO_LINGER with a zero
+// time, through tcp_disconnect, in the states tcp_need_reset names
+// (ESTABLISHED, CLOSE_WAIT, FIN_WAIT1/2). The RST carries our ACK and the
+// sequence number tcp_acceptable_seq gives; nothing queued is sent.
+absl::Status CloseWithReset(RunState& run, int line, bool* reset) {
+  ScriptSocket& sock = run.sock;
+  *reset = false;
+  const SockOpts& o = sock.conn_opts;
+  const bool unread = sock.rcv.queued > 0;
+  if (!unread && !o.linger) return absl::OkStatus();
+  if (!unread && o.linger_secs != 0) {
+    return run.Skip(line, "close() with an SO_LINGER time (a lingering close) is not modelled");
+  }
+  if (!unread && sock.peer_fin && sock.fin_seq) {
+    return run.Skip(line, "SO_LINGER close() after both FINs is not modelled");
+  }
+  run.EmitReset(AcceptableSeq(sock), kFlagRst | kFlagAck, sock.rcv_nxt, true);
+  ResetConnection(run, 0);
+  *reset = true;
+  return absl::OkStatus();
+}
+
+}  // namespace sendsim::packetdrill
