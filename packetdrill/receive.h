@@ -24,6 +24,10 @@ namespace sendsim::packetdrill {
 // or later. `p` is in order (seq_start == rcv_nxt before the call).
 void ReceiveData(RunState& run, const PacketEvent& p);
 
+// The peer's segment carries CWR (tcp_ecn_accept_cwr): called before its
+// data is queued.
+void EcnAcceptCwr(RunState& run, const PacketEvent& p);
+
 // Marks rcv_nxt as advanced by `len` bytes before the ACK part is processed,
 // so that segments sent meanwhile acknowledge the data (tcp_data_queue runs
 // before tcp_data_snd_check).
