@@ -1,6 +1,7 @@
 // Classic ECN (RFC 3168) on the sending side: an ACK with ECE puts the
 // socket into TCP_CA_CWR, whose cwnd reduction is the proportional rate
-// reduction of tcp_cwnd_reduction (v5.12 on: the same code in 6.1 and 6.12),
+// reduction of tcp_cwnd_reduction (as read in 6.1 and 6.12, which agree;
+// older kernels' variant is not modelled, every profile uses this one),
 // and the next new data segment carries CWR. The receiving side (CE marks
 // and the ECE echo) lives with the packetdrill runner, which generates our
 // ACKs. Only reachable with ConnectionConfig::ecn (the handshake agreed).
