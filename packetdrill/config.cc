@@ -192,8 +192,7 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
   // Receiver-side or connection-setup knobs that cannot change what this
-  // runner models: no data is received, one connection per run, no Fast Open
-  // cookies accepted (those packets are skipped).
+  // runner models (one connection per run, no syncookies or metrics cache).
   if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
       name == "tcp_dsack") {
     return integer(&s->ignored_int);
@@ -210,14 +209,12 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
     }
     return absl::OkStatus();
   }
-  // tcp_ecn: 0 no ECN, 1 ask for it on active opens and accept it, 2 (the
-  // default) accept it only; 3 and up (Accurate ECN, v6.18) are not modelled.
+  // tcp_ecn 0 off, 1 ask and accept, 2 accept only; 3 and up: Accurate ECN.
   if (name == "tcp_ecn") {
     uint32_t v;
     if (!ParseU32(value, &v)) return bad();
     if (v > 2) return absl::UnimplementedError(absl::StrFormat("sysctl net.ipv4.tcp_ecn=%s is not modelled (Accurate ECN)", value));
-    s->tcp_ecn = static_cast<int>(v);
-    return absl::OkStatus();
+    return (s->tcp_ecn = static_cast<int>(v), absl::OkStatus());
   }
   if (name == "tcp_congestion_control") {
     if (value != "cubic" && value != "reno") {
