@@ -73,6 +73,9 @@ void TcpSock::TcpAck(const Segment& seg) {
   const uint64_t ack = snd_una_ + static_cast<uint64_t>(delta);
   if (ack > snd_nxt_) return;  // acks data never sent
   const uint32_t prior_packets = packets_out_;
+  const uint64_t prior_una = snd_una_;
+  // tcp_ecn_rcv_ecn_echo (FLAG_ECE): only on an ECN connection.
+  const bool ece = config_.ecn && (seg.flags & kTcpEce) != 0;
   probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
   int flag = 0;
   // tcp_ack_update_window: the peer sends no data, so its seq stays at
@@ -110,6 +113,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   TimeNs first_ackt = -1, last_ackt = -1;
   uint32_t acked = 0;
   CleanRtxQueue(&flag, &first_ackt, &acked, &last_ackt);
+  if (ece) delivered_ce_ += acked;  // tcp_count_delivered
   // tcp_clean_rtx_queue: the whole probe acknowledged.
   if (acked > 0 && mtup_.probe_size != 0 && snd_una_ >= mtup_.probe_seq_end) MtupProbeSuccess();
   if (first_ackt >= 0) {
@@ -127,8 +131,14 @@ void TcpSock::TcpAck(const Segment& seg) {
   // Back to TCP_CA_Open once high_seq is acked; without SACK
   // tcp_try_undo_recovery holds Loss until data above high_seq is acked.
   if (in_loss_ && (snd_una_ > high_seq_ || (config_.sack && snd_una_ == high_seq_))) in_loss_ = false;
-  // tcp_cong_control: tcp_may_raise_cwnd requires FLAG_DATA_ACKED.
-  if (flag & kFlagDataAcked) CongAvoid(acked);
+  if (in_cwr_ || ece) EcnAlert(ece);  // tcp_fastretrans_alert's CWR part (ecn.cc)
+  // tcp_cong_control: PRR while in CWR (tcp_in_cwnd_reduction), else
+  // tcp_may_raise_cwnd requires FLAG_DATA_ACKED.
+  if (in_cwr_) {
+    CwndReduction(acked, snd_una_ > prior_una);
+  } else if (flag & kFlagDataAcked) {
+    CongAvoid(acked);
+  }
   UpdatePacingRate();
   if (in_loss_) XmitRetransmitQueue();  // tcp_xmit_recovery
 }
@@ -364,8 +374,23 @@ uint32_t TcpSock::RecalcSsthresh() const {
   return std::max((snd_cwnd_ * kBeta) / kBetaScale, 2U);
 }
 
-// tcp_current_ssthresh (Open state).
+// bictcp_recalc_ssthresh (with fast convergence: W_max remembered, a new
+// epoch starts) or tcp_reno_ssthresh.
+uint32_t TcpSock::CaSsthresh() {
+  if (config_.cc == CongestionControl::kCubic) {
+    cubic_.epoch_start = 0;
+    if (snd_cwnd_ < cubic_.last_max_cwnd) {
+      cubic_.last_max_cwnd = (snd_cwnd_ * (kBetaScale + kBeta)) / (2 * kBetaScale);
+    } else {
+      cubic_.last_max_cwnd = snd_cwnd_;
+    }
+  }
+  return RecalcSsthresh();
+}
+
+// tcp_current_ssthresh: in a cwnd reduction (CWR) ssthresh itself.
 uint32_t TcpSock::CurrentSsthresh() const {
+  if (in_cwr_) return snd_ssthresh_;
   return std::max(snd_ssthresh_, (snd_cwnd_ >> 1) + (snd_cwnd_ >> 2));
 }
 

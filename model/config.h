@@ -69,6 +69,7 @@ struct ConnectionConfig {
   uint32_t mss_clamp = 0;               // peer's MSS option (rx_opt.mss_clamp); 0: mss + options
   bool timestamps = true;               // 12 bytes of TCP options per segment
   bool sack = true;
+  bool ecn = false;                     // classic ECN negotiated in the handshake (TCP_ECN_OK)
   bool tso = true;                      // NIC segmentation; false = software GSO before the NIC
   bool nodelay = true;                  // TCP_NODELAY at connect (libceph default)
   bool autocorking = true;              // net.ipv4.tcp_autocorking

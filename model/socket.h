@@ -30,7 +30,7 @@ struct TcpInfo {
   uint32_t sndbuf = 0;
   uint32_t wmem_queued = 0;
   uint32_t rto_us = 0;
-  uint8_t ca_state = 0;           // TCP_CA_Open 0, TCP_CA_Loss 4
+  uint8_t ca_state = 0;           // TCP_CA_Open 0, TCP_CA_CWR 2, TCP_CA_Loss 4
   uint8_t retransmits = 0;        // consecutive RTOs (icsk_retransmits)
   uint8_t probes = 0;             // unanswered zero-window probes (icsk_probes_out)
   uint8_t backoff = 0;            // icsk_backoff
@@ -38,6 +38,7 @@ struct TcpInfo {
   uint32_t retrans = 0;           // retrans_out
   uint32_t total_retrans = 0;     // retransmitted segments
   uint32_t delivered = 0;         // segments delivered, the handshake's one included
+  uint32_t delivered_ce = 0;      // of those, acknowledged by ACKs with ECE
   uint64_t pacing_rate = 0;       // bytes/s (UINT64_MAX: unlimited)
   uint32_t notsent_lowat = 0;     // effective TCP_NOTSENT_LOWAT (not in struct tcp_info)
 };

@@ -177,7 +177,7 @@ TcpInfo TcpSock::info() const {
   i.sndbuf = sndbuf_;
   i.wmem_queued = wmem_queued_;
   i.rto_us = static_cast<uint32_t>(rto_jiffies_ * jiffy_us_);
-  i.ca_state = in_loss_ ? 4 : 0;
+  i.ca_state = in_loss_ ? 4 : in_cwr_ ? 2 : 0;
   i.retransmits = static_cast<uint8_t>(std::min<uint32_t>(retransmits_, 255));
   i.probes = static_cast<uint8_t>(std::min<uint32_t>(probes_out_, 255));
   i.backoff = static_cast<uint8_t>(std::min<uint32_t>(backoff_, 255));
@@ -185,6 +185,7 @@ TcpInfo TcpSock::info() const {
   i.retrans = retrans_out_;
   i.total_retrans = total_retrans_;
   i.delivered = delivered_;
+  i.delivered_ce = delivered_ce_;
   i.pacing_rate = pacing_rate_;
   i.notsent_lowat = NotsentLowat();
   return i;

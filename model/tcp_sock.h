@@ -296,6 +296,12 @@ class TcpSock final : public Socket {
   uint32_t SlowStart(uint32_t acked);
   void CongAvoidAi(uint32_t w, uint32_t acked);
   uint32_t RecalcSsthresh() const;
+  uint32_t CaSsthresh();  // ca_ops->ssthresh with CUBIC's side effects
+  // --- ecn.cc ---
+  void EcnAlert(bool ece);
+  void EnterCwr();
+  void CwndReduction(uint32_t newly_acked, bool una_advanced);
+  void EcnSend(XmitSkb& x, const Skb& skb, bool retransmit);
   uint32_t CurrentSsthresh() const;
   void UpdatePacingRate();
   void CheckSpace();
@@ -362,6 +368,14 @@ class TcpSock final : public Socket {
   uint32_t lost_out_ = 0;
   uint32_t retrans_out_ = 0;
   bool in_loss_ = false;  // icsk_ca_state == TCP_CA_Loss
+  // Classic ECN as the sender (ecn.cc): icsk_ca_state == TCP_CA_CWR, the
+  // PRR counters of its cwnd reduction, TCP_ECN_QUEUE_CWR.
+  bool in_cwr_ = false;
+  bool ecn_queue_cwr_ = false;
+  uint32_t prior_cwnd_ = 0;
+  uint32_t prr_delivered_ = 0;
+  uint32_t prr_out_ = 0;
+  uint32_t delivered_ce_ = 0;
   uint32_t mss_cache_;
   uint32_t gso_segs_ = 0;
   uint32_t lsndtime_ = 0;  // jiffies

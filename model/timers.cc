@@ -97,18 +97,12 @@ void TcpSock::RetransmitTimer() {
   // without counting a backoff (Profile::rto_zero_window_counts_backoff).
   const bool zero_window = snd_wnd_ == 0;
   if (!zero_window) ++retransmits_;
-  if (!in_loss_) {
-    snd_ssthresh_ = RecalcSsthresh();
-    if (config_.cc == CongestionControl::kCubic) {
-      // bictcp_recalc_ssthresh with fast convergence; a new epoch starts.
-      if (snd_cwnd_ < cubic_.last_max_cwnd) {
-        cubic_.last_max_cwnd = (snd_cwnd_ * (1024 + 717)) / (2 * 1024);
-      } else {
-        cubic_.last_max_cwnd = snd_cwnd_;
-      }
-    }
-  }
+  // tcp_enter_loss: ssthresh drops unless a CWR reduction of this window
+  // (high_seq above snd_una) already lowered it.
+  if (!in_loss_ && !(in_cwr_ && high_seq_ > snd_una_)) snd_ssthresh_ = CaSsthresh();
   cubic_.epoch_start = 0;
+  in_cwr_ = false;
+  if (config_.ecn) ecn_queue_cwr_ = true;  // tcp_enter_loss: tcp_ecn_queue_cwr
   // tcp_set_ca_state(TCP_CA_Loss), on every RTO.
   if (config_.cc == CongestionControl::kCubic) CubicReset();
   snd_cwnd_ = 1;

@@ -59,6 +59,8 @@ inline constexpr uint8_t kTcpSyn = 0x02;
 inline constexpr uint8_t kTcpRst = 0x04;
 inline constexpr uint8_t kTcpPsh = 0x08;
 inline constexpr uint8_t kTcpAck = 0x10;
+inline constexpr uint8_t kTcpEce = 0x40;
+inline constexpr uint8_t kTcpCwr = 0x80;
 
 enum class Direction : uint8_t { kData, kAck };  // sender->peer, peer->sender
 

@@ -36,6 +36,8 @@ struct XmitSkb {
   // not from a push of the sender (tcp_push / tcp_mark_push): not a flush
   // point of the stream.
   bool psh_forced = false;
+  // ECT(0) in the IP header: new data on an ECN connection (tcp_ecn_send).
+  bool ect = false;
   std::vector<PayloadPiece> payload;  // empty when not tracked; sums to len otherwise
 };
 

@@ -330,6 +330,7 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   x.reason = reason;
   x.tag = skb.tag;
   x.retransmit = retransmit;
+  EcnSend(x, skb, retransmit);
   if (config_.track_payload) x.payload = skb.payload;
   wmem_alloc_ += skb.truesize;
   // tcp_event_data_sent: CA_EVENT_TX_START when nothing was in flight.
@@ -441,6 +442,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
     if (push_one) break;
   }
   if (sent_pkts > 0) {
+    if (in_cwr_) prr_out_ += sent_pkts;  // tcp_in_cwnd_reduction
     if (push_one != 2) ScheduleLossProbe(false);
     if (push_one != 2 && PacketsInFlight() > snd_cwnd_ + fin_over_cwnd) NoteViolation("packets in flight exceed cwnd after tcp_write_xmit");
     is_cwnd_limited |= PacketsInFlight() >= snd_cwnd_;
@@ -523,7 +525,7 @@ void TcpSock::SlowStartAfterIdleCheck() {
 
 // tcp_cwnd_application_limited.
 void TcpSock::CwndApplicationLimited() {
-  if (!in_loss_ && !sock_nospace_) {
+  if (!in_loss_ && !in_cwr_ && !sock_nospace_) {  // TCP_CA_Open only
     const uint32_t win_used = std::max(snd_cwnd_used_, InitCwnd());
     if (win_used < snd_cwnd_) {
       snd_ssthresh_ = CurrentSsthresh();

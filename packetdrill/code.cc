@@ -33,8 +33,12 @@ int64_t TcpiState(const ScriptSocket& s) {
   return fin_acked ? 5 : 4;
 }
 
-int64_t TcpiOptions(const Negotiated& neg) {
-  return (neg.timestamps ? 1 : 0) | (neg.sack ? 2 : 0) | (neg.wscale_ok ? 4 : 0);
+// tcp_get_info: TCPI_OPT_ECN with ECN agreed, TCPI_OPT_ECN_SEEN once ECT
+// or CE data arrived.
+int64_t TcpiOptions(const ScriptSocket& s) {
+  const Negotiated& neg = s.neg;
+  return (neg.timestamps ? 1 : 0) | (neg.sack ? 2 : 0) | (neg.wscale_ok ? 4 : 0) | (neg.ecn ? 8 : 0) |
+         (s.ecn_seen ? 16 : 0);
 }
 
 // The names a code block may use, with their values now.
@@ -58,14 +62,15 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"tcpi_lost", i.lost},                 {"tcpi_retrans", i.retrans},
       {"tcpi_sacked", 0},                    {"tcpi_reordering", model::kTcpReorderingDefault},
       {"tcpi_total_retrans", i.total_retrans}, {"tcpi_delivered", i.delivered},
-      {"tcpi_delivered_ce", 0},              {"tcpi_dsack_dups", 0},
+      {"tcpi_delivered_ce", i.delivered_ce},              {"tcpi_dsack_dups", 0},
       {"tcpi_pacing_rate", i.pacing_rate > static_cast<uint64_t>(INT64_MAX) ? int64_t{-1}
                                                                           : static_cast<int64_t>(i.pacing_rate)},
-      {"tcpi_state", TcpiState(s)},          {"tcpi_options", TcpiOptions(neg)},
+      {"tcpi_state", TcpiState(s)},          {"tcpi_options", TcpiOptions(s)},
       {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
       {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
       {"TCP_CLOSE", 7}, {"TCP_CLOSE_WAIT", 8}, {"TCP_LAST_ACK", 9}, {"TCP_CLOSING", 11},
-      {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4},
+      {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4}, {"TCPI_OPT_ECN", 8},
+      {"TCPI_OPT_ECN_SEEN", 16},
   };
 }
 

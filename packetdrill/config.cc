@@ -193,8 +193,7 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
   if (name == "tcp_invalid_ratelimit") return integer(&s->tcp_invalid_ratelimit);
   // Receiver-side or connection-setup knobs that cannot change what this
-  // runner models: no data is received, one connection per run, no Fast Open
-  // cookies or ECN negotiation accepted (those packets are skipped).
+  // runner models (one connection per run, no syncookies or metrics cache).
   if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
       name == "tcp_dsack") {
     return integer(&s->ignored_int);
@@ -211,11 +210,12 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
     }
     return absl::OkStatus();
   }
+  // tcp_ecn 0 off, 1 ask and accept, 2 accept only; 3 and up: Accurate ECN.
   if (name == "tcp_ecn") {
     uint32_t v;
     if (!ParseU32(value, &v)) return bad();
-    if (v == 1) return absl::UnimplementedError("tcp_ecn=1: ECN negotiation is not modelled");
-    return absl::OkStatus();
+    if (v > 2) return absl::UnimplementedError(absl::StrFormat("sysctl net.ipv4.tcp_ecn=%s is not modelled (Accurate ECN)", value));
+    return (s->tcp_ecn = static_cast<int>(v), absl::OkStatus());
   }
   if (name == "tcp_congestion_control") {
     if (value != "cubic" && value != "reno") {
@@ -471,6 +471,7 @@ bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
       {"net.ipv4.tcp_slow_start_after_idle", &Settings::tcp_slow_start_after_idle},
       {"net.ipv4.tcp_autocorking", &Settings::tcp_autocorking},
       {"net.ipv4.tcp_mtu_probing", &Settings::tcp_mtu_probing},
+      {"net.ipv4.tcp_ecn", &Settings::tcp_ecn},
   };
   static constexpr U32Field kU32s[] = {
       {"net.ipv4.tcp_min_tso_segs", &Settings::tcp_min_tso_segs},

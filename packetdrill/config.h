@@ -34,6 +34,7 @@ struct Settings {
   int tcp_slow_start_after_idle = 1;
   int tcp_autocorking = 1;
   int tcp_mtu_probing = 0;
+  int tcp_ecn = 2;  // classic ECN: 0 off, 1 request and accept, 2 accept only
   uint32_t tcp_base_mss = 1024;
   uint32_t tcp_probe_threshold = 8;
   std::string tcp_congestion_control = "cubic";

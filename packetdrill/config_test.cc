@@ -135,8 +135,12 @@ TEST(ConfigTest, MalformedRecognisedCommandsAreInvalid) {
 TEST(ConfigTest, HarmlessSysctlsAndLinkMtu) {
   Settings s;
   EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_syncookies=0", &s).ok());
-  EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=2", &s).ok());
-  EXPECT_EQ(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=1", &s).code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(s.tcp_ecn, 2);
+  EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=1", &s).ok());
+  EXPECT_EQ(s.tcp_ecn, 1);
+  EXPECT_TRUE(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=0", &s).ok());
+  EXPECT_EQ(s.tcp_ecn, 0);
+  EXPECT_EQ(ApplyCommand("sysctl -q net.ipv4.tcp_ecn=3", &s).code(), absl::StatusCode::kUnimplemented);
   EXPECT_TRUE(ApplyCommand("sysctl -q net.core.rmem_max=1000000", &s).ok());
   EXPECT_EQ(s.rmem_max, 1000000u);
   EXPECT_TRUE(ApplyCommand("ip link set dev tun0 mtu 1200", &s).ok());

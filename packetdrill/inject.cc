@@ -107,7 +107,12 @@ absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
   if (run.sock.phase != SocketPhase::kListen) return run.Skip(e.line, "SYN to a socket that is not listening");
   if (p.len != 0) return run.Skip(e.line, "data on SYN (Fast Open) is not modelled");
   NegotiateWithPeer(run, p);
-  run.EmitSyn(kFlagSyn | kFlagAck, run.sock.rcv_nxt, run.sock.last_peer_tsval);
+  // tcp_ecn_create_request: a SYN with ECE and CWR, itself Not-ECT, gets
+  // ECN unless tcp_ecn is 0 (per-route ECN features are not modelled); the
+  // SYN-ACK says yes with ECE alone (tcp_ecn_make_synack).
+  run.sock.neg.ecn = (p.flags & (kFlagEce | kFlagCwr)) == (kFlagEce | kFlagCwr) &&
+                     InboundEcn(p.ecn) == kEcnNotEct && run.settings.tcp_ecn != 0;
+  run.EmitSyn(kFlagSyn | kFlagAck | (run.sock.neg.ecn ? kFlagEce : 0), run.sock.rcv_nxt, run.sock.last_peer_tsval);
   run.sock.synack_at = run.loop.now();
   run.sock.phase = SocketPhase::kSynRcvd;
   return absl::OkStatus();
@@ -118,6 +123,8 @@ absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (run.sock.phase != SocketPhase::kSynSent) return run.Skip(e.line, "SYN-ACK without a pending connect");
   if (*p.ack != 1) return run.Fail(e.line, absl::StrFormat("SYN-ACK acknowledges %u, our SYN was 0:0", *p.ack));
   NegotiateWithPeer(run, p);
+  // tcp_ecn_rcv_synack: our ECN SYN is answered yes by ECE without CWR.
+  run.sock.neg.ecn = run.sock.ecn_syn && (p.flags & (kFlagEce | kFlagCwr)) == kFlagEce;
   // tcp_rcv_synsent_state_process: the handshake ACK leaves at once.
   run.EmitAck();
   return Establish(run, e.line, *p.win, run.loop.now() - run.sock.syn_at);
@@ -183,6 +190,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
     return run.Skip(e.line, "duplicate ACK: fast retransmit/recovery is not modelled");
   }
   sock.RecordAck(*p.ack, win);
+  EcnAcceptCwr(run, p);
   // tcp_rcv_established: tcp_ack, then tcp_data_queue, then
   // tcp_data_snd_check (in the model's OnSegment below) and tcp_ack_snd_check.
   // The data is queued first so that what the model sends acknowledges it.
@@ -191,7 +199,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   seg.sent_at = run.loop.now();
   seg.seq = p.seq_start - 1;
   seg.len = 0;
-  seg.flags = model::kTcpAck;
+  seg.flags = model::kTcpAck | (p.flags & kFlagEce);  // the model heeds ECE only with ECN agreed
   seg.ack = *p.ack - 1;  // the model's FIN takes a sequence number, as Linux's
   seg.win = win;
   // tcp_data_queue -> tcp_fin runs before tcp_data_snd_check: in FIN_WAIT1

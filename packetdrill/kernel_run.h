@@ -10,11 +10,12 @@
 // aggregation and verdicts; runner.h), and the system calls run on real
 // sockets, the kernel doing the handshake. Root only.
 //
-// Subset: IPv4; socket, setsockopt/getsockopt (the options the model
-// knows), bind, listen, accept, connect, fcntl, write, send, read, recv,
-// open, sendfile, close, shutdown, ioctl SIOCINQ/SIOCOUTQ; %{ assert }% over
-// TCP_INFO; commands: defaults.sh, set_sysctls.py and its restore script,
-// sysctl, ethtool and ip on tun0, and the file commands rm, dd, truncate
+// Subset: IPv4 (with the ECN field of the script's markings); socket,
+// setsockopt/getsockopt (the options the model knows), bind, listen,
+// accept, connect, fcntl, write, send, read, recv, open, sendfile, close,
+// shutdown, ioctl SIOCINQ/SIOCOUTQ; %{ assert }% over TCP_INFO; commands:
+// defaults.sh, set_sysctls.py and its restore script, sysctl, ethtool and
+// ip on tun0, and the file commands rm, dd, truncate
 // (run by /bin/sh). Anything else SKIPs with the reason. Sysctls are written
 // in the script's namespace; one that is not per namespace (read-only there)
 // is written in the host's, and the parent process puts it back when the

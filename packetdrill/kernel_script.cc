@@ -160,9 +160,9 @@ absl::Status KernelScript::Step(const Event& e) {
 // is the peer's ISN (the origin of later script numbers), acks count from
 // the kernel's ISN, a TS ecr echoes the kernel's latest TS val.
 absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
-  if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || (!p.ecn.empty() && p.ecn != "noecn")) {
-    return Skip(e.line, "urgent data and ECN on the kernel target");
-  }
+  if (p.flags & kFlagUrg) return Skip(e.line, "urgent data on the kernel target");
+  const std::optional<uint8_t> ecn = InboundEcn(p.ecn);
+  if (!ecn) return Skip(e.line, absl::StrFormat("ECN marking [%s] on an inbound packet is not modelled", p.ecn));
   const bool syn = p.flags & kFlagSyn;
   if (p.len > 65000) return Skip(e.line, "an inbound packet larger than an IPv4 datagram");
   if ((p.flags & kFlagAck) && !k_isn_) return Fail(e.line, "inbound ACK before the kernel sent its SYN or SYN-ACK");
@@ -172,6 +172,7 @@ absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
   w.seq = syn ? kRemoteIsn : kRemoteIsn + p.seq_start;
   w.ack = (p.flags & kFlagAck) && p.ack ? *k_isn_ + *p.ack : 0;
   w.flags = p.flags;
+  w.ecn = *ecn;
   w.win = static_cast<uint16_t>(p.win.value_or(65535));
   w.len = p.len;
   w.options = p.options;
@@ -192,7 +193,7 @@ absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
 
 absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi,
                                     int64_t* last) {
-  if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr)) return Skip(e.line, "urgent data and ECN on the kernel target");
+  if (p.flags & kFlagUrg) return Skip(e.line, "urgent data on the kernel target");
   // The next segment from tun0 in the script's numbers, waiting until `deadline`.
   auto next = [&](int64_t deadline) -> std::optional<Capture> {
     std::optional<WireTcp> w = tun_->Peek(origin_ + deadline);
@@ -210,6 +211,7 @@ absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_
     c.win = w->win;
     c.options = w->options;
     c.flow = static_cast<uint64_t>(w->sport) << 16 | w->dport;
+    c.ecn = w->ecn;
     for (const TcpOption& o : w->options) {
       if (o.kind == TcpOption::Kind::kTimestamp) last_k_tsval_ = o.ts_val;
     }

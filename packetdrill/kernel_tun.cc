@@ -179,6 +179,7 @@ void TunDevice::ReadLoop() {
     w.seq = Get32(tcp + 4);
     w.ack = Get32(tcp + 8);
     w.flags = tcp[13];
+    w.ecn = ip[1] & 3;
     w.win = Get16(tcp + 14);
     w.len = static_cast<uint32_t>(total - ihl - doff);
     w.options = DecodeTcpOptions(tcp + 20, doff - 20);
@@ -193,6 +194,7 @@ absl::Status TunDevice::Write(const WireTcp& p) {
   std::vector<uint8_t> b(kVnetHdrLen + 20 + tcp_len, 0);
   uint8_t* ip = b.data() + kVnetHdrLen;
   ip[0] = 0x45;
+  ip[1] = p.ecn & 3;  // TOS: DSCP 0 and the ECN field
   Put16(ip + 2, static_cast<uint16_t>(20 + tcp_len));
   ip[8] = 64;
   ip[9] = 6;

@@ -39,6 +39,7 @@ struct WireTcp {
   uint8_t flags = 0;
   uint16_t win = 0;
   uint32_t len = 0;  // payload bytes (zeros when written)
+  uint8_t ecn = 0;   // the IP header's ECN field
   std::vector<TcpOption> options;
 };
 

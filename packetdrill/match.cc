@@ -54,6 +54,11 @@ void OnXmit(RunState& run, const model::XmitSkb& skb) {
     c.len = n;
     const bool last = off + n >= skb.len;
     c.flags = last ? skb.tcp_flags : (skb.tcp_flags & ~(model::kTcpPsh | model::kTcpFin));
+    // GSO leaves CWR on the first segment only (tcp_gso_segment); ECE
+    // echoes a CE mark the peer has not yet answered (tcp_ecn_send).
+    if (off > 0) c.flags &= ~model::kTcpCwr;
+    if (sock.ecn_demand_cwr) c.flags |= kFlagEce;
+    c.ecn = skb.ect ? kEcnEct0 : kEcnNotEct;
     c.ack = sock.rcv_nxt;
     c.win = sock.DataWindow();
     c.options = run.DataOptionsNow();

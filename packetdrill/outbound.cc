@@ -47,7 +47,27 @@ bool OptionsMatch(const std::vector<TcpOption>& want, const std::vector<TcpOptio
   return true;
 }
 
+// Whether the ECN field matches the line's marking (none: not checked).
+bool EcnMatches(const std::string& marking, uint8_t ecn) {
+  if (marking.empty()) return true;
+  if (marking == "ect01") return ecn == kEcnEct0 || ecn == kEcnEct1;
+  return InboundEcn(marking) == ecn;
+}
+
+std::string EcnText(uint8_t ecn) {
+  static constexpr const char* kNames[] = {"noecn", "ect1", "ect0", "ce"};
+  return kNames[ecn & 3];
+}
+
 }  // namespace
+
+std::optional<uint8_t> InboundEcn(const std::string& marking) {
+  if (marking.empty() || marking == "noecn") return kEcnNotEct;
+  if (marking == "ect1") return kEcnEct1;
+  if (marking == "ect0") return kEcnEct0;
+  if (marking == "ce") return kEcnCe;
+  return std::nullopt;
+}
 
 int64_t ToleranceNs(const MatchRules& rules, int64_t gap_ns) {
   const int64_t fixed = rules.tolerance_usecs * 1000;
@@ -105,6 +125,7 @@ std::string OutboundDifference(const PacketEvent& p, const std::vector<Capture>&
   if (joined.len < p.len) return "fewer bytes than expected";
   if (p.ack && *p.ack != joined.ack) return "ack number differs";
   if (p.win && *p.win != joined.win) return "window differs";
+  if (!EcnMatches(p.ecn, joined.ecn)) return absl::StrFormat("ECN field differs ([%s] vs [%s])", p.ecn, EcnText(joined.ecn));
   if (!p.options_any && !OptionsMatch(p.options, joined.options)) {
     return absl::StrFormat("TCP options differ (<%s> vs <%s>)", OptionsText(p.options), OptionsText(joined.options));
   }

@@ -17,6 +17,7 @@
 // packets with PSH on each: one line.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,19 @@ struct Capture {
   uint32_t win = 0;
   std::vector<TcpOption> options;
   uint64_t flow = 0;  // addresses and ports: captures of different flows are never joined
+  uint8_t ecn = 0;    // the IP header's ECN field (kEcnNotEct ... kEcnCe)
 };
+
+// The IP header's ECN field (RFC 3168).
+inline constexpr uint8_t kEcnNotEct = 0;
+inline constexpr uint8_t kEcnEct1 = 1;
+inline constexpr uint8_t kEcnEct0 = 2;
+inline constexpr uint8_t kEcnCe = 3;
+
+// The field an inbound packet's "[noecn]", "[ect0]", "[ect1]" or "[ce]"
+// marking asks for (no marking: Not-ECT); nullopt for "[ect01]", which only
+// an outbound line may use (either ECT codepoint).
+std::optional<uint8_t> InboundEcn(const std::string& marking);
 
 // Whether `next` joins the pieces in `group` (non-empty) for a line of
 // `want` payload bytes.

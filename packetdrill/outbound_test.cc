@@ -117,5 +117,34 @@ TEST(JoinTest, LengthAndOptionsCompared) {
   EXPECT_THAT(OutboundDifference(with_ts, g, j), ::testing::HasSubstr("TCP options differ"));
 }
 
+// RFC 3168's ECN field: a marking on the line is checked, none is not;
+// [ect01] takes either ECT codepoint.
+TEST(EcnFieldTest, MarkingChecksTheField) {
+  Capture c = Piece(1, 1000, kFlagAck, 0);
+  c.ecn = kEcnEct0;
+  PacketEvent p = Line(1, 1000, kFlagAck);
+  EXPECT_EQ(OutboundDifference(p, {c}, c), "");
+  p.ecn = "ect0";
+  EXPECT_EQ(OutboundDifference(p, {c}, c), "");
+  p.ecn = "ect01";
+  EXPECT_EQ(OutboundDifference(p, {c}, c), "");
+  p.ecn = "noecn";
+  EXPECT_EQ(OutboundDifference(p, {c}, c), "ECN field differs ([noecn] vs [ect0])");
+  p.ecn = "ce";
+  EXPECT_NE(OutboundDifference(p, {c}, c), "");
+  c.ecn = kEcnNotEct;
+  p.ecn = "ect01";
+  EXPECT_NE(OutboundDifference(p, {c}, c), "");
+}
+
+TEST(EcnFieldTest, InboundMarkings) {
+  EXPECT_EQ(InboundEcn(""), kEcnNotEct);
+  EXPECT_EQ(InboundEcn("noecn"), kEcnNotEct);
+  EXPECT_EQ(InboundEcn("ect1"), 1);
+  EXPECT_EQ(InboundEcn("ect0"), 2);
+  EXPECT_EQ(InboundEcn("ce"), 3);
+  EXPECT_FALSE(InboundEcn("ect01").has_value());
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill

@@ -28,10 +28,10 @@ uint32_t InitialRcvMss(const ScriptSocket& sock) {
 }
 
 // tcp_incr_quickack: enough quick ACKs for half the window in MSS segments.
-void IncrQuickAck(ScriptSocket& sock) {
+void IncrQuickAck(ScriptSocket& sock, uint32_t max_quick = kMaxQuickAcks) {
   uint32_t quick = sock.neg.rcv_wnd / (2 * sock.rcv.mss);
   if (quick == 0) quick = 2;
-  quick = std::min(quick, kMaxQuickAcks);
+  quick = std::min(quick, max_quick);
   sock.rcv.quick = std::max(sock.rcv.quick, quick);
 }
 
@@ -47,8 +47,32 @@ void MeasureRcvMss(ScriptSocket& sock, uint32_t len) {
   sock.rcv.pushed = true;
 }
 
+// tcp_enter_quickack_mode.
+void EnterQuickAckMode(ScriptSocket& sock, uint32_t max_quick) {
+  IncrQuickAck(sock, max_quick);
+  sock.rcv.pingpong = false;
+  sock.rcv.ato = AtoMinJiffies(sock.hz);
+}
+
+// tcp_ecn_check_ce, on an ECN connection: a CE mark not yet answered makes
+// our segments echo ECE and ACKs leave at once (the sender's cwnd may be
+// small); Not-ECT data after ECT data is taken for a retransmission, also
+// ACKed quickly.
+void EcnCheckCe(ScriptSocket& sock, uint8_t ecn) {
+  if (!sock.neg.ecn) return;
+  if (ecn == kEcnNotEct) {
+    if (sock.ecn_seen) EnterQuickAckMode(sock, 2);
+    return;
+  }
+  if (ecn == kEcnCe && !sock.ecn_demand_cwr) {
+    EnterQuickAckMode(sock, 2);
+    sock.ecn_demand_cwr = true;
+  }
+  sock.ecn_seen = true;
+}
+
 // tcp_event_data_recv: the delayed-ACK estimator (ato) and quick ACKs.
-void EventDataRecv(RunState& run, uint32_t len) {
+void EventDataRecv(RunState& run, uint32_t len, uint8_t ecn) {
   ScriptSocket& sock = run.sock;
   if (sock.rcv.mss == 0) sock.rcv.mss = InitialRcvMss(sock);
   MeasureRcvMss(sock, len);
@@ -71,6 +95,7 @@ void EventDataRecv(RunState& run, uint32_t len) {
     }
   }
   sock.rcv.lrcv_jiffies = now;
+  EcnCheckCe(sock, ecn);
 }
 
 // tcp_send_delayed_ack: the timer is due ato jiffies from now, ato capped by
@@ -108,9 +133,18 @@ void ScheduleDelayedAck(RunState& run) {
 
 }  // namespace
 
+void EcnAcceptCwr(RunState& run, const PacketEvent& p) {
+  if (!(p.flags & kFlagCwr)) return;
+  // tcp_ecn_accept_cwr (in tcp_ack, on pure ACKs too, and whether or not
+  // ECN was agreed): the peer reduced its window, so stop echoing ECE; its
+  // cwnd may be tiny, so data with CWR is ACKed at once.
+  run.sock.ecn_demand_cwr = false;
+  if (p.len != 0) run.sock.rcv.ack_now = true;
+}
+
 void QueueData(RunState& run, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
-  EventDataRecv(run, p.len);
+  EventDataRecv(run, p.len, InboundEcn(p.ecn).value_or(kEcnNotEct));
   sock.rcv_nxt += p.len;
   sock.rcv.queued += p.len;
   sock.rcv.ack_sched = true;  // inet_csk_schedule_ack (tcp_data_queue)
@@ -126,7 +160,7 @@ void ReceiveData(RunState& run, const PacketEvent& /*p*/) {
   // otherwise a delayed ACK.
   const bool two_segments = sock.rcv_nxt - sock.rcv.wup > sock.rcv.mss;
   const bool quick = sock.rcv.quick > 0 && !sock.rcv.pingpong;
-  if (two_segments || quick) {
+  if (two_segments || quick || sock.rcv.ack_now) {
     run.EmitAck();
   } else {
     ScheduleDelayedAck(run);
@@ -144,6 +178,7 @@ void OnAckSent(RunState& run) {
     if (--sock.rcv.quick == 0) sock.rcv.ato = AtoMinJiffies(sock.hz);
   }
   sock.rcv.ack_sched = false;
+  sock.rcv.ack_now = false;
   sock.rcv.pushed = sock.rcv.pushed2 = false;
   sock.rcv.wup = sock.rcv_nxt;  // tcp_select_window
 }

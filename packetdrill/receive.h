@@ -7,7 +7,8 @@
 // write a reply: rcv_nxt, the bytes waiting for read(), and the ACK
 // decisions (tcp_event_data_recv, __tcp_ack_snd_check, tcp_send_delayed_ack,
 // the delayed-ACK timer, tcp_cleanup_rbuf after a read, pingpong mode from
-// tcp_event_data_sent). Simplifications: in-order data only, no FIN on a
+// tcp_event_data_sent) and classic ECN's echo (tcp_ecn_check_ce,
+// tcp_ecn_accept_cwr). Simplifications: in-order data only, no FIN on a
 // data segment, the advertised window does not shrink with unread data, and
 // the "more than one MSS unacked" rule ignores its window-edge test.
 
@@ -23,6 +24,10 @@ namespace sendsim::packetdrill {
 // already have sent data carrying the new rcv_nxt): queue it and ACK it now
 // or later. `p` is in order (seq_start == rcv_nxt before the call).
 void ReceiveData(RunState& run, const PacketEvent& p);
+
+// The peer's segment carries CWR (tcp_ecn_accept_cwr): called before its
+// data is queued.
+void EcnAcceptCwr(RunState& run, const PacketEvent& p);
 
 // Marks rcv_nxt as advanced by `len` bytes before the ACK part is processed,
 // so that segments sent meanwhile acknowledge the data (tcp_data_queue runs

@@ -35,6 +35,9 @@ uint32_t TsVal(const RunState& run) { return static_cast<uint32_t>(run.loop.now(
 
 void EmitControl(RunState& run, uint32_t seq, uint8_t flags, uint32_t ack, uint32_t win,
                  std::vector<TcpOption> options) {
+  // tcp_ecn_send: every non-SYN segment echoes ECE while the peer owes a
+  // CWR; control segments go out Not-ECT.
+  if (run.sock.ecn_demand_cwr && !(flags & kFlagSyn)) flags |= kFlagEce;
   Capture c;
   c.t = run.loop.now();
   c.seq = seq;
@@ -52,11 +55,9 @@ std::string TimeText(model::TimeNs t) {
 }
 
 absl::Status UrgentOrEcn(const PacketEvent& p) {
-  if (p.flags & (kFlagUrg | kFlagEce | kFlagCwr) || p.urg) {
-    return absl::UnimplementedError("urgent data and ECN are not modelled");
-  }
-  if (!p.ecn.empty() && p.ecn != "noecn") {
-    return absl::UnimplementedError(absl::StrFormat("ECN marking [%s] is not modelled", p.ecn));
+  if (p.flags & kFlagUrg || p.urg) return absl::UnimplementedError("urgent data is not modelled");
+  if (p.inbound && !InboundEcn(p.ecn)) {
+    return absl::UnimplementedError(absl::StrFormat("ECN marking [%s] on an inbound packet is not modelled", p.ecn));
   }
   return absl::OkStatus();
 }

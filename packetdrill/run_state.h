@@ -93,7 +93,14 @@ struct ScriptSocket {
     bool ack_sched = false;      // ICSK_ACK_SCHED: data not yet acknowledged
     bool pushed = false;         // ICSK_ACK_PUSHED / PUSHED2: short segments seen
     bool pushed2 = false;
+    bool ack_now = false;        // ICSK_ACK_NOW: the next ACK check sends at once
   } rcv;
+  // Classic ECN (tp->ecn_flags): our SYN asked for it; the peer's CE mark
+  // awaits its CWR (TCP_ECN_DEMAND_CWR: our segments carry ECE); ECT or CE
+  // data arrived (TCP_ECN_SEEN).
+  bool ecn_syn = false;
+  bool ecn_demand_cwr = false;
+  bool ecn_seen = false;
   bool have_last_ack = false;   // for duplicate-ACK detection
   uint32_t last_ack = 0;
   uint32_t last_win = 0;
@@ -171,7 +178,8 @@ struct RunState {
 
 std::string TimeText(model::TimeNs t);
 
-// Urgent data and ECN on a script packet, either direction: a skip reason.
+// Urgent data on a script packet (either direction) or an inbound ECN
+// marking that names no single codepoint: a skip reason.
 absl::Status UrgentOrEcn(const PacketEvent& p);
 
 }  // namespace sendsim::packetdrill

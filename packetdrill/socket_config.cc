@@ -48,7 +48,9 @@ model::ConnectionConfig SocketConfigFor(const Settings& s, const Negotiated& neg
   sc.rtt_ns = 0;
   sc.tx_completion_ns = 0;
   sc.call_cost_ns = 0;
-  return scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = false});
+  model::ConnectionConfig c = scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = false});
+  c.ecn = neg.ecn;
+  return c;
 }
 
 absl::Status UnmodelledSysctls(const Settings& s) {

@@ -370,7 +370,9 @@ absl::Status SyscallDriver::SysConnect(const Call& c) {
   ScriptSocket& sock = run_.sock;
   if (sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "connect() in this state");
   sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr, run_.profile.initial_rwnd_capped);
-  run_.EmitSyn(kFlagSyn, 0, 0);
+  // tcp_ecn_send_syn: tcp_ecn=1 asks for ECN with ECE and CWR on the SYN.
+  sock.ecn_syn = run_.settings.tcp_ecn == 1;
+  run_.EmitSyn(kFlagSyn | (sock.ecn_syn ? kFlagEce | kFlagCwr : 0), 0, 0);
   sock.syn_at = run_.loop.now();
   sock.active_open = true;
   sock.phase = SocketPhase::kSynSent;

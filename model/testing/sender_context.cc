@@ -51,12 +51,12 @@ int64_t SenderContext::SendMsg(uint32_t len, int flags) {
   return sock_->sendmsg(iov, flags);
 }
 
-void SenderContext::Ack(uint64_t ack, std::optional<uint32_t> win) {
+void SenderContext::Ack(uint64_t ack, std::optional<uint32_t> win, uint8_t flags) {
   Segment seg;
   seg.sent_at = loop_.now();
   seg.ack = static_cast<uint32_t>(ack);
   seg.win = win.value_or(opts_.peer_window);
-  seg.flags = kTcpAck;
+  seg.flags = flags;
   sock_->OnAckSegment(seg);
 }
 

@@ -59,8 +59,8 @@ class SenderContext {
   int64_t SendMsg(uint32_t len, int flags);
 
   // Peer: an ACK (cumulative, 32-bit wire seq) with window `win` (none:
-  // the initial peer window; 0 is a zero window).
-  void Ack(uint64_t ack, std::optional<uint32_t> win = std::nullopt);
+  // the initial peer window; 0 is a zero window) and TCP flags `flags`.
+  void Ack(uint64_t ack, std::optional<uint32_t> win = std::nullopt, uint8_t flags = kTcpAck);
   // NIC: TX completion of the `n` oldest clones not yet completed.
   void CompleteTx(size_t n = 1);
   void CompleteAllTx() { CompleteTx(pending_tx_.size()); }
