@@ -30,6 +30,10 @@ ABSL_FLAG(bool, any_kernel, false,
           "--kernel_side: run on whatever kernel this is (debugging, e.g. in `unshare -n`; the series still "
           "picks the profile and writers)");
 ABSL_FLAG(std::string, json_out, "", "--kernel_side: write the kernel side here");
+ABSL_FLAG(std::string, case_file, "",
+          "--kernel_side: run only the case of this fixture (the text after its 'case:' line) and print the "
+          "kernel's sizes");
+ABSL_FLAG(bool, trace, false, "--kernel_side --case_file: trace ACKs, data segments and writer wakes on stderr");
 ABSL_FLAG(std::string, record, "", "add the model's side to this kernel-side file and write --out");
 ABSL_FLAG(std::string, out, "", "--record: the recording to write");
 ABSL_FLAG(std::string, fixtures_dir, "", "--record: write quiescent disagreements here as fixtures");
@@ -70,7 +74,38 @@ std::vector<uint32_t> FirstSizes(const KernelCaseRun& k) {
   return v;
 }
 
+// The sysctls a case sets, restored when `cleanup` unwinds; the tun.
+absl::StatusOr<std::unique_ptr<realsock::TunDevice>> PrepareGuest(kernelcmp::CleanupStack* cleanup) {
+  if (geteuid() != 0) return absl::UnavailableError("the tun device needs root (run inside tools/uml/run.sh)");
+  for (const char* path : {"/proc/sys/net/ipv4/tcp_autocorking", "/proc/sys/net/ipv4/tcp_no_metrics_save"}) {
+    absl::StatusOr<std::string> old = ReadSysctl(path);
+    if (!old.ok()) return old.status();
+    cleanup->Push(absl::StrFormat("restore %s", path), [p = std::string(path), v = *old] { (void)WriteSysctl(p, v); });
+  }
+  return realsock::TunDevice::Create();
+}
+
+// One fixture's case on this kernel: its sizes on stdout.
+int CaseFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return Fail(text.status());
+  const size_t at = text->find("\ncase:\n");
+  if (at == std::string::npos) return Fail(absl::InvalidArgumentError(absl::StrFormat("%s has no 'case:' line", path)));
+  absl::StatusOr<props::Case> c = props::ParseCase(text->substr(at + 7));
+  if (!c.ok()) return Fail(absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, c.status().message())));
+  kernelcmp::CleanupStack cleanup;
+  kernelcmp::SignalGuard guard(&cleanup);
+  absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = PrepareGuest(&cleanup);
+  if (!tun.ok()) return Fail(tun.status());
+  absl::StatusOr<KernelCaseRun> k =
+      RunKernelCase(KernelExpressible(*c), tun->get(), absl::GetFlag(FLAGS_trace) ? stderr : nullptr);
+  if (!k.ok()) return Fail(k.status());
+  std::printf("kernel: %s%s\n", EncodeSizes(FirstSizes(*k)).c_str(), k->completed ? "" : " (incomplete)");
+  return 0;
+}
+
 int KernelSide() {
+  if (!absl::GetFlag(FLAGS_case_file).empty()) return CaseFile(absl::GetFlag(FLAGS_case_file));
   const std::string series = absl::GetFlag(FLAGS_series);
   const std::string out = absl::GetFlag(FLAGS_json_out);
   if (out.empty()) return Fail(absl::InvalidArgumentError("--kernel_side needs --json_out"));
@@ -89,15 +124,9 @@ int KernelSide() {
   if (!absl::GetFlag(FLAGS_any_kernel) && !absl::StartsWith(rec->release, series + ".")) {
     return Fail(absl::UnavailableError(absl::StrFormat("this kernel is %s, not %s", rec->release, series)));
   }
-  if (geteuid() != 0) return Fail(absl::UnavailableError("the tun device needs root (run inside tools/uml/run.sh)"));
   kernelcmp::CleanupStack cleanup;
   kernelcmp::SignalGuard guard(&cleanup);
-  for (const char* path : {"/proc/sys/net/ipv4/tcp_autocorking", "/proc/sys/net/ipv4/tcp_no_metrics_save"}) {
-    absl::StatusOr<std::string> old = ReadSysctl(path);
-    if (!old.ok()) return Fail(old.status());
-    cleanup.Push(absl::StrFormat("restore %s", path), [p = std::string(path), v = *old] { (void)WriteSysctl(p, v); });
-  }
-  absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = realsock::TunDevice::Create();
+  absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = PrepareGuest(&cleanup);
   if (!tun.ok()) return Fail(tun.status());
   uint64_t runs = 0, failed = 0;
   for (ReplayCell& cell : rec->cells) {
