@@ -191,13 +191,15 @@ class KernelRun {
   absl::Status Blocked(TimeNs horizon) {
     blocked_ = true;
     absl::Status st = absl::OkStatus();
+    bool writable = false;
     while (st.ok()) {
       if (Now() > horizon) {
         st = absl::DeadlineExceededError("blocked past the horizon");
         break;
       }
-      st = Settle();
-      if (st.ok() && PollWritable()) {
+      st = Settle(&writable);
+      if (st.ok() && !writable) writable = PollWritable();
+      if (writable) {
         Trace("batch goes on");
         break;
       }
@@ -210,7 +212,8 @@ class KernelRun {
   // Until every byte is written and acknowledged, an error, or the horizon.
   absl::Status Drive(const messenger::CephConnection& ceph, TimeNs horizon, bool* completed) {
     for (;;) {
-      if (absl::Status st = Settle(); !st.ok()) return st;
+      bool unused = false;
+      if (absl::Status st = Settle(&unused); !st.ok()) return st;
       if (s_->wants_write_space() && PollWritable()) {
         Trace("write space");
         s_->FireWriteSpace();
@@ -241,13 +244,21 @@ class KernelRun {
 
   // Runs every instant that has passed, one at a time: after each, the
   // kernel's answer is read at that instant, and a writer waiting for room
-  // that the instant's ACKs made writable is woken there. Then the loop
-  // comes up to the present and the tun is read.
-  absl::Status Settle() {
+  // that the instant's ACKs made writable is woken there. Inside a blocked
+  // call the writer cannot be called back: Settle stops at that instant
+  // with `*writable_blocked` set. Else the loop comes up to the present and
+  // the tun is read.
+  absl::Status Settle(bool* writable_blocked) {
     for (TimeNs t = loop_.NextEventTime(); t >= 0 && t <= Now(); t = loop_.NextEventTime()) {
       while (loop_.NextEventTime() == t) loop_.RunOne();
       if (absl::Status st = DrainTun(); !st.ok()) return st;
-      if (blocked_) continue;  // inside the writer's call: Blocked polls
+      if (blocked_) {
+        if (PollWritable()) {
+          *writable_blocked = true;
+          return absl::OkStatus();
+        }
+        continue;
+      }
       if (s_->wants_write_space() && PollWritable()) {
         Trace("write space");
         s_->FireWriteSpace();

@@ -19,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "tools/kernelcmp/cleanup.h"
 #include "tools/kernelreplay/kernel_case.h"
+#include "props/run_case.h"
 #include "tools/kernelreplay/replay.h"
 
 ABSL_FLAG(bool, kernel_side, false, "inside a UML guest: run the sample's cases on this kernel over the tun peer");
@@ -31,9 +32,10 @@ ABSL_FLAG(bool, any_kernel, false,
           "picks the profile and writers)");
 ABSL_FLAG(std::string, json_out, "", "--kernel_side: write the kernel side here");
 ABSL_FLAG(std::string, case_file, "",
-          "--kernel_side: run only the case of this fixture (the text after its 'case:' line) and print the "
-          "kernel's sizes");
-ABSL_FLAG(bool, trace, false, "--kernel_side --case_file: trace ACKs, data segments and writer wakes on stderr");
+          "run only the case of this fixture (the text after its 'case:' line) and print its sizes: on this "
+          "kernel with --kernel_side, else on the model");
+ABSL_FLAG(bool, trace, false,
+          "--case_file: trace on stderr (kernel: ACKs, data segments, writer wakes; model: data segments)");
 ABSL_FLAG(std::string, record, "", "add the model's side to this kernel-side file and write --out");
 ABSL_FLAG(std::string, out, "", "--record: the recording to write");
 ABSL_FLAG(std::string, fixtures_dir, "", "--record: write quiescent disagreements here as fixtures");
@@ -85,14 +87,41 @@ absl::StatusOr<std::unique_ptr<realsock::TunDevice>> PrepareGuest(kernelcmp::Cle
   return realsock::TunDevice::Create();
 }
 
+// The case of a fixture file (the text after its 'case:' line).
+absl::StatusOr<props::Case> ReadCaseFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  const size_t at = text->find("\ncase:\n");
+  if (at == std::string::npos) return absl::InvalidArgumentError(absl::StrFormat("%s has no 'case:' line", path));
+  absl::StatusOr<props::Case> c = props::ParseCase(text->substr(at + 7));
+  if (!c.ok()) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, c.status().message()));
+  return c;
+}
+
+// The model's run of a fixture's case: its sizes on stdout; with --trace
+// every data packet (time, sequence, length, push reason) on stderr.
+int ModelCaseFile(const std::string& path) {
+  absl::StatusOr<props::Case> c = ReadCaseFile(path);
+  if (!c.ok()) return Fail(c.status());
+  absl::StatusOr<props::Outcome> o = props::RunCase(KernelExpressible(*c), props::RunDepth::kWire);
+  if (!o.ok()) return Fail(o.status());
+  std::vector<uint32_t> sizes;
+  for (const props::PacketRecord& p : o->packets) {
+    if (p.len == 0) continue;
+    if (!p.retransmit) sizes.push_back(p.len);
+    if (absl::GetFlag(FLAGS_trace)) {
+      std::fprintf(stderr, "%12lld data %u+%u reason %d%s\n", static_cast<long long>(p.time), p.seq, p.len, p.reason,
+                   p.retransmit ? " rtx" : "");
+    }
+  }
+  std::printf("model: %s%s\n", EncodeSizes(sizes).c_str(), o->completed ? "" : " (incomplete)");
+  return 0;
+}
+
 // One fixture's case on this kernel: its sizes on stdout.
 int CaseFile(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return Fail(text.status());
-  const size_t at = text->find("\ncase:\n");
-  if (at == std::string::npos) return Fail(absl::InvalidArgumentError(absl::StrFormat("%s has no 'case:' line", path)));
-  absl::StatusOr<props::Case> c = props::ParseCase(text->substr(at + 7));
-  if (!c.ok()) return Fail(absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, c.status().message())));
+  absl::StatusOr<props::Case> c = ReadCaseFile(path);
+  if (!c.ok()) return Fail(c.status());
   kernelcmp::CleanupStack cleanup;
   kernelcmp::SignalGuard guard(&cleanup);
   absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = PrepareGuest(&cleanup);
@@ -199,6 +228,7 @@ int main(int argc, char** argv) {
   namespace kr = sendsim::kernelreplay;
   const int modes = (absl::GetFlag(FLAGS_kernel_side) ? 1 : 0) + (!absl::GetFlag(FLAGS_record).empty() ? 1 : 0) +
                     (!absl::GetFlag(FLAGS_recorded).empty() ? 1 : 0);
+  if (modes == 0 && !absl::GetFlag(FLAGS_case_file).empty()) return kr::ModelCaseFile(absl::GetFlag(FLAGS_case_file));
   if (modes != 1) {
     std::fprintf(stderr, "kernelreplay: give exactly one of --kernel_side, --record, --recorded\n");
     return 2;
