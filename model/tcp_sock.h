@@ -289,6 +289,7 @@ class TcpSock final : public Socket {
   uint32_t RecalcSsthresh() const;
   uint32_t CurrentSsthresh() const;
   void UpdatePacingRate();
+  void SynAckPacingRate();  // the active opener's first rate, on the SYN-ACK
   void CheckSpace();
   void NewSpace();
   void SndbufExpand();
