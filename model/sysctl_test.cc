@@ -40,34 +40,30 @@ TEST(Sysctls, WmemSetsInitialSndbufAndCap) {
   EXPECT_EQ(SenderContext(capped).sock().sndbuf(), 20000u);
 }
 
-// tcp_update_pacing_rate in tcp_ack on the SYN-ACK, after the 100 us
-// handshake sample, in slow start: mss * 80000 * ratio * cwnd / srtt_us_x8,
-// with tcp_init_sock's cwnd 10 and tcp_connect_init's mss_cache, clamped
-// to TCP_MSS_DEFAULT less the timestamp option (536 - 12 = 524): the
-// SYN-ACK's MSS and the route's initcwnd come after it.
-// 524 * 80000 * ratio * 10 / 800.
+// tcp_update_pacing_rate after the 100 us handshake sample, cwnd 10 in slow
+// start: mss * 80000 * ratio * cwnd / srtt_us_x8 = 1448 * 80000 * ratio * 10 / 800.
 TEST(Sysctls, PacingSsRatioScalesTheRate) {
   SenderContext::Options o;
-  EXPECT_EQ(SenderContext(o).sock().info().pacing_rate, 104800000u);  // 200%
+  EXPECT_EQ(SenderContext(o).sock().info().pacing_rate, 289600000u);  // 200%
   o.config.sysctl.pacing_ss_ratio = 100;
-  EXPECT_EQ(SenderContext(o).sock().info().pacing_rate, 52400000u);
+  EXPECT_EQ(SenderContext(o).sock().info().pacing_rate, 144800000u);
 }
 
-// The first rate ignores the route's initcwnd and the peer's MSS (kernel
-// replay, UML 6.12, mss 536, initcwnd 32, 5,190 us handshake RTT: the first
-// flight's skbs held 3 segments). srtt_us_x8 = 41,520;
-// 524 * 80000 * 200 * 10 / 41,520 = 2,019,267 B/s. tcp_tso_autosize:
-// (2,019,267 >> 10 = 1,971) + (65,536 >> (5,190 >> 9 = 10) = 64) = 2,035
-// bytes, / 536 = 3 segments; cwnd 32 and mss 536 would have given 12.
-TEST(Sysctls, SynAckPacingRateUsesInitCwndAndDefaultMss) {
+// The first rate (tcp_ack on the SYN-ACK) is computed before the route's
+// initcwnd applies: cwnd 10 (kernel replay, UML 6.12, mss 536, initcwnd 32,
+// 5,190 us handshake RTT: the first flight's skbs held 3 segments).
+// srtt_us_x8 = 41,520; 536 * 80000 * 200 * 10 / 41,520 = 2,065,510 B/s.
+// tcp_tso_autosize: (2,065,510 >> 10 = 2,017) + (65,536 >> (5,190 >> 9 =
+// 10) = 64) = 2,081 bytes, / 536 = 3 segments; cwnd 32 would give 12.
+TEST(Sysctls, SynAckPacingRateUsesInitCwnd) {
   SenderContext::Options o;
   o.config.mss = 536;
   o.config.initcwnd = 32;
   o.handshake_rtt_ns = 5190 * kNsPerUs;
   SenderContext ctx(o);
   EXPECT_EQ(ctx.sock().snd_cwnd(), 32u);
-  EXPECT_EQ(ctx.sock().info().pacing_rate, 2019267u);
-  EXPECT_EQ(TsoAutosizeRule(2019267, 536, true, 5190, 9), 3u);
+  EXPECT_EQ(ctx.sock().info().pacing_rate, 2065510u);
+  EXPECT_EQ(TsoAutosizeRule(2065510, 536, true, 5190, 9), 3u);
 }
 
 // tcp_tso_autosize: max(rate >> 10 / mss, tcp_min_tso_segs).
@@ -78,7 +74,7 @@ TEST(Sysctls, MinTsoSegsFloorsTheBurst) {
 }
 
 // The sysctl is read on every tcp_write_xmit: with a 100 ms handshake RTT the
-// rate (2 * 524 * 10 / 0.1 s = 104800 B/s >> 10 = 102 bytes) gives no whole
+// rate (2 * 1448 * 10 / 0.1 s = 289600 B/s >> 10 = 282 bytes) gives no whole
 // segment, so bursts are tcp_min_tso_segs long; after UpdateSysctls(4) a
 // 10-segment write leaves as 4 + 4 + 2 segments (cwnd quota 5, 5, 2). The
 // third skb waits for TX completions: TSQ allows max(2 * truesize, rate >> 10)

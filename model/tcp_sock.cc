@@ -48,21 +48,19 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
 }
 
 // tcp_rcv_synsent_state_process runs tcp_ack on the SYN-ACK before
-// tcp_finish_connect -> tcp_init_transfer sets the route's initcwnd and
-// before tcp_sync_mss applies the SYN-ACK's MSS option: the first pacing
-// rate sees tcp_init_sock's TCP_INIT_CWND and tcp_connect_init's mss_cache,
-// whose clamp is still TCP_MSS_DEFAULT (less the timestamp option). It
-// holds until the first ACK of data, and through tcp_tso_autosize it sizes
-// the skbs of the first flight (UML 6.12: 3 segments per skb at a 5.2 ms
-// RTT with mss 536 and initcwnd 32, where cwnd 32 would give 12).
+// tcp_finish_connect -> tcp_init_transfer sets the route's initcwnd: the
+// first pacing rate sees tcp_init_sock's TCP_INIT_CWND. It holds until the
+// first ACK of data, and through tcp_tso_autosize it sizes the skbs of the
+// first flight (UML 6.12: 3 segments per skb at a 5.2 ms RTT with mss 536
+// and initcwnd 32, where cwnd 32 would give 12). The mss is the
+// connection's: a jumbo-MSS replay (8948, 2 ms RTT) splits its first
+// flight at 7 segments on UML 6.1 and 6.12, which tcp_connect_init's
+// TCP_MSS_DEFAULT-clamped mss_cache (524) would hold to 2.
 void TcpSock::SynAckPacingRate() {
-  const uint32_t ts = config_.timestamps ? kTcpTimestampOptionBytes : 0;
-  const uint32_t cwnd = snd_cwnd_, mss = mss_cache_;
+  const uint32_t cwnd = snd_cwnd_;
   snd_cwnd_ = kTcpInitCwnd;
-  mss_cache_ = std::min<uint32_t>(config_.mss + ts, kTcpMssDefault) - ts;
   UpdatePacingRate();
   snd_cwnd_ = cwnd;
-  mss_cache_ = mss;
 }
 
 uint32_t TcpSock::UsToJiffies(uint64_t us) const {
