@@ -49,6 +49,23 @@ TEST(Sysctls, PacingSsRatioScalesTheRate) {
   EXPECT_EQ(SenderContext(o).sock().info().pacing_rate, 144800000u);
 }
 
+// The first rate (tcp_ack on the SYN-ACK) is computed before the route's
+// initcwnd applies: cwnd 10 (kernel replay, UML 6.12, mss 536, initcwnd 32,
+// 5,190 us handshake RTT: the first flight's skbs held 3 segments).
+// srtt_us_x8 = 41,520; 536 * 80000 * 200 * 10 / 41,520 = 2,065,510 B/s.
+// tcp_tso_autosize: (2,065,510 >> 10 = 2,017) + (65,536 >> (5,190 >> 9 =
+// 10) = 64) = 2,081 bytes, / 536 = 3 segments; cwnd 32 would give 12.
+TEST(Sysctls, SynAckPacingRateUsesInitCwnd) {
+  SenderContext::Options o;
+  o.config.mss = 536;
+  o.config.initcwnd = 32;
+  o.handshake_rtt_ns = 5190 * kNsPerUs;
+  SenderContext ctx(o);
+  EXPECT_EQ(ctx.sock().snd_cwnd(), 32u);
+  EXPECT_EQ(ctx.sock().info().pacing_rate, 2065510u);
+  EXPECT_EQ(TsoAutosizeRule(2065510, 536, true, 5190, 9), 3u);
+}
+
 // tcp_tso_autosize: max(rate >> 10 / mss, tcp_min_tso_segs).
 TEST(Sysctls, MinTsoSegsFloorsTheBurst) {
   EXPECT_EQ(TsoAutosizeRule(200000, 1000, false, 100000, 9), 2u);

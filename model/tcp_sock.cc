@@ -35,12 +35,32 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
     SndbufExpand();
   }
   // The handshake's SYN-ACK gives the first RTT sample, and tcp_ack on it
-  // computes the pacing rate (decision: docs/kernel-send-path.md is silent on this).
+  // computes the pacing rate (tcp_cong_control -> tcp_update_pacing_rate).
   if (opts.handshake_rtt_ns > 0) {
     RttEstimator(static_cast<uint64_t>(opts.handshake_rtt_ns / kNsPerUs));
     SetRto();
-    UpdatePacingRate();
+    if (opts.passive_open) {
+      UpdatePacingRate();
+    } else {
+      SynAckPacingRate();
+    }
   }
+}
+
+// tcp_rcv_synsent_state_process runs tcp_ack on the SYN-ACK before
+// tcp_finish_connect -> tcp_init_transfer sets the route's initcwnd: the
+// first pacing rate sees tcp_init_sock's TCP_INIT_CWND. It holds until the
+// first ACK of data, and through tcp_tso_autosize it sizes the skbs of the
+// first flight (UML 6.12: 3 segments per skb at a 5.2 ms RTT with mss 536
+// and initcwnd 32, where cwnd 32 would give 12). The mss is the
+// connection's: a jumbo-MSS replay (8948, 2 ms RTT) splits its first
+// flight at 7 segments on UML 6.1 and 6.12, which tcp_connect_init's
+// TCP_MSS_DEFAULT-clamped mss_cache (524) would hold to 2.
+void TcpSock::SynAckPacingRate() {
+  const uint32_t cwnd = snd_cwnd_;
+  snd_cwnd_ = kTcpInitCwnd;
+  UpdatePacingRate();
+  snd_cwnd_ = cwnd;
 }
 
 uint32_t TcpSock::UsToJiffies(uint64_t us) const {

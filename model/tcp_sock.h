@@ -304,6 +304,7 @@ class TcpSock final : public Socket {
   void EcnSend(XmitSkb& x, const Skb& skb, bool retransmit);
   uint32_t CurrentSsthresh() const;
   void UpdatePacingRate();
+  void SynAckPacingRate();  // the active opener's first rate, on the SYN-ACK
   void CheckSpace();
   void NewSpace();
   void SndbufExpand();

@@ -250,6 +250,7 @@ void TunPeer::WriteAck(const model::Segment& a) {
   t.tsecr = ts_recent_;
   const uint64_t covered = static_cast<uint32_t>(a.ack - (hs_.kernel_isn + 1));
   acked_ = std::max(acked_, covered);
+  if (ack_trace_) ack_trace_(covered, t.win);
   if (absl::Status st = dev_->Write(t); !st.ok() && error_.ok()) error_ = st;
 }
 

@@ -17,6 +17,7 @@
 // once (skb_orphan: tcp_wfree runs before the packet is read).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -129,6 +130,9 @@ class TunPeer {
   uint64_t acked() const { return acked_; }
   const absl::Status& error() const { return error_; }
   const model::Peer& peer() const { return *peer_; }
+  // Called with every ACK as it is written (stream bytes it covers, raw
+  // window field): for tracing a run.
+  void set_ack_trace(std::function<void(uint64_t acked, uint32_t win)> fn) { ack_trace_ = std::move(fn); }
 
  private:
   void WriteAck(const model::Segment& a);  // the reverse link's delivery: into the tun
@@ -145,6 +149,7 @@ class TunPeer {
   uint64_t acked_ = 0;
   uint32_t ts_recent_ = 0;
   absl::Status error_;
+  std::function<void(uint64_t, uint32_t)> ack_trace_;
 };
 
 // Milliseconds of CLOCK_MONOTONIC as a TCP timestamp value.

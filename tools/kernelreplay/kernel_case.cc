@@ -6,13 +6,16 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "messenger/connection.h"
@@ -43,20 +46,39 @@ struct Fd {
   }
 };
 
-// Sleeps in ppoll until `fd` has `events` or `until` (monotonic ns) passes.
-short WaitFd(int fd, short events, TimeNs until) {
-  const TimeNs wait = std::max<TimeNs>(0, until - MonotonicNs());
-  struct pollfd p = {fd, events, 0};
-  const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec), static_cast<long>(wait % model::kNsPerSec)};
-  if (ppoll(&p, 1, &ts, nullptr) <= 0) return 0;
-  return p.revents;
+// Sleeps in ppoll until one of `fds` is ready or `until` (monotonic ns)
+// passes. The deadline is a timerfd, whose hrtimer fires on time: ppoll's
+// own timeout gets a slack of 0.1 % of the wait (select_estimate_accuracy),
+// so a wait of one 50 ms RTT would wake 50 us late, after later ACKs were
+// due. `until` < 0: no deadline.
+absl::Status SleepUntil(int timer_fd, std::vector<struct pollfd>* fds, TimeNs until) {
+  struct itimerspec its = {};
+  if (until >= 0) {
+    const TimeNs at = std::max<TimeNs>(until, 1);
+    its.it_value = {static_cast<time_t>(at / model::kNsPerSec), static_cast<long>(at % model::kNsPerSec)};
+  }
+  if (timerfd_settime(timer_fd, TFD_TIMER_ABSTIME, &its, nullptr) != 0) return Errno("timerfd_settime");
+  fds->push_back({timer_fd, POLLIN, 0});
+  const int r = ppoll(fds->data(), fds->size(), nullptr, nullptr);
+  fds->pop_back();
+  uint64_t expirations = 0;
+  if (read(timer_fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN) return Errno("read timerfd");
+  if (r < 0 && errno != EINTR) return Errno("ppoll");
+  return absl::OkStatus();
+}
+
+// What `fd` reported for `events` after sleeping until `until` at most.
+short WaitFd(int timer_fd, int fd, short events, TimeNs until) {
+  std::vector<struct pollfd> p = {{fd, events, 0}};
+  if (!SleepUntil(timer_fd, &p, until).ok()) return 0;
+  return p[0].revents;
 }
 
 // connect() to the peer: the SYN is answered one RTT later (its way there
 // and the SYN-ACK's way back, as the model's handshake RTT sample), the
 // third ACK is read and dropped.
-absl::StatusOr<realsock::TunHandshake> Handshake(int sock, realsock::TunDevice* tun, const model::ConnectionConfig& cfg,
-                                                 const model::Profile& profile) {
+absl::StatusOr<realsock::TunHandshake> Handshake(int sock, int timer_fd, realsock::TunDevice* tun,
+                                                 const model::ConnectionConfig& cfg, const model::Profile& profile) {
   struct sockaddr_in dst = {};
   dst.sin_family = AF_INET;
   dst.sin_port = htons(kPeerPort);
@@ -68,7 +90,7 @@ absl::StatusOr<realsock::TunHandshake> Handshake(int sock, realsock::TunDevice* 
   std::optional<realsock::TunSegment> syn;
   while (!syn.has_value()) {
     if (MonotonicNs() > give_up) return absl::DeadlineExceededError("no SYN on the tun");
-    WaitFd(tun->fd(), POLLIN, give_up);
+    WaitFd(timer_fd, tun->fd(), POLLIN, give_up);
     for (;;) {
       absl::StatusOr<std::optional<realsock::TunSegment>> r = tun->Read();
       if (!r.ok()) return r.status();
@@ -82,10 +104,10 @@ absl::StatusOr<realsock::TunHandshake> Handshake(int sock, realsock::TunDevice* 
   hs.kernel_isn = syn->seq;
   hs.peer_isn = 1000;
   const TimeNs answer_at = MonotonicNs() + 2 * cfg.one_way_delay_ns;
-  while (MonotonicNs() < answer_at) WaitFd(-1, 0, answer_at);
+  while (MonotonicNs() < answer_at) WaitFd(timer_fd, -1, 0, answer_at);
   const realsock::TunSegment synack = realsock::SynAckFor(*syn, cfg, profile, hs.peer_isn, realsock::TunTsval());
   if (absl::Status st = tun->Write(synack); !st.ok()) return st;
-  if ((WaitFd(sock, POLLOUT, give_up) & POLLOUT) == 0) return absl::DeadlineExceededError("connect did not finish");
+  if ((WaitFd(timer_fd, sock, POLLOUT, give_up) & POLLOUT) == 0) return absl::DeadlineExceededError("connect did not finish");
   int err = 0;
   socklen_t len = sizeof(err);
   getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &len);
@@ -135,59 +157,69 @@ absl::Status OpenSocket(const props::Case& c, Fd* sock) {
 
 // One established connection's run: the model's loop and peer behind the
 // tun, the writer on the kernel socket; time 0 is `origin` (monotonic ns).
+//
+// The loop's events run one instant at a time: after the events due at one
+// instant (the ACKs the reverse link delivers then), the kernel's answer is
+// read from the tun at that instant and, when the writer waits for room, the
+// socket is polled for POLLOUT before the next instant's events run. So the
+// kernel's writer wakes between two ACKs due at different times, as the
+// model's writer does (sk_stream_write_space runs inside each ACK's
+// tcp_check_space), however late the guest's timer woke this process.
 class KernelRun {
  public:
-  KernelRun(realsock::TunDevice* tun, int fd, TimeNs origin, const model::ConnectionConfig& cfg,
-            const model::Profile& profile, const realsock::TunHandshake& hs)
-      : tun_(tun), fd_(fd), origin_(origin), peer_(&loop_, tun, cfg, profile, hs) {}
+  KernelRun(realsock::TunDevice* tun, int fd, int timer_fd, TimeNs origin, const model::ConnectionConfig& cfg,
+            const model::Profile& profile, const realsock::TunHandshake& hs, std::FILE* trace)
+      : tun_(tun), fd_(fd), timer_fd_(timer_fd), origin_(origin), first_byte_(hs.kernel_isn + 1), trace_(trace),
+        peer_(&loop_, tun, cfg, profile, hs) {
+    if (trace_ != nullptr) {
+      peer_.set_ack_trace([this](uint64_t acked, uint32_t win) {
+        Trace(absl::StrFormat("ack %llu win %u", static_cast<unsigned long long>(acked), win));
+      });
+    }
+  }
   // The writer's socket (on `fd`), once wrapped.
   void set_socket(realsock::FdSocket* s) { s_ = s; }
 
   model::EventLoop& loop() { return loop_; }
   realsock::TunPeer& peer() { return peer_; }
 
-  // One wait: sleep until the next event, a packet on the tun or (when
-  // asked) room on the socket; read the tun into the peer. Events due by
-  // then run in the caller (inside a writer's blocking call only the
-  // peer's: the loop's other events wait for the call to return).
-  absl::Status WaitOnce(bool want_pollout, bool* writable) {
-    const TimeNs now = MonotonicNs() - origin_;
-    struct pollfd pfd[2] = {{tun_->fd(), POLLIN, 0}, {fd_, static_cast<short>(want_pollout ? POLLOUT : 0), 0}};
-    const TimeNs next = loop_.NextEventTime();
-    const TimeNs wait = next < 0 ? 100 * model::kNsPerMs : std::max<TimeNs>(0, next - now);
-    const struct timespec ts = {static_cast<time_t>(wait / model::kNsPerSec),
-                                static_cast<long>(wait % model::kNsPerSec)};
-    if (ppoll(pfd, 2, &ts, nullptr) < 0 && errno != EINTR) return Errno("ppoll");
-    if ((pfd[0].revents & POLLIN) != 0) {
-      loop_.AdvanceTo(MonotonicNs() - origin_);
-      for (;;) {
-        absl::StatusOr<std::optional<realsock::TunSegment>> r = tun_->Read();
-        if (!r.ok()) return r.status();
-        if (!r->has_value()) break;
-        peer_.OnKernelSegment(**r);
-      }
-    }
-    *writable = (pfd[1].revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
-    return absl::OkStatus();
-  }
-
   // A NOTLAST batch blocked inside a call (FdSocket::FinishBatch): the
-  // peer's events (ACKs leaving the reverse link) must still run. The loop
-  // runs them from inside the writer's event (EventLoop allows a nested
-  // RunOne); the writer has nothing else queued while its call runs.
+  // peer's events (ACKs leaving the reverse link) must still run, and the
+  // batch goes on only once the socket is writable (POLLOUT, the
+  // sk_stream_is_writeable test libceph's write-space callback applies
+  // before the model's writer sends again after its -EAGAIN).
   absl::Status Blocked(TimeNs horizon) {
-    const TimeNs now = MonotonicNs() - origin_;
-    if (now > horizon) return absl::DeadlineExceededError("blocked past the horizon");
-    for (TimeNs next = loop_.NextEventTime(); next >= 0 && next <= now; next = loop_.NextEventTime()) loop_.RunOne();
+    blocked_ = true;
+    absl::Status st = absl::OkStatus();
     bool writable = false;
-    return WaitOnce(true, &writable);
+    while (st.ok()) {
+      if (Now() > horizon) {
+        st = absl::DeadlineExceededError("blocked past the horizon");
+        break;
+      }
+      st = Settle(&writable);
+      if (st.ok() && !writable) writable = PollWritable();
+      if (writable) {
+        Trace("batch goes on");
+        break;
+      }
+      if (st.ok()) st = WaitOnce(true);
+    }
+    blocked_ = false;
+    return st;
   }
 
   // Until every byte is written and acknowledged, an error, or the horizon.
   absl::Status Drive(const messenger::CephConnection& ceph, TimeNs horizon, bool* completed) {
     for (;;) {
-      const TimeNs now = MonotonicNs() - origin_;
-      for (TimeNs next = loop_.NextEventTime(); next >= 0 && next <= now; next = loop_.NextEventTime()) loop_.RunOne();
+      bool unused = false;
+      if (absl::Status st = Settle(&unused); !st.ok()) return st;
+      if (s_->wants_write_space() && PollWritable()) {
+        Trace("write space");
+        s_->FireWriteSpace();
+        if (absl::Status st = DrainTun(); !st.ok()) return st;
+        continue;
+      }
       if (!s_->error().ok()) return s_->error();
       if (!ceph.error().ok()) return ceph.error();
       if (!peer_.error().ok()) return peer_.error();
@@ -196,20 +228,82 @@ class KernelRun {
         *completed = true;
         return absl::OkStatus();
       }
-      if (now > horizon) return absl::OkStatus();
-      bool writable = false;
-      if (absl::Status st = WaitOnce(s_->wants_write_space(), &writable); !st.ok()) return st;
-      if (writable) {
-        loop_.AdvanceTo(MonotonicNs() - origin_);
-        s_->FireWriteSpace();
-      }
+      if (Now() > horizon) return absl::OkStatus();
+      if (absl::Status st = WaitOnce(s_->wants_write_space()); !st.ok()) return st;
     }
   }
 
  private:
+  TimeNs Now() const { return MonotonicNs() - origin_; }
+
+  void Trace(const std::string& what) {
+    if (trace_ == nullptr) return;
+    std::fprintf(trace_, "%12lld %12lld %s\n", static_cast<long long>(loop_.now()), static_cast<long long>(Now()),
+                 what.c_str());
+  }
+
+  // Runs every instant that has passed, one at a time: after each, the
+  // kernel's answer is read at that instant, and a writer waiting for room
+  // that the instant's ACKs made writable is woken there. Inside a blocked
+  // call the writer cannot be called back: Settle stops at that instant
+  // with `*writable_blocked` set. Else the loop comes up to the present and
+  // the tun is read.
+  absl::Status Settle(bool* writable_blocked) {
+    for (TimeNs t = loop_.NextEventTime(); t >= 0 && t <= Now(); t = loop_.NextEventTime()) {
+      while (loop_.NextEventTime() == t) loop_.RunOne();
+      if (absl::Status st = DrainTun(); !st.ok()) return st;
+      if (blocked_) {
+        if (PollWritable()) {
+          *writable_blocked = true;
+          return absl::OkStatus();
+        }
+        continue;
+      }
+      if (s_->wants_write_space() && PollWritable()) {
+        Trace("write space");
+        s_->FireWriteSpace();
+        if (absl::Status st = DrainTun(); !st.ok()) return st;
+      }
+    }
+    loop_.AdvanceTo(std::max(loop_.now(), Now()));
+    return DrainTun();
+  }
+
+  // Every packet queued on the tun, into the peer at the loop's time.
+  absl::Status DrainTun() {
+    for (;;) {
+      absl::StatusOr<std::optional<realsock::TunSegment>> r = tun_->Read();
+      if (!r.ok()) return r.status();
+      if (!r->has_value()) return absl::OkStatus();
+      if (trace_ != nullptr && (**r).len > 0) {
+        Trace(absl::StrFormat("data %u+%u", (**r).seq - first_byte_, (**r).len));
+      }
+      peer_.OnKernelSegment(**r);
+    }
+  }
+
+  bool PollWritable() {
+    struct pollfd p = {fd_, POLLOUT, 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLOUT | POLLERR | POLLHUP)) != 0;
+  }
+
+  // Sleeps until the next event is due, a packet is on the tun or (when
+  // asked) the socket has room; the caller settles what happened.
+  absl::Status WaitOnce(bool want_pollout) {
+    std::vector<struct pollfd> pfd = {{tun_->fd(), POLLIN, 0},
+                                      {fd_, static_cast<short>(want_pollout ? POLLOUT : 0), 0}};
+    const TimeNs next = loop_.NextEventTime();
+    const TimeNs until = next < 0 ? Now() + 100 * model::kNsPerMs : std::max(next, Now());
+    return SleepUntil(timer_fd_, &pfd, origin_ + until);
+  }
+
   realsock::TunDevice* tun_;
   int fd_;
+  int timer_fd_;
   TimeNs origin_;
+  uint32_t first_byte_;  // the kernel's ISN + 1
+  std::FILE* trace_;
+  bool blocked_ = false;  // inside a writer's call (Blocked)
   realsock::FdSocket* s_ = nullptr;
   model::EventLoop loop_;
   realsock::TunPeer peer_;
@@ -240,7 +334,7 @@ absl::Status WriteSysctl(const std::string& path, const std::string& value) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunDevice* tun) {
+absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunDevice* tun, std::FILE* trace) {
   if (absl::Status st = props::ValidateCase(c); !st.ok()) return st;
   if (absl::Status st = props::ValidateCaseSetup(c); !st.ok()) return st;
   absl::StatusOr<model::Profile> profile = model::ProfileByName(c.net.kernel);
@@ -252,13 +346,16 @@ absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunD
   absl::StatusOr<std::vector<messenger::CephMsgRef>> msgs = props::BuildMessages(c);
   if (!msgs.ok()) return msgs.status();
   if (absl::Status st = ConfigureKernel(c, tun); !st.ok()) return st;
+  Fd timer;
+  timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (timer.fd < 0) return Errno("timerfd_create");
   Fd sock;
   if (absl::Status st = OpenSocket(c, &sock); !st.ok()) return st;
-  absl::StatusOr<realsock::TunHandshake> hs = Handshake(sock.fd, tun, cfg, *profile);
+  absl::StatusOr<realsock::TunHandshake> hs = Handshake(sock.fd, timer.fd, tun, cfg, *profile);
   if (!hs.ok()) return hs.status();
 
   // Time 0: the connection is established, as the model's run starts.
-  KernelRun run(tun, sock.fd, MonotonicNs(), cfg, *profile, *hs);
+  KernelRun run(tun, sock.fd, timer.fd, MonotonicNs(), cfg, *profile, *hs, trace);
   absl::StatusOr<std::unique_ptr<realsock::FdSocket>> fdsock = realsock::FdSocket::Create(sock.fd);
   if (!fdsock.ok()) return fdsock.status();
   const int fd = sock.fd;

@@ -8,6 +8,7 @@
 // peer as props::RunCase gives the model.
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -37,8 +38,11 @@ props::Case KernelExpressible(props::Case c);
 // Runs `c` (its profile must match this kernel's page-send interface) over
 // `tun`. Sets net.ipv4.tcp_autocorking and tcp_no_metrics_save; the caller
 // restores them. A run that does not finish in the case's liveness horizon
-// (virtual time) is returned with completed = false.
-absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunDevice* tun);
+// (virtual time) is returned with completed = false. With `trace`, one line
+// per ACK written, data segment read and writer wake (loop time, monotonic
+// time since establishment, what).
+absl::StatusOr<KernelCaseRun> RunKernelCase(const props::Case& c, realsock::TunDevice* tun,
+                                            std::FILE* trace = nullptr);
 
 // Reads a sysctl file's first line / writes one; for saving and restoring.
 absl::StatusOr<std::string> ReadSysctl(const std::string& path);

@@ -19,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "tools/kernelcmp/cleanup.h"
 #include "tools/kernelreplay/kernel_case.h"
+#include "props/run_case.h"
 #include "tools/kernelreplay/replay.h"
 
 ABSL_FLAG(bool, kernel_side, false, "inside a UML guest: run the sample's cases on this kernel over the tun peer");
@@ -30,6 +31,11 @@ ABSL_FLAG(bool, any_kernel, false,
           "--kernel_side: run on whatever kernel this is (debugging, e.g. in `unshare -n`; the series still "
           "picks the profile and writers)");
 ABSL_FLAG(std::string, json_out, "", "--kernel_side: write the kernel side here");
+ABSL_FLAG(std::string, case_file, "",
+          "run only the case of this fixture (the text after its 'case:' line) and print its sizes: on this "
+          "kernel with --kernel_side, else on the model");
+ABSL_FLAG(bool, trace, false,
+          "--case_file: trace on stderr (kernel: ACKs, data segments, writer wakes; model: data segments)");
 ABSL_FLAG(std::string, record, "", "add the model's side to this kernel-side file and write --out");
 ABSL_FLAG(std::string, out, "", "--record: the recording to write");
 ABSL_FLAG(std::string, fixtures_dir, "", "--record: write quiescent disagreements here as fixtures");
@@ -70,7 +76,65 @@ std::vector<uint32_t> FirstSizes(const KernelCaseRun& k) {
   return v;
 }
 
+// The sysctls a case sets, restored when `cleanup` unwinds; the tun.
+absl::StatusOr<std::unique_ptr<realsock::TunDevice>> PrepareGuest(kernelcmp::CleanupStack* cleanup) {
+  if (geteuid() != 0) return absl::UnavailableError("the tun device needs root (run inside tools/uml/run.sh)");
+  for (const char* path : {"/proc/sys/net/ipv4/tcp_autocorking", "/proc/sys/net/ipv4/tcp_no_metrics_save"}) {
+    absl::StatusOr<std::string> old = ReadSysctl(path);
+    if (!old.ok()) return old.status();
+    cleanup->Push(absl::StrFormat("restore %s", path), [p = std::string(path), v = *old] { (void)WriteSysctl(p, v); });
+  }
+  return realsock::TunDevice::Create();
+}
+
+// The case of a fixture file (the text after its 'case:' line).
+absl::StatusOr<props::Case> ReadCaseFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  const size_t at = text->find("\ncase:\n");
+  if (at == std::string::npos) return absl::InvalidArgumentError(absl::StrFormat("%s has no 'case:' line", path));
+  absl::StatusOr<props::Case> c = props::ParseCase(text->substr(at + 7));
+  if (!c.ok()) return absl::InvalidArgumentError(absl::StrFormat("%s: %s", path, c.status().message()));
+  return c;
+}
+
+// The model's run of a fixture's case: its sizes on stdout; with --trace
+// every data packet (time, sequence, length, push reason) on stderr.
+int ModelCaseFile(const std::string& path) {
+  absl::StatusOr<props::Case> c = ReadCaseFile(path);
+  if (!c.ok()) return Fail(c.status());
+  absl::StatusOr<props::Outcome> o = props::RunCase(KernelExpressible(*c), props::RunDepth::kWire);
+  if (!o.ok()) return Fail(o.status());
+  std::vector<uint32_t> sizes;
+  for (const props::PacketRecord& p : o->packets) {
+    if (p.len == 0) continue;
+    if (!p.retransmit) sizes.push_back(p.len);
+    if (absl::GetFlag(FLAGS_trace)) {
+      std::fprintf(stderr, "%12lld data %u+%u reason %d%s\n", static_cast<long long>(p.time), p.seq, p.len, p.reason,
+                   p.retransmit ? " rtx" : "");
+    }
+  }
+  std::printf("model: %s%s\n", EncodeSizes(sizes).c_str(), o->completed ? "" : " (incomplete)");
+  return 0;
+}
+
+// One fixture's case on this kernel: its sizes on stdout.
+int CaseFile(const std::string& path) {
+  absl::StatusOr<props::Case> c = ReadCaseFile(path);
+  if (!c.ok()) return Fail(c.status());
+  kernelcmp::CleanupStack cleanup;
+  kernelcmp::SignalGuard guard(&cleanup);
+  absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = PrepareGuest(&cleanup);
+  if (!tun.ok()) return Fail(tun.status());
+  absl::StatusOr<KernelCaseRun> k =
+      RunKernelCase(KernelExpressible(*c), tun->get(), absl::GetFlag(FLAGS_trace) ? stderr : nullptr);
+  if (!k.ok()) return Fail(k.status());
+  std::printf("kernel: %s%s\n", EncodeSizes(FirstSizes(*k)).c_str(), k->completed ? "" : " (incomplete)");
+  return 0;
+}
+
 int KernelSide() {
+  if (!absl::GetFlag(FLAGS_case_file).empty()) return CaseFile(absl::GetFlag(FLAGS_case_file));
   const std::string series = absl::GetFlag(FLAGS_series);
   const std::string out = absl::GetFlag(FLAGS_json_out);
   if (out.empty()) return Fail(absl::InvalidArgumentError("--kernel_side needs --json_out"));
@@ -89,15 +153,9 @@ int KernelSide() {
   if (!absl::GetFlag(FLAGS_any_kernel) && !absl::StartsWith(rec->release, series + ".")) {
     return Fail(absl::UnavailableError(absl::StrFormat("this kernel is %s, not %s", rec->release, series)));
   }
-  if (geteuid() != 0) return Fail(absl::UnavailableError("the tun device needs root (run inside tools/uml/run.sh)"));
   kernelcmp::CleanupStack cleanup;
   kernelcmp::SignalGuard guard(&cleanup);
-  for (const char* path : {"/proc/sys/net/ipv4/tcp_autocorking", "/proc/sys/net/ipv4/tcp_no_metrics_save"}) {
-    absl::StatusOr<std::string> old = ReadSysctl(path);
-    if (!old.ok()) return Fail(old.status());
-    cleanup.Push(absl::StrFormat("restore %s", path), [p = std::string(path), v = *old] { (void)WriteSysctl(p, v); });
-  }
-  absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = realsock::TunDevice::Create();
+  absl::StatusOr<std::unique_ptr<realsock::TunDevice>> tun = PrepareGuest(&cleanup);
   if (!tun.ok()) return Fail(tun.status());
   uint64_t runs = 0, failed = 0;
   for (ReplayCell& cell : rec->cells) {
@@ -170,6 +228,7 @@ int main(int argc, char** argv) {
   namespace kr = sendsim::kernelreplay;
   const int modes = (absl::GetFlag(FLAGS_kernel_side) ? 1 : 0) + (!absl::GetFlag(FLAGS_record).empty() ? 1 : 0) +
                     (!absl::GetFlag(FLAGS_recorded).empty() ? 1 : 0);
+  if (modes == 0 && !absl::GetFlag(FLAGS_case_file).empty()) return kr::ModelCaseFile(absl::GetFlag(FLAGS_case_file));
   if (modes != 1) {
     std::fprintf(stderr, "kernelreplay: give exactly one of --kernel_side, --record, --recorded\n");
     return 2;
