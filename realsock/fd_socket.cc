@@ -133,9 +133,18 @@ void FdSocket::Discard(uint64_t len) {
   }
 }
 
+absl::Status FdSocket::WaitForRoom() {
+  if (block_hook_) return block_hook_();
+  struct pollfd pfd = {fd_, POLLOUT, 0};
+  if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+    return absl::InternalError(absl::StrFormat("poll: %s", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
 int64_t FdSocket::FinishBatch() {
-  // Only reached when a batch met a full socket: the bytes were reported as
-  // sent, so wait for room as a blocking sendpage would.
+  // Only reached when a batch is followed by a call of another kind: the
+  // bytes were reported as sent, so wait for room as a blocking sendpage would.
   ++stats_.batch_waits;
   while (batched_ > 0) {
     const int64_t r = Splice(batched_, /*more=*/true);
@@ -144,15 +153,10 @@ int64_t FdSocket::FinishBatch() {
       continue;
     }
     if (r != -EAGAIN) return r;
-    if (block_hook_) {
-      if (absl::Status st = block_hook_(); !st.ok()) {
-        if (error_.ok()) error_ = st;
-        return -EIO;
-      }
-      continue;
+    if (absl::Status st = WaitForRoom(); !st.ok()) {
+      if (error_.ok()) error_ = st;
+      return -EIO;
     }
-    struct pollfd pfd = {fd_, POLLOUT, 0};
-    if (poll(&pfd, 1, -1) < 0 && errno != EINTR) return -errno;
   }
   batched_buffers_ = 0;
   return 0;
@@ -171,35 +175,38 @@ int64_t FdSocket::SplicePage(const uint8_t* data, uint32_t offset, uint32_t len,
   }
   const uint64_t total = batched_ + len;
   const uint64_t buffers = batched_buffers_ + 1;
-  const int64_t r = Splice(total, (flags & model::kMsgMore) != 0);
-  if (r < 0 && r != -EAGAIN) return r;
-  const uint64_t moved = r > 0 ? static_cast<uint64_t>(r) : 0;
-  if (moved == total) {
-    stats_.spliced_buffers += buffers;
-    stats_.notlast_buffers += buffers - 1;
-    batched_ = 0;
-    batched_buffers_ = 0;
-    return len;
+  const bool more = (flags & model::kMsgMore) != 0;
+  uint64_t moved = 0;
+  bool waited = false;
+  for (;;) {
+    const int64_t r = Splice(total - moved, more);
+    if (r < 0 && r != -EAGAIN) return r;
+    if (r > 0) moved += static_cast<uint64_t>(r);
+    if (moved >= batched_) break;
+    // Part of the batch is still at the pipe's head, this page behind it.
+    // Those pages were reported as sent, so the batch cannot be given back:
+    // wait for room and splice its rest together with this page, so that
+    // do_tcp_sendpages still sees NOTLAST on every buffer but this page's.
+    // (Splicing the rest alone would end it without NOTLAST: a tcp_push the
+    // kernel under libceph never makes there.)
+    if (r > 0) continue;
+    if (!waited) ++stats_.batch_waits;
+    waited = true;
+    if (absl::Status st = WaitForRoom(); !st.ok()) {
+      if (error_.ok()) error_ = st;
+      return -EIO;
+    }
   }
-  if (moved >= batched_) {
-    // The batch went; this page went in part (or not at all): drop its rest
-    // so the writer's retry offers it again.
-    const uint64_t sent = moved - batched_;
-    stats_.spliced_buffers += buffers - (sent == 0 ? 1 : 0);
-    stats_.notlast_buffers += batched_buffers_;
-    batched_ = 0;
-    batched_buffers_ = 0;
-    Discard(len - sent);
-    return sent > 0 ? static_cast<int64_t>(sent) : -EAGAIN;
-  }
-  // Part of the batch is still at the pipe's head, this page behind it: send
-  // the batch's rest first, then drop the page, which the writer offers again.
-  batched_ -= moved;
-  if (int64_t f = FinishBatch(); f < 0) return f;
-  stats_.spliced_buffers += buffers - 1;
-  stats_.notlast_buffers += buffers - 1;
-  Discard(len);
-  return -EAGAIN;
+  const uint64_t sent = moved - batched_;
+  stats_.spliced_buffers += buffers - (sent == 0 ? 1 : 0);
+  stats_.notlast_buffers += batched_buffers_;
+  batched_ = 0;
+  batched_buffers_ = 0;
+  if (sent == len) return len;
+  // This page went in part (or not at all): drop its rest so the writer's
+  // retry offers it again.
+  Discard(len - sent);
+  return sent > 0 ? static_cast<int64_t>(sent) : -EAGAIN;
 }
 
 int64_t FdSocket::sendpage(model::Page page, uint32_t offset, uint32_t size, int flags, DoneFn) {

@@ -46,8 +46,9 @@ struct FdSocketStats {
   uint64_t notlast_buffers = 0;     // of those, the ones NOTLAST reached (not last of their splice)
   uint64_t eor_copies = 0;          // page calls with MSG_EOR copied instead of spliced
   uint64_t eagains = 0;
-  // A batch of NOTLAST pages that met a full send buffer: its rest was
-  // finished by waiting for POLLOUT inside the call (a blocking call).
+  // A batch of NOTLAST pages that met a full send buffer: its rest and the
+  // page that ended it were spliced after waiting for POLLOUT inside the
+  // call (a blocking call).
   uint64_t batch_waits = 0;
 };
 
@@ -94,6 +95,8 @@ class FdSocket : public model::Socket {
   // Splices the batched NOTLAST pages, waiting for POLLOUT while the socket
   // is full.
   int64_t FinishBatch();
+  // Waits for POLLOUT (or runs the block hook).
+  absl::Status WaitForRoom();
   int64_t SplicePage(const uint8_t* data, uint32_t offset, uint32_t len, int flags);
   int64_t Result(int64_t r);
 

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "model/constants.h"
 #include "realsock/testing/loopback.h"
@@ -106,6 +107,46 @@ TEST_F(FdSocketTest, CorkIsTheKernelsOption) {
   EXPECT_EQ(sock_->setsockopt(model::SockOpt::kTcpCork, 1), 0);
   EXPECT_EQ(sock_->setsockopt(model::SockOpt::kTcpCork, 0), 0);
   EXPECT_EQ(sock_->setsockopt(model::SockOpt::kTcpMaxseg, -5), -EINVAL);
+}
+
+// A NOTLAST batch that meets a full socket when the page ending it is
+// spliced: the pages were reported as sent, so the call waits (here: the
+// block hook makes room by raising SO_SNDBUF) and splices the batch's rest
+// and that page together. Under libceph the kernel would have seen NOTLAST
+// on every page but that one; splicing the rest alone and refusing the page
+// would add a push (last buffer of a splice) the kernel never makes there.
+TEST_F(FdSocketTest, StuckBatchGoesOutWithThePageThatEndsIt) {
+  const int pages = 64;  // 256 KiB: more than a 32 KiB send buffer and an unread receiver take
+  auto [s, r] = testing::LoopbackPair(/*sndbuf=*/32768);
+  ASSERT_GE(s, 0);
+  auto created = FdSocket::Create(s);
+  ASSERT_TRUE(created.ok());
+  sock_ = *std::move(created);
+  close(peer_);
+  peer_ = r;
+  int hook_calls = 0;
+  sock_->set_block_hook([&] {
+    ++hook_calls;
+    // 400,000 is under twice the default net.core.wmem_max, and more than
+    // what is queued plus the batch's rest plus the page.
+    const int big = 400000;
+    setsockopt(sock_->fd(), SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+    return absl::OkStatus();
+  });
+  const std::vector<uint8_t> data = Pages(pages + 1);
+  for (int i = 0; i < pages; ++i) {
+    ASSERT_EQ(sock_->sendpage(PageOf(data, i), 0, 4096, kMsgMore | kMsgSendpageNotlast, nullptr), 4096);
+  }
+  // The page that ends the batch goes whole, in the call that met the full
+  // socket: no -EAGAIN, so no wait for the writer's next wake.
+  EXPECT_EQ(sock_->sendpage(PageOf(data, pages), 0, 4096, kMsgMore, nullptr), 4096);
+  EXPECT_GE(hook_calls, 1);
+  EXPECT_EQ(sock_->stats().batch_waits, 1u);
+  EXPECT_EQ(sock_->stats().eagains, 0u);
+  EXPECT_EQ(sock_->stats().spliced_buffers, static_cast<uint64_t>(pages + 1));
+  EXPECT_EQ(sock_->stats().notlast_buffers, static_cast<uint64_t>(pages));
+  EXPECT_TRUE(ReadExactly(peer_, data.size()) == data);
+  EXPECT_TRUE(sock_->error().ok()) << sock_->error();
 }
 
 // A writer that resumes after short sends and -EAGAIN as libceph does
