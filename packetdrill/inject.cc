@@ -39,6 +39,7 @@ void NegotiateWithPeer(RunState& run, const PacketEvent& p) {
   const PeerSyn peer = PeerSynFromOptions(p.options, *p.win);
   run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer, run.profile.initial_rwnd_capped);
   run.sock.rcv_nxt = 1;
+  run.sock.rcv.wup = 1;
 }
 
 // The model socket refuses none of the options a listener passes on, except
@@ -219,6 +220,13 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     if ((p.flags & kFlagAck) && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
     return gone ? OnStraySegment(run, e, p) : OnInboundRst(run, e, p);
   }
+  // tcp_rcv_state_process in LISTEN discards a RST.
+  if ((p.flags & kFlagRst) && run.sock.phase == SocketPhase::kListen && run.sock.listening) return absl::OkStatus();
+  if ((p.flags & kFlagRst) && !(p.flags & kFlagSyn) &&
+      (run.sock.phase == SocketPhase::kSynSent || run.sock.phase == SocketPhase::kSynRcvd)) {
+    if ((p.flags & kFlagAck) && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+    return OnHandshakeRst(run, e, p);
+  }
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
@@ -226,6 +234,9 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
+  // tcp_rcv_state_process in LISTEN: an ACK with no handshake pending (its
+  // request was dropped by a RST) is answered with a RST (tcp_v4_send_reset).
+  if (ack && run.sock.phase == SocketPhase::kListen && run.sock.listening) return OnStraySegment(run, e, p);
   if (!ack) {
     // Linux drops a segment that carries none of ACK, RST and SYN before it
     // looks at its sequence numbers or data (tcp_rcv_established's slow

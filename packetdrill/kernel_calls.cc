@@ -315,13 +315,17 @@ absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const i
     return absl::OkStatus();
   }
   if (n == "accept" || n == "accept4") {
-    if (sc.ret_any || sc.ret < 0) return Skip(line, "accept() without an expected descriptor");
+    if (sc.ret_any) return Skip(line, "accept() without an expected descriptor");
+    // An expected error (EAGAIN on a non-blocking listener) is compared as
+    // any call's; a descriptor where none was expected is reported as such.
     auto real = std::make_shared<int>(-1);
     *body = [f, real, want_fd] {
       *real = accept4(f, nullptr, nullptr, SOCK_CLOEXEC);
-      return *real < 0 ? CallResult(-1) : std::make_pair(int64_t{want_fd}, 0);
+      if (*real < 0) return CallResult(-1);
+      return std::make_pair(int64_t{want_fd >= 0 ? want_fd : *real}, 0);
     };
     *after = [this, real, want_fd](int64_t) {
+      if (*real < 0 || want_fd < 0) return;
       fds_[want_fd] = *real;
       conn_fd_ = *real;
     };

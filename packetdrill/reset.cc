@@ -107,6 +107,42 @@ absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p) {
   return absl::OkStatus();
 }
 
+// tcp_rcv_synsent_state_process: a RST without ACK is discarded, and so is
+// one whose ACK does not cover exactly our SYN (snd_una < ack <= snd_nxt;
+// tcp_v4_send_reset never answers a RST). An acceptable one is tcp_reset in
+// SYN-SENT: ECONNREFUSED, tcp_done. tcp_check_req (SYN-RECV, the listener's
+// request): a RST whose ACK is not our SYN-ACK's + 1 goes to the listener,
+// which drops it; one in the request's window (tcp_in_window: at rcv_nxt,
+// or overlapping [rcv_nxt, rcv_nxt + window)) drops the request
+// (embryonic_reset, inet_csk_reqsk_queue_drop), and the listener waits for
+// another SYN; outside it the RST is dropped unanswered.
+absl::Status OnHandshakeRst(RunState& run, const Event& e, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  const bool ack = p.flags & kFlagAck;
+  if (sock.phase == SocketPhase::kSynSent) {
+    if (!ack) return absl::OkStatus();
+    // The bad ACK also rearms the SYN's retransmit timer to TCP_TIMEOUT_MIN
+    // when it has not fired yet: the SYN leaves again 2 jiffies later
+    // (measured on 6.18). The runner has no SYN retransmissions.
+    if (*p.ack != 1) {
+      return run.Skip(e.line, "a RST with an unacceptable ACK in SYN-SENT (the SYN is retransmitted) is not modelled");
+    }
+    sock.reset = true;
+    sock.sk_err = kErrEconnrefused;
+    sock.phase = SocketPhase::kClosed;
+    sock.Wakeup(true, 0);
+    return absl::OkStatus();
+  }
+  if (sock.phase != SocketPhase::kSynRcvd) return run.Skip(e.line, "inbound RST: connection reset is not modelled");
+  if (ack && *p.ack != 1) return absl::OkStatus();
+  const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len;
+  const uint32_t s_win = sock.rcv_nxt, e_win = sock.rcv_nxt + sock.neg.rcv_wnd;
+  const bool in_window =
+      seq == s_win || (After(end_seq, s_win) && Before(seq, e_win)) || (seq == e_win && seq == end_seq);
+  if (in_window) sock.phase = SocketPhase::kListen;
+  return absl::OkStatus();
+}
+
 // tcp_close: unread data (the FIN not counted) resets the connection
 // (tcp_send_active_reset) whatever else holds; so does SO_LINGER with a zero
 // time, through tcp_disconnect, in the states tcp_need_reset names

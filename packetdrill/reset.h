@@ -25,6 +25,10 @@ absl::Status OnStraySegment(RunState& run, const Event& e, const PacketEvent& p)
 // The peer's RST on the established or closing connection.
 absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p);
 
+// A RST before the connection is synchronized: in SYN-SENT (a refused
+// connect) or to the listener's pending handshake (SYN-RECV).
+absl::Status OnHandshakeRst(RunState& run, const Event& e, const PacketEvent& p);
+
 // close() on the connection: when tcp_close resets it instead of sending a
 // FIN, sends the RST, tears the socket down and sets `*reset`. A skip
 // status for a close the runner does not model.

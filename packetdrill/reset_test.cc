@@ -171,17 +171,83 @@ TEST(ResetTest, OldRstIsDroppedSilently) {
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
-// The peer's RST in SYN-SENT (a refused connect) is not modelled.
-TEST(ResetTest, RstInSynSentSkips) {
-  Result r = RunScript(R"(`../common/defaults.sh`
+constexpr char kNonblockingConnect[] = R"(`../common/defaults.sh`
     0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
    +0 fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0
    +0 connect(3, ..., ...) = -1 EINPROGRESS (Operation now in progress)
    +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
-  +.1 < R. 0:0(0) ack 1 win 0
+)";
+
+// tcp_rcv_synsent_state_process: a RST without ACK is discarded, so the
+// SYN-ACK that follows still completes the connect.
+TEST(ResetTest, RstWithoutAckInSynSentIsDiscarded) {
+  Result r = RunScript(std::string(kNonblockingConnect) + R"(
+  +.1 < R 0:0(0) win 0
+   +0 getsockopt(3, SOL_SOCKET, SO_ERROR, [0], [4]) = 0
+  +.1 < S. 0:0(0) ack 1 win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > . 1:1(0) ack 1
+   +0 write(3, ..., 100) = 100
+   +0 > P. 1:101(100) ack 1
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+// A RST whose ACK is not our SYN's end also rearms the SYN's retransmit
+// timer (TCP_TIMEOUT_MIN); the runner has no SYN retransmissions: a skip.
+TEST(ResetTest, RstWithWrongAckInSynSentSkips) {
+  Result r = RunScript(std::string(kNonblockingConnect) + R"(
+  +.1 < R. 0:0(0) ack 5 win 0
 )");
   EXPECT_EQ(r.verdict, Verdict::kSkip);
-  EXPECT_THAT(r.reason, HasSubstr("inbound RST: connection reset is not modelled"));
+  EXPECT_THAT(r.reason, HasSubstr("unacceptable ACK in SYN-SENT"));
+}
+
+// The refusing RST (ack 1) on a blocking connect: ECONNREFUSED, then the
+// socket is disconnected: read ENOTCONN, write EPIPE.
+TEST(ResetTest, RefusedBlockingConnect) {
+  Result r = RunScript(R"(`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0...0.1 connect(3, ..., ...) = -1 ECONNREFUSED (Connection refused)
+   +0 > S 0:0(0) <mss 1460,sackOK,TS val 100 ecr 0,nop,wscale 8>
+  +.1 < R. 0:0(0) ack 1 win 0
+   +0 read(3, ..., 10) = -1 ENOTCONN (Transport endpoint is not connected)
+   +0 write(3, ..., 10) = -1 EPIPE (Broken pipe)
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+// tcp_check_req: a RST far beyond the request's window is dropped, so the
+// handshake's ACK still completes the connection.
+TEST(ResetTest, RstOutsideTheRequestWindowKeepsTheRequest) {
+  Result r = RunScript(R"(`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+ +.05 < R 4000000:4000000(0) win 257
+ +.05 < . 1:1(0) ack 1 win 257
+   +0 accept(3, ..., ...) = 4
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+}
+
+// ... and one at rcv_nxt drops it: the same ACK then draws the listener's
+// RST (at its ack, no ACK flag).
+TEST(ResetTest, RstAtRcvNxtDropsTheRequest) {
+  Result r = RunScript(R"(`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+ +.05 < R 1:1(0) win 257
+ +.05 < . 1:1(0) ack 1 win 257
+   +0 > R 1:1(0) win 0
+)");
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
 }  // namespace

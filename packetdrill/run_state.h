@@ -75,6 +75,8 @@ struct ScriptSocket {
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   bool rcv_shutdown = false;    // shutdown(SHUT_RD/SHUT_RDWR): RCV_SHUTDOWN set by the application
   bool reset = false;           // reset either way: TCP_CLOSE, unhashed (reset.cc)
+  int sk_err = 0;               // a reset's pending error before the model socket exists (refused connect)
+  bool disconnected = false;    // a blocking connect() failed: tcp_disconnect cleared sk_shutdown
   bool listening = false;       // the listener's descriptor is open
   // tp->last_oow_ack_time in jiffies: the last challenge ACK (tcp_oow_rate_limited).
   std::optional<int64_t> last_oow_ack_jiffies;
@@ -113,6 +115,18 @@ struct ScriptSocket {
   void Wakeup(bool connection, int64_t key) const {
     if (wakeup) wakeup(connection, key);
   }
+
+  // sk_err: the model socket's once it exists, else the runner's own.
+  bool HasSockError() const { return ep ? ep->HasSockError() : sk_err != 0; }
+  int TakeSockError() {
+    if (ep) return ep->TakeSockError();
+    const int e = sk_err;
+    sk_err = 0;
+    return e;
+  }
+  // Reset before the handshake completed (a refused connect): no model
+  // socket, TCP_CLOSE with SHUTDOWN_MASK (tcp_done).
+  bool RefusedOrAborted() const { return reset && !ep; }
 
   // Our advertised window in the units of the window field.
   uint32_t DataWindow() const { return neg.rcv_wnd >> neg.rcv_wscale; }

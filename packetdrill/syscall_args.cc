@@ -93,9 +93,11 @@ std::string ErrnoName(int e) {
     case 90: return "EMSGSIZE";
     case 92: return "ENOPROTOOPT";
     case 95: return "EOPNOTSUPP";
+    case 103: return "ECONNABORTED";
     case 104: return "ECONNRESET";
     case 107: return "ENOTCONN";
     case 110: return "ETIMEDOUT";
+    case 111: return "ECONNREFUSED";
     case 115: return "EINPROGRESS";
     default: return absl::StrFormat("errno %d", e);
   }

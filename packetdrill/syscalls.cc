@@ -379,7 +379,18 @@ absl::Status SyscallDriver::SysConnect(const Call& c) {
   fds_[*fd].connection = true;
   accepted_ = true;
   if (fds_[*fd].nonblock) return Immediate(c, -kErrEinprogress);
-  return Wait(c, [this] { return run_.sock.phase == SocketPhase::kEstablished; }, [] { return int64_t{0}; }, -1);
+  // inet_wait_for_connect wakes on a refusal too; __inet_stream_connect
+  // then returns sock_error, or ECONNABORTED with none pending.
+  return Wait(
+      c, [this] { return run_.sock.phase == SocketPhase::kEstablished || run_.sock.reset; },
+      [this]() -> int64_t {
+        if (!run_.sock.reset) return 0;
+        // ...and disconnects the socket (tcp_disconnect: sk_shutdown 0).
+        run_.sock.disconnected = true;
+        const int e = run_.sock.TakeSockError();
+        return -(e != 0 ? e : kErrEconnaborted);
+      },
+      -1);
 }
 
 absl::Status SyscallDriver::SysFcntl(const Call& c) {
@@ -428,6 +439,12 @@ absl::Status SyscallDriver::SysSend(const Call& c) {
   if (!bad_count.ok()) return run_.Fail(c.line(), std::string(bad_count.status().message()));
   if (*bad_count != 0) return Immediate(c, -*bad_count);
   if (fds_[*fd].kind == Fd::Kind::kFile) return WriteFile(c, *fd);
+  if (IsConnFd(*fd) && run_.sock.RefusedOrAborted()) {
+    // tcp_sendmsg_locked -> sk_stream_wait_connect in TCP_CLOSE: the pending
+    // error (sock_error), else EPIPE.
+    const int e = run_.sock.TakeSockError();
+    return Immediate(c, -(e != 0 ? e : kErrEpipe));
+  }
   if (!IsConnFd(*fd) || !Connected()) {
     return run_.Skip(c.line(), absl::StrFormat("%s() on a socket that is not connected", c.sc.name));
   }
@@ -528,6 +545,12 @@ absl::Status SyscallDriver::SysRead(const Call& c) {
     }
     if (*fl & model::kMsgDontwait) dontwait = true;
   }
+  if (IsConnFd(*fd) && run_.sock.RefusedOrAborted()) {
+    // tcp_recvmsg: the pending error once (sock_error), then 0: tcp_done
+    // set RCV_SHUTDOWN; after tcp_disconnect, ENOTCONN (TCP_CLOSE).
+    if (run_.sock.disconnected) return Immediate(c, -kErrEnotconn);
+    return Immediate(c, -run_.sock.TakeSockError());
+  }
   if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
   const uint64_t want = static_cast<uint64_t>(*len);
   auto ready = [this] {
@@ -538,7 +561,7 @@ absl::Status SyscallDriver::SysRead(const Call& c) {
     // tcp_recvmsg with nothing queued: after the peer's FIN (SOCK_DONE) 0,
     // else a reset's pending error once (sock_error), then 0 (RCV_SHUTDOWN).
     if (run_.sock.reset) {
-      if (n == 0 && !run_.sock.peer_fin && run_.sock.ep->HasSockError()) return -run_.sock.ep->TakeSockError();
+      if (n == 0 && !run_.sock.peer_fin && run_.sock.HasSockError()) return -run_.sock.TakeSockError();
       run_.sock.rcv.queued -= n;
       return static_cast<int64_t>(n);
     }
@@ -584,6 +607,14 @@ int64_t SyscallDriver::Revents(int fd) const {
     // Listener: readable when a connection is ready to accept.
     return run_.sock.phase == SocketPhase::kEstablished && !accepted_ ? (kPollIn | kPollRdnorm) : 0;
   }
+  if (run_.sock.RefusedOrAborted()) {
+    // tcp_poll in TCP_CLOSE: POLLHUP. With SHUTDOWN_MASK (tcp_done) readable
+    // and writable (both directions shut), POLLERR while sk_err is pending;
+    // after tcp_disconnect only writable (an empty queue).
+    if (run_.sock.disconnected) return kPollHup | kPollOut | kPollWrnorm;
+    return kPollHup | kPollIn | kPollRdnorm | kPollRdhup | kPollOut | kPollWrnorm |
+           (run_.sock.HasSockError() ? kPollErr : 0);
+  }
   if (!Connected() || run_.sock.phase == SocketPhase::kSynSent) return 0;
   int64_t in = run_.sock.rcv.queued > 0 ? (kPollIn | kPollRdnorm) : 0;
   // tcp_poll: RCV_SHUTDOWN (ours, or the peer's FIN) reads as POLLIN|POLLRDHUP,
@@ -594,7 +625,7 @@ int64_t SyscallDriver::Revents(int fd) const {
   const bool rcv_shut = run_.sock.rcv_shutdown || run_.sock.peer_fin || reset;
   if (rcv_shut) in |= kPollIn | kPollRdnorm | kPollRdhup;
   if ((rcv_shut && run_.sock.fin_seq) || reset) in |= kPollHup;
-  if (reset && run_.sock.ep->HasSockError()) in |= kPollErr;
+  if (reset && run_.sock.HasSockError()) in |= kPollErr;
   return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 

@@ -149,8 +149,8 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
     auto inherited = passive_.find({false, opt});
     val = own != passive_.end() ? own->second : inherited != passive_.end() ? inherited->second : po->initial;
   } else if (opt == "SO_ERROR") {
-    // sock_getsockopt: the pending sk_err (a reset's), cleared by reading it.
-    val = on_conn ? run_.sock.ep->TakeSockError() : 0;
+    // sock_getsockopt: the pending sk_err (a reset's, a refused connect's), cleared by reading it.
+    val = on_conn || run_.sock.RefusedOrAborted() ? run_.sock.TakeSockError() : 0;
   } else {
     return run_.Skip(c.line(), absl::StrFormat("getsockopt(%s) is not modelled", opt));
   }
