@@ -41,6 +41,9 @@ int Sign(int64_t v) { return v < 0 ? -1 : v > 0 ? 1 : 0; }
 struct Tally {
   uint64_t runs = 0, same_sizes = 0, same_runts = 0;
   uint64_t cases = 0, same_verdict = 0;
+  // Cases where the first writer of the verdict pair sends fewer / more
+  // runts than the second, on each side.
+  uint64_t kernel_fewer = 0, kernel_more = 0, model_fewer = 0, model_more = 0;
   uint64_t zc_runs = 0, zc_same = 0;  // zero-cost cases (call and crc 0)
   uint64_t failed = 0;                // kernel or model run incomplete or failed
   void Add(const Tally& t) {
@@ -49,6 +52,10 @@ struct Tally {
     same_runts += t.same_runts;
     cases += t.cases;
     same_verdict += t.same_verdict;
+    kernel_fewer += t.kernel_fewer;
+    kernel_more += t.kernel_more;
+    model_fewer += t.model_fewer;
+    model_more += t.model_more;
     zc_runs += t.zc_runs;
     zc_same += t.zc_same;
     failed += t.failed;
@@ -82,6 +89,10 @@ Tally TallyCell(const ReplayCell& cell, const std::string& series) {
     const int k = Sign(static_cast<int64_t>(Runts(ra->kernel, mss)) - static_cast<int64_t>(Runts(rb->kernel, mss)));
     const int m = Sign(static_cast<int64_t>(Runts(ra->model, mss)) - static_cast<int64_t>(Runts(rb->model, mss)));
     t.same_verdict += k == m ? 1 : 0;
+    t.kernel_fewer += k < 0 ? 1 : 0;
+    t.kernel_more += k > 0 ? 1 : 0;
+    t.model_fewer += m < 0 ? 1 : 0;
+    t.model_more += m > 0 ? 1 : 0;
   }
   return t;
 }
@@ -333,6 +344,10 @@ std::string AgreementTable(const Recording& r) {
   absl::StrAppend(&out, absl::StrFormat("| all | %d | %s | %s (%d) | %s | %s | %d |\n", all.runs,
                                         Pct(all.same_sizes, all.runs), Pct(all.zc_same, all.zc_runs), all.zc_runs,
                                         Pct(all.same_runts, all.runs), Pct(all.same_verdict, all.cases), all.failed));
+  absl::StrAppend(&out, absl::StrFormat("\n%s sends fewer / more runts than %s in %s / %s %% of cases on the kernel, "
+                                        "%s / %s %% on the model (%d cases)\n",
+                                        a, b, Pct(all.kernel_fewer, all.cases), Pct(all.kernel_more, all.cases),
+                                        Pct(all.model_fewer, all.cases), Pct(all.model_more, all.cases), all.cases));
   return out;
 }
 

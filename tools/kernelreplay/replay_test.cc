@@ -86,6 +86,12 @@ TEST(ReplayTest, AgreementCountsByHand) {
   // 6 runs: 3 same sizes (case 0); same runts: case 0's 3 + case 1's v1-more = 4 (66.7 %);
   // verdicts: 1 of 2.
   EXPECT_NE(t.find("| regime = quiescent | 6 | 50.0 | 50.0 (6) | 66.7 | 50.0 | 0 |"), std::string::npos) << t;
+  // NOTLAST fewer: kernel case 0 only (case 1 ties 2 / 2 runts), model both
+  // (case 1: 0 runts against 2); more: never.
+  EXPECT_NE(t.find("v1-notlast sends fewer / more runts than v1-more in 50.0 / 0.0 % of cases on the kernel, "
+                   "100.0 / 0.0 % on the model (2 cases)"),
+            std::string::npos)
+      << t;
   EXPECT_EQ(QuiescentDisagreements(Handmade()).size(), 3u);
 }
 
