@@ -7,6 +7,8 @@
 // transmitted skb (__tcp_transmit_skb): the peer's GRO flushes at
 // each PSH, so ACKs (and in the slow-reader run the data packets) change.
 // Optimisations of the event loop, link, NIC or peer must keep them.
+// Re-recorded on 6 Dec 2026 for CUBIC's HyStart: the two linux-5.0 runs
+// leave slow start early (same packet counts, other timing and ACKs).
 
 #include <cstdint>
 #include <string>
@@ -64,13 +66,13 @@ TEST(TraceHash, BenchScenarioUnchanged) {
 TEST(TraceHash, GsoGroSlowReaderUnchanged) {
   const HashObserver h = RunScenario({"linux-5.0", false, GroMode::kBatch, 2'000'000'000, false});
   EXPECT_EQ(h.packets, 18521u);
-  EXPECT_EQ(h.hash, 7695677973812474390u);
+  EXPECT_EQ(h.hash, 8837247261373086638u);
 }
 
 TEST(TraceHash, PrePatch50Unchanged) {
   const HashObserver h = RunScenario({"linux-5.0", true, GroMode::kOff, 0, false});
   EXPECT_EQ(h.packets, 27695u);
-  EXPECT_EQ(h.hash, 2576674357703423480u);
+  EXPECT_EQ(h.hash, 9513809217285993243u);
 }
 
 }  // namespace

@@ -20,6 +20,25 @@ constexpr int kBictcpHz = 10;           // BICTCP_HZ
 constexpr uint64_t kCubeRttScale = kBicScale * 10;
 constexpr uint32_t kBetaScaleFriendly = 8 * (kBetaScale + kBeta) / 3 / (kBetaScale - kBeta);  // beta_scale
 
+// HyStart module defaults (hystart = 1, hystart_detect = both detectors).
+constexpr uint32_t kHystartLowWindow = 16;  // hystart_low_window: no test below
+constexpr uint8_t kHystartMinSamples = 8;   // samples before the delay test
+// The delay test's margin over delay_min is delay_min / 8, kept within
+// 4..16 ms: in us from the v5.6-v5.10 rework, in ms << 3 before it.
+constexpr uint32_t kHystartDelayMinUs = 4000;
+constexpr uint32_t kHystartDelayMaxUs = 16000;
+constexpr uint32_t kHystartDelayMinMs8 = 4 << 3;
+constexpr uint32_t kHystartDelayMaxMs8 = 16 << 3;
+// ACKs closer together than this belong to one train (hystart_ack_delta_us;
+// before the rework hystart_ack_delta, 2 ms on a millisecond clock).
+constexpr uint32_t kHystartAckDeltaUs = 2000;
+constexpr uint32_t kHystartAckDeltaMs = 2;
+// sk_gso_max_size of an IPv4 socket on a 64 KiB-GSO device, for
+// hystart_ack_delay: 65536 in 6.12.118's sk_setup_caps. 6.1.192's takes
+// MAX_TCP_HEADER + 1 off it (65215), a 0.5 % shorter ack delay, only below
+// the 1 ms cap (rates above 262 MB/s): ignored.
+constexpr uint64_t kSkGsoMaxSize = kGsoMaxSize;
+
 uint32_t RoundupPow2(uint32_t x) {
   uint32_t p = 1;
   while (p < x) p <<= 1;
@@ -243,18 +262,104 @@ void TcpSock::RttEstimator(uint64_t mrtt_us) {
 }
 
 // bictcp_acked / cubictcp_acked: the minimum delay, in microseconds or in
-// ms << 3 by version, ignoring samples within a second of a new epoch.
+// ms << 3 by version, ignoring samples within a second of a new epoch; then
+// HyStart while in slow start. After the v5.6-v5.10 rework, hystart_update
+// runs until it has found the exit and itself skips small windows; before,
+// bictcp_acked skips them and hystart_update returns once found.
 void TcpSock::CubicAcked(uint64_t rtt_us) {
   Cubic& ca = cubic_;
   if (ca.epoch_start != 0 && static_cast<int32_t>(Jiffies() - ca.epoch_start) < config_.hz) return;
   uint64_t delay = profile_.cubic_usec_clock ? rtt_us : (rtt_us << 3) / 1000;
   delay = std::clamp<uint64_t>(delay, 1, UINT32_MAX);
   if (ca.delay_min == 0 || ca.delay_min > delay) ca.delay_min = static_cast<uint32_t>(delay);
+  const bool slow_start = snd_cwnd_ < snd_ssthresh_;  // tcp_in_slow_start
+  if (profile_.cubic_usec_clock) {
+    if (!ca.found && slow_start) HystartUpdate(static_cast<uint32_t>(delay));
+  } else if (slow_start && snd_cwnd_ >= kHystartLowWindow) {
+    HystartUpdate(static_cast<uint32_t>(delay));
+  }
+}
+
+// bictcp_clock_us (tcp_mstamp: the ACK's arrival in us) from the rework;
+// before it bictcp_clock, in ms: wall-clock ms below HZ 1000, else jiffies
+// converted to ms.
+uint32_t TcpSock::HystartClock() const {
+  if (profile_.cubic_usec_clock) return static_cast<uint32_t>(loop_->now() / kNsPerUs);
+  if (config_.hz < 1000) return static_cast<uint32_t>(loop_->now() / kNsPerMs);
+  return static_cast<uint32_t>(static_cast<uint64_t>(Jiffies()) * 1000 / static_cast<uint64_t>(config_.hz));
+}
+
+// bictcp_hystart_reset: a new round ends when everything sent so far is
+// acked. The round's minimum starts "unset": ~0 after the rework, 0 before.
+void TcpSock::HystartReset() {
+  Cubic& ca = cubic_;
+  ca.round_start = ca.last_ack = HystartClock();
+  ca.end_seq = snd_nxt_;
+  ca.curr_rtt = profile_.cubic_usec_clock ? UINT32_MAX : 0;
+  ca.sample_cnt = 0;
+}
+
+// hystart_ack_delay: a cushion for TSO/GRO aggregation, the time four
+// GSO-sized skbs take at the pacing rate, at most 1 ms (0 before the first
+// rate; the initial ~0 rate gives 0 too).
+uint32_t TcpSock::HystartAckDelayUs() const {
+  if (pacing_rate_ == 0) return 0;
+  return static_cast<uint32_t>(std::min<uint64_t>(1000, kSkGsoMaxSize * 4 * 1000000 / pacing_rate_));
+}
+
+// hystart_update: either detector ends slow start with ssthresh = cwnd.
+// - ACK train: ACKs each within 2 ms of the previous one, the train
+//   reaching half of delay_min (after the rework: of delay_min plus the
+//   aggregation cushion, halved only without pacing, sk_pacing_status
+//   SK_PACING_NONE; the model has no fq and no SO_MAX_PACING_RATE, so always).
+// - Delay: after 8 samples of a round, the round's minimum RTT exceeds
+//   delay_min by more than clamp(delay_min / 8, 4 ms, 16 ms).
+// After the rework the round restarts here (so also when not cwnd-limited),
+// cwnd below hystart_low_window stops after that, and the round's minimum
+// takes every sample; before, CubicCongAvoid restarts the round, and only
+// the first 8 samples count.
+void TcpSock::HystartUpdate(uint32_t delay) {
+  Cubic& ca = cubic_;
+  const bool usec = profile_.cubic_usec_clock;
+  if (usec) {
+    if (snd_una_ > ca.end_seq) HystartReset();
+    if (snd_cwnd_ < kHystartLowWindow) return;
+  } else if (ca.found) {
+    return;
+  }
+  const uint32_t now = HystartClock();
+  if (static_cast<int32_t>(now - ca.last_ack) <= static_cast<int32_t>(usec ? kHystartAckDeltaUs : kHystartAckDeltaMs)) {
+    ca.last_ack = now;
+    // Old: delay_min (ms << 3) >> 4 is half of delay_min in ms.
+    const uint32_t threshold = usec ? (ca.delay_min + HystartAckDelayUs()) >> 1 : ca.delay_min >> 4;
+    if (static_cast<int32_t>(now - ca.round_start) > static_cast<int32_t>(threshold)) {
+      ca.found = true;
+      snd_ssthresh_ = snd_cwnd_;
+      ++counters_.hystart_train_exits;
+    }
+  }
+  if (usec) ca.curr_rtt = std::min(ca.curr_rtt, delay);
+  if (ca.sample_cnt < kHystartMinSamples) {
+    if (!usec && (ca.curr_rtt == 0 || ca.curr_rtt > delay)) ca.curr_rtt = delay;
+    ++ca.sample_cnt;
+    return;
+  }
+  const uint32_t margin = usec ? std::clamp(ca.delay_min >> 3, kHystartDelayMinUs, kHystartDelayMaxUs)
+                               : std::clamp(ca.delay_min >> 3, kHystartDelayMinMs8, kHystartDelayMaxMs8);
+  if (ca.curr_rtt > ca.delay_min + margin) {
+    ca.found = true;
+    snd_ssthresh_ = snd_cwnd_;
+    ++counters_.hystart_delay_exits;
+  }
 }
 
 // bictcp_state / cubictcp_state: entering TCP_CA_Loss forgets everything,
-// the remembered peak (last_max_cwnd) and delay_min included (bictcp_reset).
-void TcpSock::CubicReset() { cubic_ = Cubic(); }
+// the remembered peak (last_max_cwnd), delay_min and HyStart's verdict
+// included (bictcp_reset), and starts a HyStart round (bictcp_hystart_reset).
+void TcpSock::CubicReset() {
+  cubic_ = Cubic();
+  HystartReset();
+}
 
 // tcp_set_rto: srtt + rttvar, rounded up to jiffies, bounded by TCP_RTO_MAX.
 void TcpSock::SetRto() {
@@ -301,9 +406,11 @@ void TcpSock::RenoCongAvoid(uint32_t acked) {
   CongAvoidAi(snd_cwnd_, acked);
 }
 
-// bictcp_cong_avoid + bictcp_update (HyStart not modelled).
+// bictcp_cong_avoid + bictcp_update. Before the HyStart rework, a
+// cwnd-limited ACK past the round's end_seq starts the next round here.
 void TcpSock::CubicCongAvoid(uint32_t acked) {
   if (snd_cwnd_ < snd_ssthresh_) {
+    if (!profile_.cubic_usec_clock && snd_una_ > cubic_.end_seq) HystartReset();
     acked = SlowStart(acked);
     if (acked == 0) return;
   }

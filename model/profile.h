@@ -77,6 +77,8 @@ struct Profile {
   // CUBIC's clock (v5.6-v5.10 rework of tcp_cubic.c; v6.x): delay_min and
   // the HyStart samples in microseconds (bictcp_update adds delay_min in
   // usec; before, in ms << 3 added as msecs_to_jiffies(delay_min >> 3)).
+  // HyStart follows the same split: the rework's rules (us clock, ack
+  // delay, round restart in hystart_update) or the older ones (ack.cc).
   bool cubic_usec_clock = false;
 
   // The receiver (the peer runs the connection's kernel too).

@@ -58,6 +58,10 @@ struct Counters {
   uint64_t rto_fires = 0;
   uint64_t backlog_acks = 0;
   uint64_t write_space_calls = 0;
+  // CUBIC's HyStart exits from slow start, by detector (the kernel's
+  // TCPHystartTrainDetect and TCPHystartDelayDetect).
+  uint64_t hystart_train_exits = 0;
+  uint64_t hystart_delay_exits = 0;
 };
 
 enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLowat };

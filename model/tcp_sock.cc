@@ -34,6 +34,9 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   } else {
     SndbufExpand();
   }
+  // tcp_init_transfer -> tcp_init_congestion_control -> cubictcp_init: with
+  // hystart on, the first HyStart round starts now, ending at snd_nxt.
+  if (config.cc == CongestionControl::kCubic) HystartReset();
   // The handshake's SYN-ACK gives the first RTT sample, and tcp_ack on it
   // computes the pacing rate (tcp_cong_control -> tcp_update_pacing_rate).
   if (opts.handshake_rtt_ns > 0) {

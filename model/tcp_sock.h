@@ -287,8 +287,14 @@ class TcpSock final : public Socket {
   void TcpAck(const Segment& seg);
   void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount, TimeNs* last_ackt);
   void RttEstimator(uint64_t mrtt_us);
-  void CubicAcked(uint64_t rtt_us);  // bictcp_acked: delay_min
+  void CubicAcked(uint64_t rtt_us);  // bictcp_acked: delay_min, then HyStart
   void CubicReset();                 // bictcp_reset on entering Loss
+  // HyStart (tcp_cubic.c): bictcp_hystart_reset starts a round at snd_nxt;
+  // hystart_update judges one RTT sample (delay in the profile's unit).
+  uint32_t HystartClock() const;     // bictcp_clock_us / bictcp_clock
+  void HystartReset();
+  void HystartUpdate(uint32_t delay);
+  uint32_t HystartAckDelayUs() const;  // hystart_ack_delay
   void SetRto();
   void CongAvoid(uint32_t acked);
   void RenoCongAvoid(uint32_t acked);
@@ -422,6 +428,14 @@ class TcpSock final : public Socket {
     uint32_t epoch_start = 0; // jiffies, 0 = none
     uint32_t ack_cnt = 0;
     uint32_t tcp_cwnd = 0;
+    // HyStart: a round runs until snd_una passes end_seq. Times in the
+    // profile's HyStart clock (us on cubic_usec_clock, else ms).
+    bool found = false;       // slow start already ended by HyStart
+    uint8_t sample_cnt = 0;   // RTT samples taken this round
+    uint32_t round_start = 0;
+    uint32_t last_ack = 0;    // last ACK of the current train
+    uint32_t curr_rtt = 0;    // the round's minimum delay (delay_min's unit)
+    uint64_t end_seq = 0;
   } cubic_;
 
   // Memory (struct sock).
