@@ -53,6 +53,7 @@ Profile Linux68() {
   p.rcv_backlog_ack_defer = true;
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
+  p.syn_linear_timeouts = true;
   return p;
 }
 
@@ -71,6 +72,7 @@ Profile Linux61() {
   p.has_splice_pages = false;
   p.rcv_backlog_ack_defer = false;
   p.rto_zero_window_counts_backoff = false;
+  p.syn_linear_timeouts = false;
   return p;
 }
 

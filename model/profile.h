@@ -62,6 +62,10 @@ struct Profile {
   // out_reset_timer label it jumps to (read in 6.12.118, seen on 6.18); in
   // 6.1.192 and before it is skipped (tcpi_backoff stays 0).
   bool rto_zero_window_counts_backoff = false;
+  // tcp_retransmit_timer in SYN-SENT keeps the initial RTO for the first
+  // tcp_syn_linear_timeouts retransmissions of the SYN, and tcp_write_timeout
+  // allows that many more (v6.5; read in 6.12.118, absent from 6.1.192).
+  bool syn_linear_timeouts = false;
   // tcp_cwnd_test lets a one-segment FIN skb past a full cwnd ("the final
   // FIN"; read in 6.1.192). 6.12.118's tcp_cwnd_test no longer looks at the
   // skb, and 6.12 and 6.18 hold a FIN behind a full cwnd (shutdown_fin*.pkt).

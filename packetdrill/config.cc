@@ -194,6 +194,17 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
   if (name == "tcp_invalid_ratelimit") return integer(&s->tcp_invalid_ratelimit);
+  if (name == "tcp_syn_retries") {
+    // proc_dointvec_minmax: 1 .. MAX_TCP_SYNCNT (127).
+    uint32_t v;
+    if (!ParseU32(value, &v) || v < 1 || v > 127) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("sysctl %s=%s: Invalid argument (not an integer in [1, 127])", name, value));
+    }
+    s->tcp_syn_retries = v;
+    return absl::OkStatus();
+  }
+  if (name == "tcp_syn_linear_timeouts") return integer(&s->tcp_syn_linear_timeouts);
   // Receiver-side or connection-setup knobs that cannot change what this
   // runner models (one connection per run, no syncookies or metrics cache).
   if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
@@ -484,6 +495,8 @@ bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
       {"net.ipv4.tcp_pacing_ss_ratio", &Settings::tcp_pacing_ss_ratio},
       {"net.ipv4.tcp_pacing_ca_ratio", &Settings::tcp_pacing_ca_ratio},
       {"net.ipv4.tcp_invalid_ratelimit", &Settings::tcp_invalid_ratelimit},
+      {"net.ipv4.tcp_syn_retries", &Settings::tcp_syn_retries},
+      {"net.ipv4.tcp_syn_linear_timeouts", &Settings::tcp_syn_linear_timeouts},
       {"net.core.rmem_max", &Settings::rmem_max},
       {"net.core.wmem_max", &Settings::wmem_max},
   };

@@ -13,6 +13,7 @@
 #include "packetdrill/receive.h"
 #include "packetdrill/reset.h"
 #include "packetdrill/socket_config.h"
+#include "packetdrill/syn_retransmit.h"
 #include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
@@ -123,6 +124,10 @@ absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
 absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (run.sock.phase != SocketPhase::kSynSent) return run.Skip(e.line, "SYN-ACK without a pending connect");
   if (*p.ack != 1) return run.Fail(e.line, absl::StrFormat("SYN-ACK acknowledges %u, our SYN was 0:0", *p.ack));
+  StopSynRetransmit(run);
+  if (run.sock.syn_retransmits > 0) {
+    return run.Skip(e.line, "a connection established after a retransmitted SYN (Loss state, cwnd, RTT sample) is not modelled");
+  }
   NegotiateWithPeer(run, p);
   // tcp_ecn_rcv_synack: our ECN SYN is answered yes by ECE without CWR.
   run.sock.neg.ecn = run.sock.ecn_syn && (p.flags & (kFlagEce | kFlagCwr)) == kFlagEce;

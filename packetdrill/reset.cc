@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "model/constants.h"
+#include "packetdrill/syn_retransmit.h"
 #include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
@@ -122,11 +123,12 @@ absl::Status OnHandshakeRst(RunState& run, const Event& e, const PacketEvent& p)
   if (sock.phase == SocketPhase::kSynSent) {
     if (!ack) return absl::OkStatus();
     // The bad ACK also rearms the SYN's retransmit timer to TCP_TIMEOUT_MIN
-    // when it has not fired yet: the SYN leaves again 2 jiffies later
-    // (measured on 6.18). The runner has no SYN retransmissions.
+    // when it has not fired yet: the SYN leaves again 2 jiffies later.
     if (*p.ack != 1) {
-      return run.Skip(e.line, "a RST with an unacceptable ACK in SYN-SENT (the SYN is retransmitted) is not modelled");
+      SynRetransmitSoon(run);
+      return absl::OkStatus();
     }
+    StopSynRetransmit(run);
     sock.reset = true;
     sock.sk_err = kErrEconnrefused;
     sock.phase = SocketPhase::kClosed;

@@ -13,6 +13,7 @@
 #include "packetdrill/passive_options.h"
 #include "packetdrill/receive.h"
 #include "packetdrill/reset.h"
+#include "packetdrill/syn_retransmit.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
 
@@ -373,6 +374,7 @@ absl::Status SyscallDriver::SysConnect(const Call& c) {
   // tcp_ecn_send_syn: tcp_ecn=1 asks for ECN with ECE and CWR on the SYN.
   sock.ecn_syn = run_.settings.tcp_ecn == 1;
   run_.EmitSyn(kFlagSyn | (sock.ecn_syn ? kFlagEce | kFlagCwr : 0), 0, 0);
+  ArmSynRetransmit(run_);
   sock.syn_at = run_.loop.now();
   sock.active_open = true;
   sock.phase = SocketPhase::kSynSent;
@@ -483,6 +485,7 @@ absl::Status SyscallDriver::SysClose(const Call& c) {
     sock.phase = SocketPhase::kClosed;
   } else if (it->second.connection) {
     // Also SYN-SENT: tcp_close only sets TCP_CLOSE (nothing is sent).
+    StopSynRetransmit(run_);
     sock.phase = SocketPhase::kClosed;
   } else if (it->second.listener && sock.phase != SocketPhase::kNone) {
     // inet_csk_listen_stop drops a pending handshake with the listener.

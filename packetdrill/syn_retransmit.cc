@@ -1,0 +1,105 @@
+#include "packetdrill/syn_retransmit.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "model/constants.h"
+#include "packetdrill/syscall_args.h"
+
+namespace sendsim::packetdrill {
+namespace {
+
+using model::TimeNs;
+
+constexpr TimeNs kTimeoutInit = model::kNsPerSec;  // TCP_TIMEOUT_INIT
+constexpr TimeNs kRtoMax = 120 * model::kNsPerSec;  // TCP_RTO_MAX
+constexpr int64_t kTimeoutMinJiffies = 2;           // TCP_TIMEOUT_MIN
+
+void Fire(RunState& run);
+
+// The tick a timer armed now for `delta` jiffies fires on. The timer wheel
+// (kernel/time/timer.c calc_index) never fires early: it rounds the expiry
+// up to the next multiple of its level's granularity, 8^level jiffies, the
+// level being the first whose range (63 << 3 * level) holds delta. So a
+// 2-jiffy timer fires 3 ticks on (measured: a SYN 11.7 ms after the RST on
+// UML 6.1 and 6.12, HZ 250) and a 1 s one up to 8 ticks late.
+int64_t WheelTick(int64_t now_jiffies, int64_t delta) {
+  int shift = 0;
+  while (shift < 24 && delta >= (int64_t{63} << shift)) shift += 3;
+  return (((now_jiffies + delta) >> shift) + 1) << shift;
+}
+
+// inet_csk_reset_xmit_timer.
+void ArmAfter(RunState& run, int64_t jiffies) {
+  ScriptSocket& sock = run.sock;
+  if (sock.syn_timer != 0) run.loop.Cancel(sock.syn_timer);
+  const TimeNs jiffy = model::kNsPerSec / sock.hz;
+  const TimeNs at = WheelTick(run.loop.now() / jiffy, jiffies) * jiffy;
+  sock.syn_timer = run.loop.ScheduleAt(at, [&run] {
+    run.sock.syn_timer = 0;
+    Fire(run);
+  });
+}
+
+int64_t Jiffies(const RunState& run, TimeNs t) { return t / (model::kNsPerSec / run.sock.hz); }
+
+// tcp_model_timeout with TCP_TIMEOUT_INIT as the base: the time `boundary`
+// exponentially backed-off retransmissions take, the doubling capped at
+// TCP_RTO_MAX (linear after ilog2(120) = 6 doublings).
+int64_t ModelTimeoutMs(uint32_t boundary) {
+  constexpr int64_t kBaseMs = 1000, kMaxMs = 120000, kThresh = 6;
+  if (boundary <= kThresh) return ((int64_t{2} << boundary) - 1) * kBaseMs;
+  return ((int64_t{2} << kThresh) - 1) * kBaseMs + (boundary - kThresh) * kMaxMs;
+}
+
+// tcp_retransmit_timer in SYN-SENT.
+void Fire(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  if (sock.phase != SocketPhase::kSynSent) return;
+  const Settings& s = run.settings;
+  const bool linear = run.profile.syn_linear_timeouts;
+  // tcp_write_timeout: tcp_syn_retries retransmissions (v6.5+: plus the
+  // linear ones), or (retransmits_timed_out, once one was sent) the time
+  // since the connect (retrans_stamp, in ms) reaching tcp_model_timeout of
+  // tcp_syn_retries on the 1 s base; then tcp_write_err: ETIMEDOUT,
+  // tcp_done, nothing sent.
+  const uint32_t max_retransmits = s.tcp_syn_retries + (linear ? s.tcp_syn_linear_timeouts : 0);
+  const int64_t elapsed_ms = run.loop.now() / 1000000 - sock.syn_at / 1000000;
+  const bool timed_out = sock.syn_retransmits > 0 && elapsed_ms >= ModelTimeoutMs(s.tcp_syn_retries);
+  if (sock.syn_retransmits >= max_retransmits || timed_out) {
+    sock.reset = true;
+    sock.sk_err = kErrEtimedout;
+    sock.phase = SocketPhase::kClosed;
+    sock.Wakeup(true, 0);
+    return;
+  }
+  // tcp_retransmit_skb on a SYN: tcp_ecn_clear_syn drops ECE|CWR
+  // (tcp_ecn_fallback, on by default), so the peer may answer without ECN.
+  run.EmitSyn(kFlagSyn, 0, 0);
+  ++sock.syn_retransmits;  // icsk_retransmits and tp->total_rto (tcp_update_rto_stats)
+  // out_reset_timer: exponential backoff, except (v6.5+) while the SYN's
+  // RTO count is within tcp_syn_linear_timeouts.
+  if (!linear || sock.syn_retransmits > s.tcp_syn_linear_timeouts) {
+    sock.syn_rto = std::min(sock.syn_rto * 2, kRtoMax);
+  }
+  ArmAfter(run, Jiffies(run, sock.syn_rto));
+}
+
+}  // namespace
+
+void ArmSynRetransmit(RunState& run) {
+  run.sock.syn_rto = kTimeoutInit;
+  run.sock.syn_retransmits = 0;
+  ArmAfter(run, Jiffies(run, kTimeoutInit));
+}
+
+void SynRetransmitSoon(RunState& run) {
+  if (run.sock.syn_retransmits == 0) ArmAfter(run, kTimeoutMinJiffies);
+}
+
+void StopSynRetransmit(RunState& run) {
+  if (run.sock.syn_timer != 0) run.loop.Cancel(run.sock.syn_timer);
+  run.sock.syn_timer = 0;
+}
+
+}  // namespace sendsim::packetdrill

@@ -1,0 +1,28 @@
+#ifndef SENDSIM_PACKETDRILL_SYN_RETRANSMIT_H_
+#define SENDSIM_PACKETDRILL_SYN_RETRANSMIT_H_
+
+// Our SYN's retransmission timer in SYN-SENT (tcp_connect arms it with
+// TCP_TIMEOUT_INIT; tcp_retransmit_timer resends the SYN and backs off;
+// tcp_write_timeout ends the connect with ETIMEDOUT). The connection
+// established after a retransmitted SYN is not modelled (the runner skips
+// it): Linux enters Loss on the timeout, which shapes cwnd, ssthresh and the
+// first RTT sample.
+
+#include "packetdrill/run_state.h"
+
+namespace sendsim::packetdrill {
+
+// tcp_connect: the SYN just left; the timer fires after 1 s.
+void ArmSynRetransmit(RunState& run);
+
+// The peer's RST with an unacceptable ACK in SYN-SENT
+// (tcp_rcv_synsent_state_process): before any retransmission the timer is
+// rearmed to TCP_TIMEOUT_MIN (2 jiffies).
+void SynRetransmitSoon(RunState& run);
+
+// The SYN-SENT state ended (SYN-ACK, reset, close): the timer stops.
+void StopSynRetransmit(RunState& run);
+
+}  // namespace sendsim::packetdrill
+
+#endif  // SENDSIM_PACKETDRILL_SYN_RETRANSMIT_H_
