@@ -232,13 +232,7 @@ TEST(ResetTest, RefusedBlockingConnect) {
 // tcp_check_req: a RST far beyond the request's window is dropped, so the
 // handshake's ACK still completes the connection.
 TEST(ResetTest, RstOutsideTheRequestWindowKeepsTheRequest) {
-  Result r = RunScript(R"(`../common/defaults.sh`
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  Result r = RunScript(std::string("`../common/defaults.sh`") + testing::kPendingRequest + R"(
  +.05 < R 4000000:4000000(0) win 257
  +.05 < . 1:1(0) ack 1 win 257
    +0 accept(3, ..., ...) = 4
@@ -249,13 +243,7 @@ TEST(ResetTest, RstOutsideTheRequestWindowKeepsTheRequest) {
 // ... and one at rcv_nxt drops it: the same ACK then draws the listener's
 // RST (at its ack, no ACK flag).
 TEST(ResetTest, RstAtRcvNxtDropsTheRequest) {
-  Result r = RunScript(R"(`../common/defaults.sh`
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
+  Result r = RunScript(std::string("`../common/defaults.sh`") + testing::kPendingRequest + R"(
  +.05 < R 1:1(0) win 257
  +.05 < . 1:1(0) ack 1 win 257
    +0 > R 1:1(0) win 0

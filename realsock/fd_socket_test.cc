@@ -54,6 +54,16 @@ class FdSocketTest : public ::testing::Test {
   void TearDown() override {
     if (peer_ >= 0) close(peer_);
   }
+  // A new pair whose sender has a 32 KiB send buffer.
+  void ReconnectWithSmallSndbuf() {
+    auto [s, r] = testing::LoopbackPair(/*sndbuf=*/32768);
+    ASSERT_GE(s, 0);
+    auto created = FdSocket::Create(s);
+    ASSERT_TRUE(created.ok());
+    sock_ = *std::move(created);
+    close(peer_);
+    peer_ = r;
+  }
   model::Page PageOf(const std::vector<uint8_t>& data, int i) { return {static_cast<uint64_t>(i), data.data() + i * 4096}; }
 
   std::unique_ptr<FdSocket> sock_;
@@ -117,13 +127,7 @@ TEST_F(FdSocketTest, CorkIsTheKernelsOption) {
 // would add a push (last buffer of a splice) the kernel never makes there.
 TEST_F(FdSocketTest, StuckBatchGoesOutWithThePageThatEndsIt) {
   const int pages = 64;  // 256 KiB: more than a 32 KiB send buffer and an unread receiver take
-  auto [s, r] = testing::LoopbackPair(/*sndbuf=*/32768);
-  ASSERT_GE(s, 0);
-  auto created = FdSocket::Create(s);
-  ASSERT_TRUE(created.ok());
-  sock_ = *std::move(created);
-  close(peer_);
-  peer_ = r;
+  ASSERT_NO_FATAL_FAILURE(ReconnectWithSmallSndbuf());
   int hook_calls = 0;
   sock_->set_block_hook([&] {
     ++hook_calls;
@@ -154,13 +158,7 @@ TEST_F(FdSocketTest, StuckBatchGoesOutWithThePageThatEndsIt) {
 // batches that meet a full socket included.
 TEST_F(FdSocketTest, ShortSendsAndEagainLoseNothing) {
   const int pages = 256;  // 1 MiB: more than a 32 KiB send buffer takes without a reader
-  auto [s, r] = testing::LoopbackPair(/*sndbuf=*/32768);
-  ASSERT_GE(s, 0);
-  auto created = FdSocket::Create(s);
-  ASSERT_TRUE(created.ok());
-  sock_ = *std::move(created);
-  close(peer_);
-  peer_ = r;
+  ASSERT_NO_FATAL_FAILURE(ReconnectWithSmallSndbuf());
   const std::vector<uint8_t> data = Pages(pages);
   std::vector<uint8_t> got;
   std::thread reader([&] {

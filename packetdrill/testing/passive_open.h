@@ -3,18 +3,24 @@
 
 namespace sendsim::packetdrill::testing {
 
-// The passive open most test scripts start with: listen, the peer's SYN
-// (MSS 1000, wscale 7), our SYN-ACK, the peer's ACK, accept -> fd 4.
-inline constexpr char kPassiveOpen[] = R"(
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>
-  +.1 < . 1:1(0) ack 1 win 257
-   +0 accept(3, ..., ...) = 4
-)";
+// A listener with a handshake pending (SYN-RECV): the peer's SYN (MSS 1000,
+// wscale 7) and our SYN-ACK.
+#define SENDSIM_PENDING_REQUEST                                              \
+  "\n    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3\n"                     \
+  "   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0\n"             \
+  "   +0 bind(3, ..., ...) = 0\n"                                           \
+  "   +0 listen(3, 1) = 0\n"                                                \
+  "   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>\n"     \
+  "   +0 > S. 0:0(0) ack 1 <mss 1460,nop,nop,sackOK,nop,wscale 8>\n"
+inline constexpr char kPendingRequest[] = SENDSIM_PENDING_REQUEST;
+
+// The passive open most test scripts start with: the pending request, the
+// peer's ACK, accept -> fd 4.
+inline constexpr char kPassiveOpen[] = SENDSIM_PENDING_REQUEST
+    "  +.1 < . 1:1(0) ack 1 win 257\n"
+    "   +0 accept(3, ..., ...) = 4\n";
+
+#undef SENDSIM_PENDING_REQUEST
 
 }  // namespace sendsim::packetdrill::testing
 
