@@ -327,15 +327,19 @@ void TcpSock::HystartUpdate(uint32_t delay) {
   } else if (ca.found) {
     return;
   }
+  // Either detector: slow start ends here (ssthresh = cwnd).
+  auto exit_slow_start = [&](uint64_t* counter) {
+    ca.found = true;
+    snd_ssthresh_ = snd_cwnd_;
+    ++*counter;
+  };
   const uint32_t now = HystartClock();
   if (static_cast<int32_t>(now - ca.last_ack) <= static_cast<int32_t>(usec ? kHystartAckDeltaUs : kHystartAckDeltaMs)) {
     ca.last_ack = now;
     // Old: delay_min (ms << 3) >> 4 is half of delay_min in ms.
     const uint32_t threshold = usec ? (ca.delay_min + HystartAckDelayUs()) >> 1 : ca.delay_min >> 4;
     if (static_cast<int32_t>(now - ca.round_start) > static_cast<int32_t>(threshold)) {
-      ca.found = true;
-      snd_ssthresh_ = snd_cwnd_;
-      ++counters_.hystart_train_exits;
+      exit_slow_start(&counters_.hystart_train_exits);
     }
   }
   if (usec) ca.curr_rtt = std::min(ca.curr_rtt, delay);
@@ -346,11 +350,7 @@ void TcpSock::HystartUpdate(uint32_t delay) {
   }
   const uint32_t margin = usec ? std::clamp(ca.delay_min >> 3, kHystartDelayMinUs, kHystartDelayMaxUs)
                                : std::clamp(ca.delay_min >> 3, kHystartDelayMinMs8, kHystartDelayMaxMs8);
-  if (ca.curr_rtt > ca.delay_min + margin) {
-    ca.found = true;
-    snd_ssthresh_ = snd_cwnd_;
-    ++counters_.hystart_delay_exits;
-  }
+  if (ca.curr_rtt > ca.delay_min + margin) exit_slow_start(&counters_.hystart_delay_exits);
 }
 
 // bictcp_state / cubictcp_state: entering TCP_CA_Loss forgets everything,

@@ -230,7 +230,7 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   if ((p.flags & kFlagRst) && !(p.flags & kFlagSyn) &&
       (run.sock.phase == SocketPhase::kSynSent || run.sock.phase == SocketPhase::kSynRcvd)) {
     if ((p.flags & kFlagAck) && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
-    return OnHandshakeRst(run, e, p);
+    return OnHandshakeRst(run, p);
   }
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;

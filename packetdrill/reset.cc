@@ -14,19 +14,6 @@ namespace {
 bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
 bool After(uint32_t a, uint32_t b) { return Before(b, a); }
 
-// The socket goes to TCP_CLOSE (tcp_done): unhashed, so later segments find
-// no socket; its timers stop (the delayed ACK too); `err` is reported once
-// to the application; pollers and a blocked call wake (sk_state_change).
-void ResetConnection(RunState& run, int err) {
-  ScriptSocket& sock = run.sock;
-  sock.reset = true;
-  if (sock.delack_event != 0) {
-    run.loop.Cancel(sock.delack_event);
-    sock.delack_event = 0;
-  }
-  if (sock.ep) sock.ep->Abort(err);
-  sock.Wakeup(true, 0);
-}
 
 // tcp_send_challenge_ack: a bare ACK (tcp_send_ack), at most one per
 // tcp_invalid_ratelimit (500 ms by default, read live, kept in jiffies by
@@ -56,6 +43,25 @@ uint32_t AcceptableSeq(const ScriptSocket& sock) {
 }
 
 }  // namespace
+
+void TcpDone(RunState& run, int err) {
+  ScriptSocket& sock = run.sock;
+  sock.reset = true;
+  if (sock.delack_event != 0) {
+    run.loop.Cancel(sock.delack_event);
+    sock.delack_event = 0;
+  }
+  StopSynRetransmit(run);
+  if (sock.ep) {
+    sock.ep->Abort(err);
+  } else {
+    // Before the handshake completed there is no model socket to hold the
+    // error.
+    sock.sk_err = err;
+    sock.phase = SocketPhase::kClosed;
+  }
+  sock.Wakeup(true, 0);
+}
 
 bool ConnectionGone(const RunState& run) {
   return run.sock.reset || (run.sock.phase == SocketPhase::kClosed && !run.sock.ep);
@@ -96,7 +102,7 @@ absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p) {
   const bool close_wait = sock.peer_fin && !sock.fin_seq;
   const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len;
   if (seq == sock.rcv_nxt || (close_wait && seq == sock.rcv_nxt - 1)) {
-    ResetConnection(run, close_wait ? model::kEpipe : model::kEconnreset);
+    TcpDone(run, close_wait ? model::kEpipe : model::kEconnreset);
     return absl::OkStatus();
   }
   // tcp_sequence: not entirely before rcv_wup, not starting after the
@@ -117,7 +123,7 @@ absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p) {
 // or overlapping [rcv_nxt, rcv_nxt + window)) drops the request
 // (embryonic_reset, inet_csk_reqsk_queue_drop), and the listener waits for
 // another SYN; outside it the RST is dropped unanswered.
-absl::Status OnHandshakeRst(RunState& run, const Event& e, const PacketEvent& p) {
+absl::Status OnHandshakeRst(RunState& run, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
   const bool ack = p.flags & kFlagAck;
   if (sock.phase == SocketPhase::kSynSent) {
@@ -128,14 +134,9 @@ absl::Status OnHandshakeRst(RunState& run, const Event& e, const PacketEvent& p)
       SynRetransmitSoon(run);
       return absl::OkStatus();
     }
-    StopSynRetransmit(run);
-    sock.reset = true;
-    sock.sk_err = kErrEconnrefused;
-    sock.phase = SocketPhase::kClosed;
-    sock.Wakeup(true, 0);
+    TcpDone(run, kErrEconnrefused);
     return absl::OkStatus();
   }
-  if (sock.phase != SocketPhase::kSynRcvd) return run.Skip(e.line, "inbound RST: connection reset is not modelled");
   if (ack && *p.ack != 1) return absl::OkStatus();
   const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len;
   const uint32_t s_win = sock.rcv_nxt, e_win = sock.rcv_nxt + sock.neg.rcv_wnd;
@@ -163,7 +164,7 @@ absl::Status CloseWithReset(RunState& run, int line, bool* reset) {
     return run.Skip(line, "SO_LINGER close() after both FINs is not modelled");
   }
   run.EmitReset(AcceptableSeq(sock), kFlagRst | kFlagAck, sock.rcv_nxt, true);
-  ResetConnection(run, 0);
+  TcpDone(run, 0);
   *reset = true;
   return absl::OkStatus();
 }

@@ -15,6 +15,13 @@
 
 namespace sendsim::packetdrill {
 
+// tcp_done after a reset or a timeout: TCP_CLOSE, unhashed (later segments
+// find no socket), timers stopped (delayed ACK, SYN retransmission), `err`
+// pending for the application (the model socket's, or before the handshake
+// completed the runner's), pollers and a blocked call woken
+// (sk_state_change).
+void TcpDone(RunState& run, int err);
+
 // No socket takes the connection's segments any more: it was reset, closed
 // before it was established, or its listener was closed.
 bool ConnectionGone(const RunState& run);
@@ -26,8 +33,9 @@ absl::Status OnStraySegment(RunState& run, const Event& e, const PacketEvent& p)
 absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p);
 
 // A RST before the connection is synchronized: in SYN-SENT (a refused
-// connect) or to the listener's pending handshake (SYN-RECV).
-absl::Status OnHandshakeRst(RunState& run, const Event& e, const PacketEvent& p);
+// connect) or to the listener's pending handshake (SYN-RECV); the caller
+// checks the phase is one of these.
+absl::Status OnHandshakeRst(RunState& run, const PacketEvent& p);
 
 // close() on the connection: when tcp_close resets it instead of sending a
 // FIN, sends the RST, tears the socket down and sets `*reset`. A skip

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "model/constants.h"
+#include "packetdrill/reset.h"
 #include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
@@ -71,10 +72,7 @@ void Fire(RunState& run) {
   const int64_t elapsed_ms = run.loop.now() / 1000000 - sock.syn_at / 1000000;
   const bool timed_out = sock.syn_retransmits > 0 && elapsed_ms >= ModelTimeoutMs(s.tcp_syn_retries);
   if (sock.syn_retransmits >= max_retransmits || timed_out) {
-    sock.reset = true;
-    sock.sk_err = kErrEtimedout;
-    sock.phase = SocketPhase::kClosed;
-    sock.Wakeup(true, 0);
+    TcpDone(run, kErrEtimedout);
     return;
   }
   // tcp_retransmit_skb on a SYN: tcp_ecn_clear_syn drops ECE|CWR
