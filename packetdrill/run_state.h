@@ -75,7 +75,7 @@ struct ScriptSocket {
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   bool rcv_shutdown = false;    // shutdown(SHUT_RD/SHUT_RDWR): RCV_SHUTDOWN set by the application
   bool reset = false;           // reset either way: TCP_CLOSE, unhashed (reset.cc)
-  int sk_err = 0;               // a reset's pending error before the model socket exists (refused connect)
+  int sk_err = 0;               // pending error before the model socket exists (refused or timed-out connect)
   bool disconnected = false;    // a blocking connect() failed: tcp_disconnect cleared sk_shutdown
   // Our SYN's retransmission timer (syn_retransmit.cc): icsk_rto, the
   // retransmissions so far (icsk_retransmits = tp->total_rto in SYN-SENT).
@@ -129,8 +129,8 @@ struct ScriptSocket {
     sk_err = 0;
     return e;
   }
-  // Reset before the handshake completed (a refused connect): no model
-  // socket, TCP_CLOSE with SHUTDOWN_MASK (tcp_done).
+  // Ended before the handshake completed (connect refused or timed out):
+  // no model socket, TCP_CLOSE with SHUTDOWN_MASK (tcp_done).
   bool RefusedOrAborted() const { return reset && !ep; }
 
   // Our advertised window in the units of the window field.
