@@ -2,15 +2,12 @@
 
 #include <algorithm>
 
+#include "model/recovery_flags.h"
 #include "model/tcp_sock.h"
 #include "model/write_xmit.h"
 
 namespace sendsim::model {
 namespace {
-
-// FLAG_* bits of tcp_ack that the model uses.
-constexpr int kFlagDataAcked = 0x04;
-constexpr int kFlagWinUpdate = 0x02;
 
 // tcp_cubic.c parameters (module defaults).
 constexpr uint32_t kBetaScale = 1024;   // BICTCP_BETA_SCALE
@@ -85,7 +82,12 @@ void TcpSock::TcpRcvEstablished(const Segment& seg, PushReason reason) {
   CheckSpace();
 }
 
-// tcp_ack (no SACK scoreboard: loss recovery is RTO-based, see README).
+// tcp_ack, in the kernel's order: window, SACK blocks
+// (tcp_sacktag_write_queue), tcp_clean_rtx_queue with the RTT samples,
+// tcp_process_tlp_ack, tcp_fastretrans_alert for a dubious ACK, the
+// xmit timer, tcp_cong_control (PRR in a reduction, else cong_avoid), then
+// tcp_xmit_recovery. Simplification: an ACK below snd_una (old_ack) is
+// ignored, its SACK blocks included.
 void TcpSock::TcpAck(const Segment& seg) {
   const int64_t delta = static_cast<int32_t>(seg.ack - static_cast<uint32_t>(snd_una_));
   if (delta < 0) return;  // old ACK
@@ -93,13 +95,21 @@ void TcpSock::TcpAck(const Segment& seg) {
   if (ack > snd_nxt_) return;  // acks data never sent
   const uint32_t prior_packets = packets_out_;
   const uint64_t prior_una = snd_una_;
+  const uint32_t prior_delivered = delivered_;
+  const uint32_t prior_lost = lost_;
   // tcp_ecn_rcv_ecn_echo (FLAG_ECE): only on an ECN connection.
   const bool ece = config_.ecn && (seg.flags & kTcpEce) != 0;
-  probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
   int flag = 0;
-  // tcp_ack_update_window: the peer sends no data, so its seq stays at
-  // snd_wl1; the window updates when the ACK advances or the window grows.
-  if (ack > snd_una_ || seg.win > snd_wnd_) {
+  if (seg.len != 0) flag |= kFlagData;
+  if (ack > snd_una_) {
+    flag |= kFlagSndUnaAdvanced;
+    retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
+  }
+  const uint64_t prior_fack = IsSack() ? HighestSackSeq() : snd_una_;
+  // tcp_ack_update_window: the peer's seq is taken to stay at snd_wl1, so
+  // the window updates when the ACK advances, the window grows, or it is
+  // zero (tcp_may_update_window).
+  if (ack > snd_una_ || seg.win > snd_wnd_ || seg.win == 0) {
     flag |= kFlagWinUpdate;
     const bool changed = seg.win != snd_wnd_;
     snd_wnd_ = seg.win;
@@ -113,8 +123,12 @@ void TcpSock::TcpAck(const Segment& seg) {
       if (mtup_.enabled) SyncMss();
     }
   }
-  if (ack > snd_una_) retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
   snd_una_ = ack;
+  SacktagState sack_state;
+  if (IsSack() && !seg.sack.empty()) flag |= SacktagWriteQueue(seg, &sack_state);
+  if (ece) flag |= kFlagEce;
+  if (sack_state.sack_delivered != 0) CountDelivered(sack_state.sack_delivered, ece);
+  probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
   if (prior_packets == 0) {
     // no_queue: tcp_ack_probe.
     if (!write_queue_.empty()) {
@@ -127,49 +141,70 @@ void TcpSock::TcpAck(const Segment& seg) {
         ResetXmitTimer(XmitTimer::kProbe0, static_cast<uint32_t>(when));
       }
     }
+    if (tlp_high_seq_ != 0) ProcessTlpAck(ack, flag);
     return;
   }
   TimeNs first_ackt = -1, last_ackt = -1;
   uint32_t acked = 0;
-  CleanRtxQueue(&flag, &first_ackt, &acked, &last_ackt);
-  if (ece) delivered_ce_ += acked;  // tcp_count_delivered
+  CleanRtxQueue(&flag, &first_ackt, &acked, &last_ackt, prior_fack, ece);
   // tcp_clean_rtx_queue: the whole probe acknowledged.
   if (acked > 0 && mtup_.probe_size != 0 && snd_una_ >= mtup_.probe_seq_end) MtupProbeSuccess();
-  if (first_ackt >= 0) {
-    RttEstimator(static_cast<uint64_t>((loop_->now() - first_ackt) / kNsPerUs));
+  // tcp_ack_update_rtt: the cumulative sample (none when retransmitted
+  // data was acked: Karn), else the SACK one; CUBIC takes the newest
+  // (s)acked skb's RTT (ca_rtt_us).
+  TimeNs seq_t = first_ackt, ca_t = last_ackt;
+  if (sack_state.first_sackt >= 0) {
+    if (seq_t < 0) seq_t = sack_state.first_sackt;
+    ca_t = sack_state.last_sackt;
+  }
+  if (seq_t >= 0) {
+    RttEstimator(static_cast<uint64_t>((loop_->now() - seq_t) / kNsPerUs));
     SetRto();
     backoff_ = 0;
   }
-  // ca_ops->pkts_acked: CUBIC's sample is the newest acked skb's RTT (ca_rtt_us).
-  if (last_ackt >= 0 && config_.cc == CongestionControl::kCubic) {
-    CubicAcked(static_cast<uint64_t>((loop_->now() - last_ackt) / kNsPerUs));
+  if (ca_t >= 0 && config_.cc == CongestionControl::kCubic) {
+    CubicAcked(static_cast<uint64_t>((loop_->now() - ca_t) / kNsPerUs));
   }
   ReleaseCopyStore();
-  if (tlp_high_seq_ != 0 && ack >= tlp_high_seq_) tlp_high_seq_ = 0;  // tcp_process_tlp_ack (simplified)
-  if (acked > 0) SetXmitTimer();  // FLAG_SET_XMIT_TIMER
-  // Back to TCP_CA_Open once high_seq is acked; without SACK
-  // tcp_try_undo_recovery holds Loss until data above high_seq is acked.
-  if (in_loss_ && (snd_una_ > high_seq_ || (config_.sack && snd_una_ == high_seq_))) in_loss_ = false;
-  if (in_cwr_ || ece) EcnAlert(ece);  // tcp_fastretrans_alert's CWR part (ecn.cc)
-  // tcp_cong_control: PRR while in CWR (tcp_in_cwnd_reduction), else
-  // tcp_may_raise_cwnd requires FLAG_DATA_ACKED.
-  if (in_cwr_) {
-    CwndReduction(acked, snd_una_ > prior_una);
-  } else if (flag & kFlagDataAcked) {
-    CongAvoid(acked);
+  if (tlp_high_seq_ != 0) ProcessTlpAck(ack, flag);
+  bool rexmit = false;
+  // tcp_ack_is_dubious: a duplicate, SACK or ECE news, or not Open.
+  if (!(flag & kFlagNotDup) || (flag & kFlagCaAlert) || ca_state_ != CaState::kOpen) {
+    const uint32_t num_dupack = (flag & (kFlagSndUnaAdvanced | kFlagNotDup | kFlagDsackingAck)) ? 0 : 1;
+    FastretransAlert(prior_una, num_dupack, &flag, &rexmit);
+  }
+  if (flag & kFlagSetXmitTimer) SetXmitTimer();
+  // tcp_cong_control with what this ACK delivered (acked and SACKed) and
+  // newly marked lost: PRR in CWR/Recovery, else tcp_may_raise_cwnd
+  // (in-order delivery, or any progress once reordering was raised).
+  const uint32_t delivered = delivered_ - prior_delivered;
+  if (InCwndReduction()) {
+    CwndReduction(delivered, lost_ - prior_lost, flag);
+  } else if (flag & (reordering_ > kTcpReorderingDefault ? kFlagForwardProgress : kFlagDataAcked)) {
+    CongAvoid(delivered);
   }
   UpdatePacingRate();
-  if (in_loss_) XmitRetransmitQueue();  // tcp_xmit_recovery
+  if (rexmit) XmitRetransmitQueue();  // tcp_xmit_recovery
+}
+
+// tcp_count_delivered.
+void TcpSock::CountDelivered(uint32_t n, bool ece) {
+  delivered_ += n;
+  if (ece) delivered_ce_ += n;
 }
 
 // tcp_clean_rtx_queue: free fully acked skbs, trim a partially acked TSO skb
 // (tcp_tso_acked), count acked segments, take the RTT of the oldest
-// never-retransmitted skb acked.
-void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total, TimeNs* last_ackt) {
+// never-retransmitted skb acked, advance RACK, and check the hole it
+// filled for reordering.
+void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total, TimeNs* last_ackt,
+                            uint64_t prior_fack, bool ece) {
+  uint64_t reord = snd_nxt_;  // lowest acked never-retransmitted, never-SACKed seq
   while (!rtx_queue_.empty()) {
     Skb& skb = rtx_queue_.front();
     uint32_t acked_pcount;
     bool fully_acked = true;
+    const uint64_t start_seq = skb.seq;
     if (skb.end_seq > snd_una_) {
       if (skb.pcount == 1 || snd_una_ <= skb.seq) break;
       // tcp_trim_head: frag bytes eaten give back truesize.
@@ -207,20 +242,39 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     } else {
       acked_pcount = skb.pcount;
     }
-    if (skb.retrans) retrans_out_ -= std::min(retrans_out_, acked_pcount);
-    if (skb.lost) lost_out_ -= std::min(lost_out_, acked_pcount);
-    if (!skb.ever_retrans) {
+    if (skb.retrans || skb.ever_retrans) {  // TCPCB_RETRANS
+      if (skb.retrans) retrans_out_ -= std::min(retrans_out_, acked_pcount);
+      *flag |= kFlagRetransDataAcked;
+    } else if (!skb.sacked) {
       if (*first_ackt < 0) *first_ackt = skb.sent_ns;
       *last_ackt = skb.sent_ns;
+      reord = std::min(reord, start_seq);
+      if (skb.end_seq <= high_seq_) *flag |= kFlagOrigSackAcked;
     }
+    if (skb.sacked) {
+      sacked_out_ -= std::min(sacked_out_, acked_pcount);
+    } else if (IsSack()) {
+      CountDelivered(acked_pcount, ece);
+      RackAdvance(skb.retrans || skb.ever_retrans, skb.end_seq, skb.sent_ns);
+    }
+    if (skb.lost) lost_out_ -= std::min(lost_out_, acked_pcount);
     packets_out_ -= acked_pcount;
-    delivered_ += acked_pcount;
     *acked_total += acked_pcount;
     *flag |= kFlagDataAcked;
     if (!fully_acked) break;
     wmem_queued_ -= skb.truesize;
     queue_shrunk_ = true;
     rtx_queue_.pop_front();
+  }
+  // Karn: no cumulative RTT sample when retransmitted data was acked.
+  if (*flag & kFlagRetransDataAcked) *first_ackt = *last_ackt = -1;
+  if (*flag & kFlagAcked) {
+    *flag |= kFlagSetXmitTimer;  // set the TLP or RTO timer
+    if (!IsSack()) {
+      RemoveRenoSacks(*acked_total, ece);
+    } else if (reord < prior_fack) {
+      CheckSackReordering(reord);  // a never-retransmitted hole got filled
+    }
   }
 }
 
@@ -495,9 +549,9 @@ uint32_t TcpSock::CaSsthresh() {
   return RecalcSsthresh();
 }
 
-// tcp_current_ssthresh: in a cwnd reduction (CWR) ssthresh itself.
+// tcp_current_ssthresh: in a cwnd reduction (CWR, Recovery) ssthresh itself.
 uint32_t TcpSock::CurrentSsthresh() const {
-  if (in_cwr_) return snd_ssthresh_;
+  if (InCwndReduction()) return snd_ssthresh_;
   return std::max(snd_ssthresh_, (snd_cwnd_ >> 1) + (snd_cwnd_ >> 2));
 }
 
@@ -563,7 +617,7 @@ void TcpSock::RearmRto() {
     return;
   }
   uint32_t rto = rto_jiffies_;
-  if (xmit_timer_.kind == XmitTimer::kLossProbe) {
+  if (xmit_timer_.kind == XmitTimer::kLossProbe || xmit_timer_.kind == XmitTimer::kReoTimeout) {
     // Offset the time already elapsed since the regular RTO was installed.
     rto = UsToJiffies(static_cast<uint64_t>(std::max<int64_t>(RtoDeltaUs(), 1)));
   }

@@ -8,30 +8,22 @@
 
 #include <algorithm>
 
+#include "model/recovery_flags.h"
 #include "model/tcp_sock.h"
 
 namespace sendsim::model {
 
-// The part of tcp_fastretrans_alert the CWR state needs, run for an ACK
-// that acknowledged something (tcp_ack_is_dubious: ECE or not Open). CWR
-// ends once data above high_seq is acknowledged, so that the CWR bit
-// reached the receiver (tcp_end_cwnd_reduction: cwnd = ssthresh); an ECE in
-// Open (also right after that end) enters CWR again (tcp_try_to_open).
-void TcpSock::EcnAlert(bool ece) {
-  if (in_cwr_ && snd_una_ > high_seq_) {
-    if (snd_ssthresh_ < kTcpInfiniteSsthresh) {
-      snd_cwnd_ = snd_ssthresh_;
-      snd_cwnd_stamp_ = Jiffies();
-    }
-    in_cwr_ = false;
-  }
-  if (ece) EnterCwr();
+// tcp_enter_cwr: once per window (no-op in CWR, Recovery or Loss). ECN
+// proves congestion, so there is no undo.
+void TcpSock::EnterCwr() {
+  if (ca_state_ >= CaState::kCwr) return;
+  InitCwndReduction();
+  SetCaState(CaState::kCwr);
 }
 
-// tcp_enter_cwr + tcp_init_cwnd_reduction: once per window (no-op in CWR,
-// Recovery or Loss). ECN proves congestion, so there is no undo.
-void TcpSock::EnterCwr() {
-  if (in_cwr_ || in_loss_) return;
+// tcp_init_cwnd_reduction: the start of a PRR reduction (CWR or
+// Recovery); ssthresh from the congestion control (CUBIC's side effects).
+void TcpSock::InitCwndReduction() {
   high_seq_ = snd_nxt_;
   tlp_high_seq_ = 0;
   snd_cwnd_cnt_ = 0;
@@ -40,30 +32,38 @@ void TcpSock::EnterCwr() {
   prr_out_ = 0;
   snd_ssthresh_ = CaSsthresh();
   if (config_.ecn) ecn_queue_cwr_ = true;  // tcp_ecn_queue_cwr
-  in_cwr_ = true;
 }
 
 // tcp_cwnd_reduction (PRR, RFC 6937): while more than ssthresh is in
 // flight, send ssthresh/prior_cwnd of what is delivered; below it, as much
-// as is delivered plus one when snd_una advanced, up to ssthresh; at least
-// one segment before any was sent in the reduction. No losses are marked
-// here (RTO-based recovery), so newly_lost is 0.
-void TcpSock::CwndReduction(uint32_t newly_acked, bool una_advanced) {
-  if (newly_acked == 0 || prior_cwnd_ == 0) return;
+// as is delivered plus one when snd_una advanced without new losses, up to
+// ssthresh; at least one segment before any was sent in the reduction (the
+// fast retransmit).
+void TcpSock::CwndReduction(uint32_t newly_acked_sacked, uint32_t newly_lost, int flag) {
+  if (newly_acked_sacked == 0 || prior_cwnd_ == 0) return;
   const int64_t in_flight = PacketsInFlight();
   const int64_t delta = static_cast<int64_t>(snd_ssthresh_) - in_flight;
-  prr_delivered_ += newly_acked;
+  prr_delivered_ += newly_acked_sacked;
   int64_t sndcnt;
   if (delta < 0) {
     const uint64_t dividend = static_cast<uint64_t>(snd_ssthresh_) * prr_delivered_ + prior_cwnd_ - 1;
     sndcnt = static_cast<int64_t>(dividend / prior_cwnd_) - prr_out_;
   } else {
-    sndcnt = std::max<int64_t>(static_cast<int64_t>(prr_delivered_) - prr_out_, newly_acked);
-    if (una_advanced) ++sndcnt;
+    sndcnt = std::max<int64_t>(static_cast<int64_t>(prr_delivered_) - prr_out_, newly_acked_sacked);
+    if ((flag & kFlagSndUnaAdvanced) && newly_lost == 0) ++sndcnt;
     sndcnt = std::min(delta, sndcnt);
   }
   sndcnt = std::max<int64_t>(sndcnt, prr_out_ != 0 ? 0 : 1);
   snd_cwnd_ = static_cast<uint32_t>(in_flight + sndcnt);
+}
+
+// tcp_end_cwnd_reduction: cwnd falls to ssthresh at the end of CWR or
+// Recovery (undo_marker is always set in Recovery: no undo modelled).
+void TcpSock::EndCwndReduction() {
+  if (snd_ssthresh_ < kTcpInfiniteSsthresh) {
+    snd_cwnd_ = snd_ssthresh_;
+    snd_cwnd_stamp_ = Jiffies();
+  }
 }
 
 // tcp_ecn_send: on an ECN connection new data goes out ECT(0) and the first

@@ -64,9 +64,9 @@ void TcpSock::Abort(int err) {
   rtx_queue_.clear();
   copy_store_.clear();
   backlog_.clear();
-  packets_out_ = lost_out_ = retrans_out_ = 0;
+  packets_out_ = lost_out_ = retrans_out_ = sacked_out_ = 0;
   backoff_ = 0;
-  in_loss_ = false;
+  if (ca_state_ == CaState::kLoss) ca_state_ = CaState::kOpen;
   ClearXmitTimer();
   tsq_ = TsqFlags{};
   if (pending_call_ && !pending_call_->resume_scheduled) {

@@ -78,7 +78,7 @@ void TcpSock::SyncMss() {
 // of the write queue: whole skbs plus the front of the one that straddles the
 // probe size (tcp_can_coalesce_send_queue_head refuses an eor skb inside).
 int TcpSock::MtuProbe(PushReason reason) {
-  if (!mtup_.enabled || mtup_.probe_size != 0 || in_loss_ || in_cwr_ || snd_cwnd_ < 11) return -1;
+  if (!mtup_.enabled || mtup_.probe_size != 0 || ca_state_ != CaState::kOpen || snd_cwnd_ < 11) return -1;
   const uint32_t mss_now = mss_cache_;
   const uint32_t probe = MtuToMss((mtup_.search_high + mtup_.search_low) >> 1);
   const uint64_t size_needed = probe + static_cast<uint64_t>(kTcpReorderingDefault + 1) * mss_cache_;

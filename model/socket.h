@@ -30,11 +30,13 @@ struct TcpInfo {
   uint32_t sndbuf = 0;
   uint32_t wmem_queued = 0;
   uint32_t rto_us = 0;
-  uint8_t ca_state = 0;           // TCP_CA_Open 0, TCP_CA_CWR 2, TCP_CA_Loss 4
+  uint8_t ca_state = 0;           // TCP_CA_Open 0, Disorder 1, CWR 2, Recovery 3, Loss 4
   uint8_t retransmits = 0;        // consecutive RTOs (icsk_retransmits)
   uint8_t probes = 0;             // unanswered zero-window probes (icsk_probes_out)
   uint8_t backoff = 0;            // icsk_backoff
   uint32_t lost = 0;              // lost_out
+  uint32_t sacked = 0;            // sacked_out (Reno: duplicate ACKs)
+  uint32_t reordering = 3;        // tp->reordering
   uint32_t retrans = 0;           // retrans_out
   uint32_t total_retrans = 0;     // retransmitted segments
   uint32_t delivered = 0;         // segments delivered, the handshake's one included

@@ -200,11 +200,13 @@ TcpInfo TcpSock::info() const {
   i.sndbuf = sndbuf_;
   i.wmem_queued = wmem_queued_;
   i.rto_us = static_cast<uint32_t>(rto_jiffies_ * jiffy_us_);
-  i.ca_state = in_loss_ ? 4 : in_cwr_ ? 2 : 0;
+  i.ca_state = static_cast<uint8_t>(ca_state_);
   i.retransmits = static_cast<uint8_t>(std::min<uint32_t>(retransmits_, 255));
   i.probes = static_cast<uint8_t>(std::min<uint32_t>(probes_out_, 255));
   i.backoff = static_cast<uint8_t>(std::min<uint32_t>(backoff_, 255));
   i.lost = lost_out_;
+  i.sacked = sacked_out_;
+  i.reordering = reordering_;
   i.retrans = retrans_out_;
   i.total_retrans = total_retrans_;
   i.delivered = delivered_;
@@ -247,8 +249,19 @@ absl::Status TcpSock::CheckInvariants() const {
   if (truesize != wmem_queued_)
     return absl::InternalError(absl::StrFormat("sk_wmem_queued %d != sum of truesizes %d", wmem_queued_, truesize));
   if (wmem_alloc_ < 1) return absl::InternalError("sk_wmem_alloc dropped below 1");
-  if (lost_out_ > packets_out_ || retrans_out_ > lost_out_)
-    return absl::InternalError(absl::StrFormat("loss counters: lost %d retrans %d packets %d", lost_out_, retrans_out_, packets_out_));
+  // tcp_verify_left_out, and each counter against the skbs' tags.
+  if (sacked_out_ + lost_out_ > packets_out_ || retrans_out_ > lost_out_)
+    return absl::InternalError(absl::StrFormat("loss counters: sacked %d lost %d retrans %d packets %d", sacked_out_, lost_out_,
+                                               retrans_out_, packets_out_));
+  uint64_t sacked = 0, lost = 0, retrans = 0;
+  for (const Skb& s : rtx_queue_) {
+    if (s.sacked) sacked += s.pcount;
+    if (s.lost) lost += s.pcount;
+    if (s.retrans) retrans += s.pcount;
+  }
+  if ((config_.sack && sacked != sacked_out_) || lost != lost_out_ || retrans != retrans_out_)
+    return absl::InternalError(absl::StrFormat("skb tags: sacked %d/%d lost %d/%d retrans %d/%d", sacked, sacked_out_, lost,
+                                               lost_out_, retrans, retrans_out_));
   return absl::OkStatus();
 }
 

@@ -19,6 +19,10 @@
 //   tcp_input.c
 //     ack.cc       tcp_rcv_established/tcp_ack, rtx-queue cleaning, RTT, RTO
 //                  rearming, cwnd, write space, tcp_mtup_probe_success
+//     sack.cc      the SACK scoreboard (tcp_sacktag_write_queue) and Reno's
+//                  emulated SACKs (duplicate ACKs)
+//     recovery.cc  tcp_fastretrans_alert: Disorder/Recovery/Loss, PRR, RACK
+//                  (tcp_recovery.c), tcp_process_tlp_ack
 //   tcp_timer.c
 //     timers.cc    the ICSK xmit timer: tcp_write_timer, RTO, probe0
 //
@@ -56,6 +60,7 @@ struct Skb {
   uint8_t nr_frags = 0;
   uint8_t tcp_flags = kTcpAck;
   bool eor = false;
+  bool sacked = false;        // TCPCB_SACKED_ACKED (counted in sacked_out)
   bool lost = false;          // TCPCB_LOST
   bool retrans = false;       // TCPCB_RETRANS (counted in retrans_out)
   bool ever_retrans = false;  // TCPCB_EVER_RETRANS (Karn: no RTT sample)
@@ -77,7 +82,11 @@ struct Skb {
 using XmitFn = std::function<void(XmitSkb&& skb)>;
 
 // Kind of the one ICSK transmit timer (icsk_pending).
-enum class XmitTimer : uint8_t { kNone, kRetrans, kProbe0, kLossProbe };
+enum class XmitTimer : uint8_t { kNone, kRetrans, kProbe0, kLossProbe, kReoTimeout };
+
+// icsk_ca_state (TCP_CA_*), in the kernel's order: the tests "state <
+// Recovery" and the like compare these values.
+enum class CaState : uint8_t { kOpen = 0, kDisorder = 1, kCwr = 2, kRecovery = 3, kLoss = 4 };
 
 class TcpSock final : public Socket {
  public:
@@ -156,6 +165,12 @@ class TcpSock final : public Socket {
   uint64_t snd_una() const { return snd_una_; }
   uint32_t snd_cwnd() const { return snd_cwnd_; }
   uint32_t snd_ssthresh() const { return snd_ssthresh_; }
+  CaState ca_state() const { return ca_state_; }
+  uint32_t sacked_out() const { return sacked_out_; }
+  uint32_t lost_out() const { return lost_out_; }
+  uint32_t retrans_out() const { return retrans_out_; }
+  uint32_t reordering() const { return reordering_; }
+  const std::deque<Skb>& rtx_queue() const { return rtx_queue_; }
   uint32_t packets_out() const { return packets_out_; }
   uint32_t sndbuf() const { return sndbuf_; }
   uint32_t wmem_queued() const { return wmem_queued_; }
@@ -267,7 +282,8 @@ class TcpSock final : public Socket {
   void TsqHandler();
   void TsqWrite(PushReason reason);
   void CwndValidate(bool is_cwnd_limited);
-  uint32_t PacketsInFlight() const { return packets_out_ - lost_out_ + retrans_out_; }
+  // tcp_packets_in_flight: packets_out - (sacked_out + lost_out) + retrans_out.
+  uint32_t PacketsInFlight() const { return packets_out_ - sacked_out_ - lost_out_ + retrans_out_; }
   bool IsCwndLimited() const;
   void TcpReleaseCb();
   void ChargeXmit(uint32_t segs);
@@ -285,7 +301,9 @@ class TcpSock final : public Socket {
   // --- ack.cc ---
   void TcpRcvEstablished(const Segment& seg, PushReason reason);
   void TcpAck(const Segment& seg);
-  void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount, TimeNs* last_ackt);
+  void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount, TimeNs* last_ackt, uint64_t prior_fack,
+                     bool ece);
+  void CountDelivered(uint32_t n, bool ece);  // tcp_count_delivered
   void RttEstimator(uint64_t mrtt_us);
   void CubicAcked(uint64_t rtt_us);  // bictcp_acked: delay_min, then HyStart
   void CubicReset();                 // bictcp_reset on entering Loss
@@ -304,9 +322,53 @@ class TcpSock final : public Socket {
   uint32_t RecalcSsthresh() const;
   uint32_t CaSsthresh();  // ca_ops->ssthresh with CUBIC's side effects
   // --- ecn.cc ---
-  void EcnAlert(bool ece);
   void EnterCwr();
-  void CwndReduction(uint32_t newly_acked, bool una_advanced);
+  void InitCwndReduction();  // tcp_init_cwnd_reduction
+  void CwndReduction(uint32_t newly_acked_sacked, uint32_t newly_lost, int flag);
+  void EndCwndReduction();   // tcp_end_cwnd_reduction
+  bool InCwndReduction() const { return ca_state_ == CaState::kCwr || ca_state_ == CaState::kRecovery; }
+
+  // --- sack.cc ---
+  // What one ACK's SACK blocks did (struct tcp_sacktag_state).
+  struct SacktagState {
+    int flag = 0;
+    uint64_t reord = 0;  // lowest newly SACKed never-retransmitted seq below the highest SACK
+    TimeNs first_sackt = -1;
+    TimeNs last_sackt = -1;
+    uint32_t sack_delivered = 0;
+  };
+  int SacktagWriteQueue(const Segment& seg, SacktagState* state);
+  int MatchSkbToSack(size_t idx, uint64_t start_seq, uint64_t end_seq);
+  void SacktagOne(Skb& skb, SacktagState* state);
+  uint64_t HighestSackSeq() const { return sacked_out_ == 0 ? snd_una_ : highest_sack_end_; }
+  void CheckSackReordering(uint64_t low_seq);
+  void MarkSkbLost(Skb& skb);  // tcp_mark_skb_lost
+  bool IsSack() const { return config_.sack; }
+  bool LimitRenoSacked();
+  void CheckRenoReordering(uint32_t addend);
+  void AddRenoSack(uint32_t num_dupack, bool ece);
+  void RemoveRenoSacks(uint32_t acked, bool ece);
+  void NewrenoMarkLost(bool snd_una_advanced);
+
+  // --- recovery.cc ---
+  void SetCaState(CaState state) { ca_state_ = state; }
+  void FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int* flag, bool* rexmit);
+  bool ForceFastRetransmit() const;
+  bool TimeToRecover() const { return lost_out_ != 0; }  // RACK: only a proven loss
+  void EnterRecovery();
+  bool TryUndoRecovery();
+  void TryKeepOpen();
+  void TryToOpen(int flag);
+  bool AnyRetransDone() const;
+  void ProcessLoss(int flag, uint32_t num_dupack, bool* rexmit);
+  void IdentifyPacketLoss(int* flag);
+  void ProcessTlpAck(uint64_t ack, int flag);
+  // RACK (tcp_recovery.c).
+  void RackAdvance(bool ever_retransmitted, uint64_t end_seq, TimeNs xmit_ns);
+  uint32_t RackReoWndUs() const;
+  uint32_t RackDetectLoss();  // the longest wait (us) of a skb not yet lost
+  bool RackMarkLost();
+  void RackReoTimeout();
   void EcnSend(XmitSkb& x, const Skb& skb, bool retransmit);
   uint32_t CurrentSsthresh() const;
   void UpdatePacingRate();
@@ -338,6 +400,7 @@ class TcpSock final : public Socket {
   void RetransmitTimer();
   void ProbeTimer();
   void CheckProbeTimer();
+  void EnterLoss();  // tcp_enter_loss
 
   void NoteViolation(const char* what);
 
@@ -374,10 +437,21 @@ class TcpSock final : public Socket {
   uint32_t packets_out_ = 0;
   uint32_t lost_out_ = 0;
   uint32_t retrans_out_ = 0;
-  bool in_loss_ = false;  // icsk_ca_state == TCP_CA_Loss
-  // Classic ECN as the sender (ecn.cc): icsk_ca_state == TCP_CA_CWR, the
-  // PRR counters of its cwnd reduction, TCP_ECN_QUEUE_CWR.
-  bool in_cwr_ = false;
+  uint32_t sacked_out_ = 0;       // SACKed segments (Reno: duplicate ACKs)
+  uint64_t highest_sack_end_ = 0; // tcp_highest_sack_seq while sacked_out > 0
+  uint32_t reordering_ = kTcpReorderingDefault;  // tp->reordering
+  uint32_t reord_seen_ = 0;
+  uint32_t lost_ = 0;             // tp->lost: segments ever marked lost
+  bool tlp_retrans_ = false;      // the outstanding TLP was a retransmission
+  CaState ca_state_ = CaState::kOpen;
+  // RACK: the most recently sent (s)acked skb and its RTT.
+  struct Rack {
+    TimeNs mstamp = 0;
+    uint64_t end_seq = 0;
+    uint32_t rtt_us = 0;
+    bool advanced = false;
+  } rack_;
+  // PRR counters of a cwnd reduction (CWR, Recovery), TCP_ECN_QUEUE_CWR.
   bool ecn_queue_cwr_ = false;
   uint32_t prior_cwnd_ = 0;
   uint32_t prr_delivered_ = 0;

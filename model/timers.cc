@@ -71,6 +71,9 @@ void TcpSock::WriteTimerHandler() {
     case XmitTimer::kProbe0:
       ProbeTimer();
       return;
+    case XmitTimer::kReoTimeout:
+      RackReoTimeout();
+      return;
   }
 }
 
@@ -87,8 +90,8 @@ void TcpSock::CheckProbeTimer() {
     ResetXmitTimer(XmitTimer::kProbe0, std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs)));
 }
 
-// tcp_retransmit_timer -> tcp_enter_loss (simplified: every outstanding
-// segment is marked lost and resent in order as cwnd allows, go-back-N).
+// tcp_retransmit_timer -> tcp_enter_loss (recovery.cc), then the lost
+// skbs are resent in order as cwnd allows (go-back-N).
 void TcpSock::RetransmitTimer() {
   if (packets_out_ == 0) return;
   ++counters_.rto_fires;
@@ -96,27 +99,8 @@ void TcpSock::RetransmitTimer() {
   // resends the head without counting a retransmit round, and before v6.5
   // without counting a backoff (Profile::rto_zero_window_counts_backoff).
   const bool zero_window = snd_wnd_ == 0;
-  if (!zero_window) ++retransmits_;
-  // tcp_enter_loss: ssthresh drops unless a CWR reduction of this window
-  // (high_seq above snd_una) already lowered it.
-  if (!in_loss_ && !(in_cwr_ && high_seq_ > snd_una_)) snd_ssthresh_ = CaSsthresh();
-  cubic_.epoch_start = 0;
-  in_cwr_ = false;
-  if (config_.ecn) ecn_queue_cwr_ = true;  // tcp_enter_loss: tcp_ecn_queue_cwr
-  // tcp_set_ca_state(TCP_CA_Loss), on every RTO.
-  if (config_.cc == CongestionControl::kCubic) CubicReset();
-  snd_cwnd_ = 1;
-  snd_cwnd_cnt_ = 0;
-  snd_cwnd_stamp_ = Jiffies();
-  in_loss_ = true;
-  high_seq_ = snd_nxt_;
-  retrans_out_ = 0;
-  lost_out_ = 0;
-  for (Skb& skb : rtx_queue_) {
-    skb.lost = true;
-    skb.retrans = false;
-    lost_out_ += skb.pcount;
-  }
+  EnterLoss();
+  if (!zero_window) ++retransmits_;  // tcp_update_rto_stats, after tcp_enter_loss
   XmitRetransmitQueue();
   if (!zero_window || profile_.rto_zero_window_counts_backoff) ++backoff_;
   rto_jiffies_ = std::min(rto_jiffies_ << 1, NsToJiffiesCeil(kTcpRtoMaxNs));

@@ -65,7 +65,7 @@ bool TcpSock::NagleTest(const Skb& skb, uint32_t mss_now, int nonagle) const {
 bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited) {
   const bool v420 = profile_.tso_defer_v420_ending;
   if (!v420 && (skb.tcp_flags & kTcpFin)) return false;
-  if (in_loss_) return false;  // icsk_ca_state >= TCP_CA_Recovery
+  if (ca_state_ >= CaState::kRecovery) return false;
   // Defer only if the last transmission was recent.
   if (profile_.tso_defer_recent_is_1ms) {
     if (loop_->now() - last_xmit_ns_ > kNsPerMs) return false;
@@ -199,6 +199,7 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   skb.tcp_flags &= ~(kTcpFin | kTcpPsh);
   buff.eor = skb.eor;
   skb.eor = false;
+  buff.sacked = skb.sacked;
   buff.lost = skb.lost;
   buff.retrans = skb.retrans;
   buff.ever_retrans = skb.ever_retrans;
@@ -215,6 +216,7 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   if (&q == &rtx_queue_ && old_pcount != 0) {
     const int32_t diff = static_cast<int32_t>(old_pcount) - static_cast<int32_t>(skb.pcount + buff.pcount);
     packets_out_ -= diff;
+    if (skb.sacked) sacked_out_ -= diff;
     if (skb.lost) lost_out_ -= diff;
     if (skb.retrans) retrans_out_ -= diff;
   }
@@ -442,7 +444,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
     if (push_one) break;
   }
   if (sent_pkts > 0) {
-    if (in_cwr_) prr_out_ += sent_pkts;  // tcp_in_cwnd_reduction
+    if (InCwndReduction()) prr_out_ += sent_pkts;
     if (push_one != 2) ScheduleLossProbe(false);
     if (push_one != 2 && PacketsInFlight() > snd_cwnd_ + fin_over_cwnd) NoteViolation("packets in flight exceed cwnd after tcp_write_xmit");
     is_cwnd_limited |= PacketsInFlight() >= snd_cwnd_;
@@ -525,7 +527,7 @@ void TcpSock::SlowStartAfterIdleCheck() {
 
 // tcp_cwnd_application_limited.
 void TcpSock::CwndApplicationLimited() {
-  if (!in_loss_ && !in_cwr_ && !sock_nospace_) {  // TCP_CA_Open only
+  if (ca_state_ == CaState::kOpen && !sock_nospace_) {
     const uint32_t win_used = std::max(snd_cwnd_used_, InitCwnd());
     if (win_used < snd_cwnd_) {
       snd_ssthresh_ = CurrentSsthresh();
@@ -536,16 +538,24 @@ void TcpSock::CwndApplicationLimited() {
   snd_cwnd_stamp_ = Jiffies();
 }
 
-// tcp_xmit_retransmit_queue (Loss state only): lost skbs in order, within cwnd.
+// tcp_xmit_retransmit_queue: lost skbs in order, neither SACKed nor
+// already retransmitted, while cwnd allows and lost ones are left, at most
+// tcp_tso_segs segments each; in a cwnd reduction they count in prr_out.
+// Resending the head restarts the RTO (not while RACK's timer waits).
+// Simplification: no TSQ check (tcp_small_queue_check) and no pacing.
 void TcpSock::XmitRetransmitQueue() {
+  if (packets_out_ == 0) return;
+  bool rearm_timer = false;
+  const uint32_t max_segs = TsoSegs(mss_cache_);
   for (size_t i = 0; i < rtx_queue_.size(); ++i) {
-    if (!rtx_queue_[i].lost || rtx_queue_[i].retrans) continue;
     const uint32_t in_flight = PacketsInFlight();
-    if (in_flight >= snd_cwnd_) return;
+    if (in_flight >= snd_cwnd_) break;
+    if (retrans_out_ >= lost_out_) break;
+    if (!rtx_queue_[i].lost || rtx_queue_[i].sacked || rtx_queue_[i].retrans) continue;
     // __tcp_retransmit_skb: -EAGAIN beyond a (shrunk) window, except the head,
     // which also serves as a zero-window probe after an RTO.
-    if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) return;
-    const uint32_t segs = snd_cwnd_ - in_flight;
+    if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) break;
+    const uint32_t segs = std::min(snd_cwnd_ - in_flight, max_segs);
     const uint32_t len = segs * mss_cache_;
     if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);
     Skb& skb = rtx_queue_[i];
@@ -553,7 +563,10 @@ void TcpSock::XmitRetransmitQueue() {
     skb.ever_retrans = true;
     retrans_out_ += skb.pcount;
     TransmitSkb(skb, PushReason::kRto, true);
+    if (InCwndReduction()) prr_out_ += skb.pcount;
+    if (i == 0 && xmit_timer_.kind != XmitTimer::kReoTimeout) rearm_timer = true;
   }
+  if (rearm_timer) ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
 }
 
 // __tcp_push_pending_frames: a "stuck" queue (nothing in flight) arms probe0.
@@ -571,7 +584,7 @@ void TcpSock::TcpPushOne(uint32_t mss_now) { TcpWriteXmit(mss_now, kTcpNaglePush
 
 // tcp_schedule_loss_probe (tcp_early_retrans = 3).
 bool TcpSock::ScheduleLossProbe(bool advancing_rto) {
-  if (packets_out_ == 0 || !config_.sack || in_loss_) return false;
+  if (packets_out_ == 0 || !config_.sack || (ca_state_ != CaState::kOpen && ca_state_ != CaState::kCwr)) return false;
   uint32_t timeout = TlpTimeoutJiffiesRule(srtt_us_, packets_out_, config_.hz);
   const int64_t rto_delta_us = advancing_rto ? static_cast<int64_t>(rto_jiffies_) * (JiffyNs() / kNsPerUs) : RtoDeltaUs();
   if (rto_delta_us > 0) timeout = std::min(timeout, UsToJiffies(static_cast<uint64_t>(rto_delta_us)));
@@ -628,10 +641,12 @@ void TcpSock::XmitProbeSkb() {
 // segment again.
 void TcpSock::SendLossProbe() {
   if (tlp_high_seq_ == 0) {
+    tlp_retrans_ = false;
     if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss_cache_)) {
       const uint32_t before = packets_out_;
       TcpWriteXmit(mss_cache_, kTcpNagleOff, 2, PushReason::kTlp);
       if (packets_out_ > before) {
+        tlp_high_seq_ = snd_nxt_;  // probe_sent: one probe per flight
         ++counters_.tlp_fires;
         xmit_timer_.kind = XmitTimer::kNone;
       }
@@ -649,6 +664,7 @@ void TcpSock::SendLossProbe() {
       Skb& skb = rtx_queue_[idx];
       skb.ever_retrans = true;
       TransmitSkb(skb, PushReason::kTlp, true);
+      tlp_retrans_ = true;
       tlp_high_seq_ = snd_nxt_;
       ++counters_.tlp_fires;
       xmit_timer_.kind = XmitTimer::kNone;

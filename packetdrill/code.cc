@@ -60,7 +60,7 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"tcpi_ca_state", i.ca_state},         {"tcpi_retransmits", i.retransmits},
       {"tcpi_probes", i.probes},             {"tcpi_backoff", i.backoff},
       {"tcpi_lost", i.lost},                 {"tcpi_retrans", i.retrans},
-      {"tcpi_sacked", 0},                    {"tcpi_reordering", model::kTcpReorderingDefault},
+      {"tcpi_sacked", i.sacked},             {"tcpi_reordering", i.reordering},
       {"tcpi_total_retrans", i.total_retrans}, {"tcpi_delivered", i.delivered},
       {"tcpi_delivered_ce", i.delivered_ce},              {"tcpi_dsack_dups", 0},
       {"tcpi_pacing_rate", i.pacing_rate > static_cast<uint64_t>(INT64_MAX) ? int64_t{-1}

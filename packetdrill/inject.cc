@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
@@ -181,19 +182,20 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
     return run.Skip(e.line, "inbound segment before the connection exists");
   }
   const uint32_t win = sock.PeerWindow(*p.win);
-  // The model has no SACK scoreboard and no fast retransmit (loss recovery
-  // is RTO-based): SACK blocks and duplicate ACKs (same ack and window while
-  // data is outstanding, tcp_ack's is_dupack) would take Linux down paths the
-  // model does not have.
+  // SACK blocks go to the model's scoreboard (script sequence numbers less
+  // one, as the ack). A D-SACK block (tcp_check_dsack: the first block
+  // below the ACK, or inside the second) would only matter for undo.
+  std::vector<std::pair<uint32_t, uint32_t>> sack;
   for (const TcpOption& o : p.options) {
-    if (o.kind == TcpOption::Kind::kSack) return run.Skip(e.line, "SACK blocks: SACK-based recovery is not modelled");
+    if (o.kind != TcpOption::Kind::kSack) continue;
+    for (const auto& [a, b] : o.sack) sack.emplace_back(a - 1, b - 1);
   }
-  // A window update (same ack, other window) is not a duplicate ACK
-  // (FLAG_WIN_UPDATE is part of FLAG_NOT_DUP); neither is a FIN.
-  // Nor is a segment with data.
-  if (sock.have_last_ack && *p.ack == sock.last_ack && win == sock.last_win && sock.snd_nxt > *p.ack &&
-      !(p.flags & kFlagFin) && !data) {
-    return run.Skip(e.line, "duplicate ACK: fast retransmit/recovery is not modelled");
+  if (!sack.empty()) {
+    const uint32_t ack = *p.ack - 1;
+    const bool below = static_cast<int32_t>(sack[0].first - ack) < 0;
+    const bool inside = sack.size() > 1 && !(static_cast<int32_t>(sack[0].second - sack[1].second) > 0 ||
+                                             static_cast<int32_t>(sack[0].first - sack[1].first) < 0);
+    if (below || inside) return run.Skip(e.line, "D-SACK block: undoing a cwnd reduction is not modelled");
   }
   sock.RecordAck(*p.ack, win);
   EcnAcceptCwr(run, p);
@@ -204,7 +206,8 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   model::Segment seg;
   seg.sent_at = run.loop.now();
   seg.seq = p.seq_start - 1;
-  seg.len = 0;
+  seg.len = p.len;  // FLAG_DATA: a segment with data is no duplicate ACK
+  seg.sack = std::move(sack);
   seg.flags = model::kTcpAck | (p.flags & kFlagEce);  // the model heeds ECE only with ECN agreed
   seg.ack = *p.ack - 1;  // the model's FIN takes a sequence number, as Linux's
   seg.win = win;

@@ -108,7 +108,7 @@ struct ScriptSocket {
   bool ecn_syn = false;
   bool ecn_demand_cwr = false;
   bool ecn_seen = false;
-  bool have_last_ack = false;   // for duplicate-ACK detection
+  bool have_last_ack = false;
   uint32_t last_ack = 0;
   uint32_t last_win = 0;
   uint32_t last_peer_tsval = 0;

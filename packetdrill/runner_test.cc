@@ -315,9 +315,7 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
            {"   +0 `rm -rf /tmp/somedir`\n", d, "unsupported command"},
            {"   +0 > F. 1:1(0) ack 1\n", d, "outbound FIN without close()"},
            {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
-            "   +0 < . 1:1(0) ack 1 win 257 <sack 1:11,nop,nop>\n", d, "SACK blocks"},
-           {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
-            "   +0 < . 1:1(0) ack 1 win 257\n", d, "duplicate ACK"},
+            "   +0 < . 1:1(0) ack 11 win 257 <sack 1:11,nop,nop>\n", d, "D-SACK block"},
            {"   +0 close(4) = 0\n   +0 > F. 1:1(0) ack 1\n   +0 < F. 1:1(0) ack 2 win 257\n"
             "   +0 > . 2:2(0) ack 2\n   +0 < R. 2:2(0) ack 2 win 257\n", d, "inbound RST after both FINs"},
            {"   +0 < F. 1:1(0) ack 1 win 257\n +.01 < F. 1:1(0) ack 1 win 257\n", d, "a second inbound FIN"},
