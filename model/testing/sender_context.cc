@@ -60,6 +60,15 @@ void SenderContext::Ack(uint64_t ack, std::optional<uint32_t> win, uint8_t flags
   sock_->OnAckSegment(seg);
 }
 
+void SenderContext::AckSack(uint64_t ack, const std::vector<std::pair<uint64_t, uint64_t>>& blocks) {
+  Segment seg;
+  seg.sent_at = loop_.now();
+  seg.ack = static_cast<uint32_t>(ack);
+  seg.win = opts_.peer_window;
+  for (const auto& [a, b] : blocks) seg.sack.emplace_back(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
+  sock_->OnAckSegment(seg);
+}
+
 void SenderContext::CompleteTx(size_t n) {
   for (size_t i = 0; i < n && !pending_tx_.empty(); ++i) {
     const uint32_t ts = pending_tx_.front();

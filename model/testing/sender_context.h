@@ -9,6 +9,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/config.h"
@@ -61,6 +62,9 @@ class SenderContext {
   // Peer: an ACK (cumulative, 32-bit wire seq) with window `win` (none:
   // the initial peer window; 0 is a zero window) and TCP flags `flags`.
   void Ack(uint64_t ack, std::optional<uint32_t> win = std::nullopt, uint8_t flags = kTcpAck);
+  // Peer: an ACK of `ack` with SACK blocks [start, end) (model sequence
+  // numbers) and the initial peer window.
+  void AckSack(uint64_t ack, const std::vector<std::pair<uint64_t, uint64_t>>& blocks);
   // NIC: TX completion of the `n` oldest clones not yet completed.
   void CompleteTx(size_t n = 1);
   void CompleteAllTx() { CompleteTx(pending_tx_.size()); }

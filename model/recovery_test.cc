@@ -1,0 +1,162 @@
+// Loss recovery (sack.cc, recovery.cc). Expectations derived by hand from
+// tcp_input.c (tcp_sacktag_write_queue, tcp_fastretrans_alert,
+// tcp_enter_recovery, tcp_cwnd_reduction, tcp_add_reno_sack,
+// tcp_newreno_mark_lost) and tcp_recovery.c (RACK).
+
+#include "gtest/gtest.h"
+#include "model/constants.h"
+#include "model/testing/sender_context.h"
+
+namespace sendsim::model {
+namespace {
+
+using testing::SenderContext;
+
+constexpr uint32_t kMss = 1448;
+
+SenderContext::Options Opts(bool sack, CongestionControl cc) {
+  SenderContext::Options o;
+  o.config.sack = sack;
+  o.config.cc = cc;
+  o.profile = "linux-6.12";
+  o.handshake_rtt_ns = 100 * kNsPerMs;
+  return o;
+}
+
+void Drain(SenderContext& ctx) {
+  for (int i = 0; i < 32 && ctx.pending_tx() > 0; ++i) {
+    ctx.CompleteAllTx();
+    ctx.At(ctx.now() + kNsPerUs);
+  }
+}
+
+// 10 segments in flight at cwnd 10 (sent at t = 0).
+uint64_t Fill(SenderContext& ctx, uint32_t segs = 10) {
+  const uint64_t una0 = ctx.sock().snd_una();
+  EXPECT_EQ(ctx.SendMsg(segs * kMss, 0), segs * kMss);
+  Drain(ctx);
+  EXPECT_EQ(ctx.sock().packets_out(), 10u);
+  ctx.TakeWire();
+  return una0;
+}
+
+// A SACK covering three segments above a one-segment hole: sacked_out 3
+// reaches reordering, so RACK's reo_wnd is 0 and the head (sent with the
+// SACKed ones) is lost at once. Recovery: ssthresh = 10 * 717 / 1024 = 7;
+// PRR: in flight = 10 - 3 - 1 = 6, delta 1, sndcnt 1: cwnd 7, and the head
+// is retransmitted.
+TEST(RecoveryTest, SackAboveHoleEntersRecoveryWithCubicSsthresh) {
+  SenderContext ctx(Opts(true, CongestionControl::kCubic));
+  const uint64_t una = Fill(ctx);
+  ctx.At(100 * kNsPerMs);
+  ctx.AckSack(una, {{una + kMss, una + 4 * kMss}});
+  TcpSock& s = ctx.sock();
+  EXPECT_EQ(s.ca_state(), CaState::kRecovery);
+  EXPECT_EQ(s.sacked_out(), 3u);
+  EXPECT_EQ(s.lost_out(), 1u);
+  EXPECT_EQ(s.snd_ssthresh(), 7u);
+  EXPECT_EQ(s.snd_cwnd(), 7u);
+  const auto wire = ctx.TakeWire();
+  ASSERT_EQ(wire.size(), 1u);
+  EXPECT_TRUE(wire[0].retransmit);
+  EXPECT_EQ(wire[0].seq, static_cast<uint32_t>(una));
+  EXPECT_EQ(wire[0].len, kMss);
+  EXPECT_EQ(s.retrans_out(), 1u);
+  EXPECT_TRUE(s.CheckInvariants().ok()) << s.CheckInvariants();
+}
+
+// A SACK ending inside a TSO skb splits it at a segment boundary: the
+// SACKed part is whole segments.
+TEST(RecoveryTest, PartialSackSplitsAtSegmentBoundary) {
+  SenderContext ctx(Opts(true, CongestionControl::kCubic));
+  const uint64_t una = Fill(ctx);
+  ctx.At(100 * kNsPerMs);
+  // 1.5 segments SACKed from seq una + kMss: only the first whole one counts.
+  ctx.AckSack(una, {{una + kMss, una + 2 * kMss + kMss / 2}});
+  TcpSock& s = ctx.sock();
+  EXPECT_EQ(s.sacked_out(), 1u);
+  bool found = false;
+  for (const Skb& skb : s.rtx_queue()) {
+    if (skb.sacked) {
+      EXPECT_EQ(skb.seq, una + kMss);
+      EXPECT_EQ(skb.end_seq, una + 2 * kMss);
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(s.ca_state(), CaState::kDisorder);
+  EXPECT_TRUE(s.CheckInvariants().ok()) << s.CheckInvariants();
+}
+
+// One SACK, below the duplicate threshold: RACK waits rack.rtt + min_rtt/4
+// = 100 + 25 ms from the head's sending; the timer is 25 ms + 2 ms,
+// rounded up to 7 jiffies at HZ 250: 28 ms after the SACK. Then the head
+// is lost, Recovery with one PRR step: in flight 8 > ssthresh 7, sndcnt =
+// ceil(7 * 1 / 10) = 1, cwnd 9.
+TEST(RecoveryTest, RackReoTimerMarksTheHeadLost) {
+  SenderContext ctx(Opts(true, CongestionControl::kCubic));
+  const uint64_t una = Fill(ctx);
+  ctx.At(100 * kNsPerMs);
+  ctx.AckSack(una, {{una + kMss, una + 2 * kMss}});
+  TcpSock& s = ctx.sock();
+  EXPECT_EQ(s.pending_timer(), XmitTimer::kReoTimeout);
+  EXPECT_EQ(s.timer_expires_ns(), 128 * kNsPerMs);
+  EXPECT_EQ(s.ca_state(), CaState::kDisorder);
+  ctx.At(128 * kNsPerMs - 1);
+  EXPECT_EQ(s.lost_out(), 0u);
+  ctx.At(128 * kNsPerMs);
+  EXPECT_EQ(s.ca_state(), CaState::kRecovery);
+  EXPECT_EQ(s.lost_out(), 1u);
+  EXPECT_EQ(s.snd_cwnd(), 9u);
+  const auto wire = ctx.TakeWire();
+  ASSERT_EQ(wire.size(), 1u);
+  EXPECT_EQ(wire[0].seq, static_cast<uint32_t>(una));
+}
+
+// Reno without SACK: two duplicate ACKs are Disorder; the third marks the
+// head lost (tcp_newreno_mark_lost), Recovery with ssthresh 10 / 2 = 5.
+// PRR: in flight = 10 - 3 - 1 = 6 > 5: sndcnt = ceil(5 * 1 / 10) - 0 = 1,
+// cwnd 7; the head leaves again.
+TEST(RecoveryTest, RenoThreeDupacksFastRetransmit) {
+  SenderContext ctx(Opts(false, CongestionControl::kReno));
+  const uint64_t una = Fill(ctx);
+  ctx.At(100 * kNsPerMs);
+  TcpSock& s = ctx.sock();
+  ctx.Ack(una);
+  ctx.Ack(una);
+  EXPECT_EQ(s.ca_state(), CaState::kDisorder);
+  EXPECT_EQ(s.sacked_out(), 2u);
+  EXPECT_TRUE(ctx.TakeWire().empty());
+  ctx.Ack(una);
+  EXPECT_EQ(s.ca_state(), CaState::kRecovery);
+  EXPECT_EQ(s.snd_ssthresh(), 5u);
+  EXPECT_EQ(s.snd_cwnd(), 7u);
+  const auto wire = ctx.TakeWire();
+  ASSERT_EQ(wire.size(), 1u);
+  EXPECT_TRUE(wire[0].retransmit);
+  EXPECT_EQ(wire[0].len, kMss);
+}
+
+// PRR below ssthresh (tcp_cwnd_reduction's second branch): after the
+// Reno fast retransmit (prr_delivered 1, prr_out 1), a partial ACK of 4
+// segments eats the 3 emulated SACKs and delivers 1; NewReno marks the new
+// head lost. In flight = 6 - 1 = 5 = ssthresh: delta 0, so cwnd 5 and
+// nothing may leave.
+TEST(RecoveryTest, RenoPartialAckMarksNextHead) {
+  SenderContext ctx(Opts(false, CongestionControl::kReno));
+  const uint64_t una = Fill(ctx);
+  ctx.At(100 * kNsPerMs);
+  for (int i = 0; i < 3; ++i) ctx.Ack(una);
+  ctx.TakeWire();
+  ctx.At(200 * kNsPerMs);
+  ctx.Ack(una + 4 * kMss);
+  TcpSock& s = ctx.sock();
+  EXPECT_EQ(s.ca_state(), CaState::kRecovery);
+  EXPECT_EQ(s.sacked_out(), 0u);
+  EXPECT_EQ(s.lost_out(), 1u);
+  EXPECT_EQ(s.snd_cwnd(), 5u);
+  EXPECT_TRUE(ctx.TakeWire().empty());
+}
+
+}  // namespace
+}  // namespace sendsim::model
