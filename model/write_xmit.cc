@@ -303,6 +303,7 @@ bool TcpSock::SmallQueueCheck(const Skb& skb) {
 
 // tcp_transmit_skb of a clone: charged to sk_wmem_alloc until tcp_wfree.
 void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
+  DstCheck();  // ip_queue_xmit
   const TimeNs now = loop_->now();
   if (!retransmit) {
     if (skb.end_seq > snd_una_ + snd_wnd_ && reason != PushReason::kProbe0) NoteViolation("new data sent beyond the peer's window");
@@ -505,7 +506,7 @@ void TcpSock::TsqHandler() {
 // tcp_tsq_write: lost data first, then new data with the socket's Nagle mode.
 void TcpSock::TsqWrite(PushReason reason) {
   if (lost_out_ > retrans_out_ && snd_cwnd_ > PacketsInFlight()) XmitRetransmitQueue();
-  TcpWriteXmit(mss_cache_, nonagle_, 0, reason);
+  TcpWriteXmit(CurrentMss(), nonagle_, 0, reason);
 }
 
 // tcp_slow_start_after_idle_check -> tcp_cwnd_restart (RFC 2861).
@@ -546,8 +547,9 @@ void TcpSock::XmitRetransmitQueue() {
     // which also serves as a zero-window probe after an RTO.
     if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) return;
     const uint32_t segs = snd_cwnd_ - in_flight;
-    const uint32_t len = segs * mss_cache_;
-    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);
+    const uint32_t mss = CurrentMss();  // __tcp_retransmit_skb's cur_mss
+    const uint32_t len = segs * mss;
+    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss);
     Skb& skb = rtx_queue_[i];
     skb.retrans = true;
     skb.ever_retrans = true;
@@ -563,7 +565,7 @@ void TcpSock::PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason
 
 // tcp_push_pending_frames: with the socket's own Nagle mode.
 void TcpSock::TcpPushPendingFrames(PushReason reason) {
-  if (!write_queue_.empty()) PushPendingFrames(mss_cache_, nonagle_, reason);
+  if (!write_queue_.empty()) PushPendingFrames(CurrentMss(), nonagle_, reason);
 }
 
 // tcp_push_one: the head skb only, no TSO deferral, Nagle overridden.
@@ -589,7 +591,7 @@ int TcpSock::WriteWakeup() {
   }
   Skb* skb = &write_queue_.front();
   const uint64_t wnd_end = snd_una_ + snd_wnd_;
-  const uint32_t mss = mss_cache_;
+  const uint32_t mss = CurrentMss();
   uint64_t seg_size = wnd_end - skb->seq;
   if (pushed_seq_ < skb->end_seq) pushed_seq_ = skb->end_seq;
   if (seg_size < skb->end_seq - skb->seq || skb->len() > mss) {
@@ -613,6 +615,7 @@ int TcpSock::WriteWakeup() {
 // window (tcp_send_dupack). It is not queued, not counted in packets_out and
 // freed by __sock_wfree (no TSQ involvement): truesize 0 here.
 void TcpSock::XmitProbeSkb() {
+  DstCheck();  // ip_queue_xmit
   XmitSkb x;
   x.seq = static_cast<uint32_t>(snd_una_ - 1);
   x.len = 0;
@@ -628,9 +631,10 @@ void TcpSock::XmitProbeSkb() {
 // segment again.
 void TcpSock::SendLossProbe() {
   if (tlp_high_seq_ == 0) {
-    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss_cache_)) {
+    const uint32_t mss = CurrentMss();
+    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss)) {
       const uint32_t before = packets_out_;
-      TcpWriteXmit(mss_cache_, kTcpNagleOff, 2, PushReason::kTlp);
+      TcpWriteXmit(mss, kTcpNagleOff, 2, PushReason::kTlp);
       if (packets_out_ > before) {
         ++counters_.tlp_fires;
         xmit_timer_.kind = XmitTimer::kNone;
@@ -641,7 +645,6 @@ void TcpSock::SendLossProbe() {
       // Simplification: skb_still_in_host_queue is not checked.
       size_t idx = rtx_queue_.size() - 1;
       const uint32_t pcount = rtx_queue_[idx].pcount;
-      const uint32_t mss = mss_cache_;
       if (pcount > 1 && rtx_queue_[idx].len() > (pcount - 1) * mss) {
         SplitSkb(rtx_queue_, idx, (pcount - 1) * mss, mss);
         ++idx;
