@@ -42,7 +42,7 @@ int TcpSock::Shutdown() {
     wmem_queued_ += skb.truesize;
     ++write_seq_;
   }
-  PushPendingFrames(mss_cache_, kTcpNagleOff, PushReason::kControl);
+  PushPendingFrames(CurrentMss(), kTcpNagleOff, PushReason::kControl);
   ScheduleRelease();
   return 0;
 }

@@ -1,7 +1,8 @@
 // Packetization-layer path MTU discovery (RFC 4821) as Linux does it with
-// tcp_mtu_probing=2: tcp_mtup_init, tcp_sync_mss's clamp to search_low,
-// tcp_mtu_probe (binary search between tcp_base_mss and the peer's MSS), the
-// tcp_output.c part; tcp_mtup_probe_success (tcp_input.c) is in ack.cc.
+// tcp_mtu_probing=2: tcp_mtup_init, tcp_mtu_probe (binary search between
+// tcp_base_mss and the peer's MSS), the tcp_output.c part;
+// tcp_mtup_probe_success (tcp_input.c) is in ack.cc, tcp_sync_mss's clamp to
+// search_low in route_mss.cc.
 //
 // Simplifications: probe loss (tcp_mtup_probe_failed), the 10-minute reprobe
 // timer (tcp_mtu_check_reprobe) and black-hole detection after RTOs are not
@@ -54,24 +55,8 @@ uint32_t TcpSock::MssClamp() const {
   return config_.mss_clamp != 0 ? config_.mss_clamp : full_mss_ + (config_.timestamps ? kTcpTimestampOptionBytes : 0);
 }
 
-uint32_t TcpSock::MtuToMss(uint32_t pmtu) const {
-  uint32_t mss = pmtu > kIpTcpHeaderBytes ? pmtu - kIpTcpHeaderBytes : 0;
-  mss = std::min(mss, MssClamp());
-  mss = std::max(mss, kTcpMinSndMss);
-  if (config_.timestamps) mss = mss > kTcpTimestampOptionBytes ? mss - kTcpTimestampOptionBytes : 0;
-  return std::max(mss, kTcpMinSndMss);
-}
-
 uint32_t TcpSock::MssToMtu(uint32_t mss) const {
   return mss + kIpTcpHeaderBytes + (config_.timestamps ? kTcpTimestampOptionBytes : 0);
-}
-
-// tcp_sync_mss(sk, pmtu_cookie): the route's MSS, clamped to search_low's
-// while probing is enabled.
-void TcpSock::SyncMss() {
-  uint32_t mss = full_mss_;
-  if (mtup_.enabled) mss = std::min(mss, MtuToMss(mtup_.search_low));
-  mss_cache_ = mss;
 }
 
 // tcp_mtu_probe (v4.19 = v6.8 for what is modelled). The probe takes the head
@@ -79,7 +64,7 @@ void TcpSock::SyncMss() {
 // probe size (tcp_can_coalesce_send_queue_head refuses an eor skb inside).
 int TcpSock::MtuProbe(PushReason reason) {
   if (!mtup_.enabled || mtup_.probe_size != 0 || ca_state_ != CaState::kOpen || snd_cwnd_ < 11) return -1;
-  const uint32_t mss_now = mss_cache_;
+  const uint32_t mss_now = CurrentMss();
   const uint32_t probe = MtuToMss((mtup_.search_high + mtup_.search_low) >> 1);
   const uint64_t size_needed = probe + static_cast<uint64_t>(kTcpReorderingDefault + 1) * mss_cache_;
   if (probe > MtuToMss(mtup_.search_high) || mtup_.search_high < mtup_.search_low + config_.sysctl.probe_threshold) {

@@ -30,10 +30,9 @@ uint32_t TcpSock::XmitSizeGoal(uint32_t mss_now) {
   return std::max(goal, mss_now);
 }
 
-// tcp_send_mss. tcp_current_mss == mss_cache: the sender receives no data,
-// so no SACK blocks shrink the option space.
+// tcp_send_mss: tcp_current_mss (route_mss.cc) and the size goal.
 TcpSock::MssGoal TcpSock::SendMss(int /*flags*/) {
-  const uint32_t mss_now = mss_cache_;
+  const uint32_t mss_now = CurrentMss();
   return MssGoal{mss_now, XmitSizeGoal(mss_now)};
 }
 

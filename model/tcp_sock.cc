@@ -18,6 +18,9 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
       mss_cache_(config.mss) {
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   full_mss_ = config.mss;
+  // The handshake's route: tcp_sync_mss already ran with its MTU.
+  dst_ = fib_dst_ = Dst{config.mtu, config.route_mtu_metric, false};
+  pmtu_cookie_ = config.mtu;
   MtupInit(opts.passive_open, opts.peer_dropped_timestamps);
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
   snd_cwnd_ = InitCwnd();  // tcp_init_transfer -> tcp_init_cwnd

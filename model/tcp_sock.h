@@ -15,7 +15,9 @@
 //                    tcp_release_cb, __tcp_push_pending_frames, tcp_push_one,
 //                    tcp_xmit_retransmit_queue, cwnd restart/validation, probes
 //                    (tcp_write_wakeup, tcp_xmit_probe_skb, TLP)
-//     mtu_probe.cc   tcp_mtup_init, tcp_sync_mss, tcp_mtu_probe
+//     mtu_probe.cc   tcp_mtup_init, tcp_mtu_probe
+//     route_mss.cc   tcp_current_mss, tcp_sync_mss, tcp_mtu_to_mss; the cached
+//                    route (sk_dst_cache, __sk_dst_check) and route changes
 //   tcp_input.c
 //     ack.cc       tcp_rcv_established/tcp_ack, rtx-queue cleaning, RTT, RTO
 //                  rearming, cwnd, write space, tcp_mtup_probe_success
@@ -148,6 +150,11 @@ class TcpSock final : public Socket {
   // Sysctls Linux reads on every use, changed on a live socket
   // (tcp_wmem[1] only matters at socket creation and is ignored here).
   void UpdateSysctls(const TcpSysctls& sysctl, bool autocorking, bool slow_start_after_idle);
+  // `ip route change|replace` of the route the socket's cached dst came
+  // from, to one of MTU `mtu` (`mtu_metric`: the route's mtu metric, not
+  // its device's). The old route's cached dst dies at once (route_mss.cc);
+  // the next transmission looks the route up again (__sk_dst_check).
+  void RouteChange(uint32_t mtu, bool mtu_metric);
   // tcp_poll's POLLOUT: __sk_stream_is_writeable(sk, 1), or shut down.
   bool PollWriteable() const;
   // tcp_poll as a poller runs it: PollWriteable, and SOCK_NOSPACE set when
@@ -386,10 +393,16 @@ class TcpSock final : public Socket {
   // --- mtu_probe.cc ---
   void MtupInit(bool passive_open, bool peer_dropped_timestamps);
   uint32_t MssClamp() const;               // rx_opt.mss_clamp
-  uint32_t MtuToMss(uint32_t pmtu) const;  // tcp_mtu_to_mss
   uint32_t MssToMtu(uint32_t mss) const;   // tcp_mss_to_mtu
-  void SyncMss();                          // tcp_sync_mss with the route MTU
   int MtuProbe(PushReason reason);         // -1 not now, 0 wait, 1 sent
+
+  // --- route_mss.cc ---
+  uint32_t MtuToMss(uint32_t pmtu) const;       // tcp_mtu_to_mss
+  uint32_t BoundToHalfWnd(uint32_t mss) const;  // tcp_bound_to_half_wnd
+  uint32_t SyncMss(uint32_t pmtu);              // tcp_sync_mss
+  uint32_t SyncMss() { return SyncMss(pmtu_cookie_); }  // with icsk_pmtu_cookie
+  uint32_t CurrentMss();                        // tcp_current_mss
+  void DstCheck();                              // __sk_dst_check in ip_queue_xmit
 
   // --- timers.cc ---
   void ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies);
@@ -485,6 +498,16 @@ class TcpSock final : public Socket {
     uint64_t probe_seq_end = 0;
   } mtup_;
   uint32_t full_mss_ = 0;        // tcp_mtu_to_mss(pmtu) as negotiated (config.mss)
+  // The route (route_mss.cc): the socket's cached dst (sk_dst_cache), what a
+  // lookup would return now, and the MTU tcp_sync_mss last saw.
+  struct Dst {
+    uint32_t mtu = 0;         // dst_mtu
+    bool mtu_metric = false;  // from the route's mtu metric (kept by a dead dst)
+    bool obsolete = false;    // __sk_dst_check drops it
+  };
+  Dst dst_;
+  Dst fib_dst_;
+  uint32_t pmtu_cookie_ = 0;  // icsk_pmtu_cookie
   uint32_t probes_out_ = 0;      // icsk_probes_out
   uint32_t retransmits_ = 0;     // icsk_retransmits (consecutive RTOs)
   uint32_t total_retrans_ = 0;   // tp->total_retrans (segments)

@@ -305,6 +305,7 @@ bool TcpSock::SmallQueueCheck(const Skb& skb) {
 
 // tcp_transmit_skb of a clone: charged to sk_wmem_alloc until tcp_wfree.
 void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
+  DstCheck();  // ip_queue_xmit
   const TimeNs now = loop_->now();
   if (!retransmit) {
     if (skb.end_seq > snd_una_ + snd_wnd_ && reason != PushReason::kProbe0) NoteViolation("new data sent beyond the peer's window");
@@ -507,7 +508,7 @@ void TcpSock::TsqHandler() {
 // tcp_tsq_write: lost data first, then new data with the socket's Nagle mode.
 void TcpSock::TsqWrite(PushReason reason) {
   if (lost_out_ > retrans_out_ && snd_cwnd_ > PacketsInFlight()) XmitRetransmitQueue();
-  TcpWriteXmit(mss_cache_, nonagle_, 0, reason);
+  TcpWriteXmit(CurrentMss(), nonagle_, 0, reason);
 }
 
 // tcp_slow_start_after_idle_check -> tcp_cwnd_restart (RFC 2861).
@@ -556,8 +557,9 @@ void TcpSock::XmitRetransmitQueue() {
     // which also serves as a zero-window probe after an RTO.
     if (rtx_queue_[i].seq >= snd_una_ + snd_wnd_ && rtx_queue_[i].seq != snd_una_) break;
     const uint32_t segs = std::min(snd_cwnd_ - in_flight, max_segs);
-    const uint32_t len = segs * mss_cache_;
-    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss_cache_);
+    const uint32_t mss = CurrentMss();  // __tcp_retransmit_skb's cur_mss
+    const uint32_t len = segs * mss;
+    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss);
     Skb& skb = rtx_queue_[i];
     skb.retrans = true;
     skb.ever_retrans = true;
@@ -576,7 +578,7 @@ void TcpSock::PushPendingFrames(uint32_t mss_now, int nonagle, PushReason reason
 
 // tcp_push_pending_frames: with the socket's own Nagle mode.
 void TcpSock::TcpPushPendingFrames(PushReason reason) {
-  if (!write_queue_.empty()) PushPendingFrames(mss_cache_, nonagle_, reason);
+  if (!write_queue_.empty()) PushPendingFrames(CurrentMss(), nonagle_, reason);
 }
 
 // tcp_push_one: the head skb only, no TSO deferral, Nagle overridden.
@@ -602,7 +604,7 @@ int TcpSock::WriteWakeup() {
   }
   Skb* skb = &write_queue_.front();
   const uint64_t wnd_end = snd_una_ + snd_wnd_;
-  const uint32_t mss = mss_cache_;
+  const uint32_t mss = CurrentMss();
   uint64_t seg_size = wnd_end - skb->seq;
   if (pushed_seq_ < skb->end_seq) pushed_seq_ = skb->end_seq;
   if (seg_size < skb->end_seq - skb->seq || skb->len() > mss) {
@@ -626,6 +628,7 @@ int TcpSock::WriteWakeup() {
 // window (tcp_send_dupack). It is not queued, not counted in packets_out and
 // freed by __sock_wfree (no TSQ involvement): truesize 0 here.
 void TcpSock::XmitProbeSkb() {
+  DstCheck();  // ip_queue_xmit
   XmitSkb x;
   x.seq = static_cast<uint32_t>(snd_una_ - 1);
   x.len = 0;
@@ -642,9 +645,10 @@ void TcpSock::XmitProbeSkb() {
 void TcpSock::SendLossProbe() {
   if (tlp_high_seq_ == 0) {
     tlp_retrans_ = false;
-    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss_cache_)) {
+    const uint32_t mss = CurrentMss();
+    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss)) {
       const uint32_t before = packets_out_;
-      TcpWriteXmit(mss_cache_, kTcpNagleOff, 2, PushReason::kTlp);
+      TcpWriteXmit(mss, kTcpNagleOff, 2, PushReason::kTlp);
       if (packets_out_ > before) {
         tlp_high_seq_ = snd_nxt_;  // probe_sent: one probe per flight
         ++counters_.tlp_fires;
@@ -656,7 +660,6 @@ void TcpSock::SendLossProbe() {
       // Simplification: skb_still_in_host_queue is not checked.
       size_t idx = rtx_queue_.size() - 1;
       const uint32_t pcount = rtx_queue_[idx].pcount;
-      const uint32_t mss = mss_cache_;
       if (pcount > 1 && rtx_queue_[idx].len() > (pcount - 1) * mss) {
         SplitSkb(rtx_queue_, idx, (pcount - 1) * mss, mss);
         ++idx;

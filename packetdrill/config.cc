@@ -317,6 +317,7 @@ absl::Status ApplyIpLink(const std::vector<std::string>& w, Settings* s) {
         return absl::InvalidArgumentError("ip link: expected an MTU after mtu");
       }
       if (!s->route_mtu_lock) s->route_mtu = v;
+      s->link_mtu = v;
       mtu = true;
       ++i;
     } else if (i != 3) {
@@ -337,6 +338,17 @@ absl::Status ApplyIpRoute(const std::vector<std::string>& w, Settings* s) {
     }
     return absl::OkStatus();
   };
+  if (w[2] == "add") {
+    ++s->route_adds;
+  } else {
+    // change/replace: the new route has only the metrics named here; its
+    // MTU is the device's unless it names one.
+    s->route_advmss.reset();
+    s->route_mtu = s->link_mtu;
+    s->route_mtu_metric = false;
+    s->route_mtu_lock = false;
+    s->route_initcwnd.reset();
+  }
   for (size_t i = 3; i < w.size(); ++i) {
     const std::string& k = w[i];
     uint32_t v = 0;
@@ -348,6 +360,7 @@ absl::Status ApplyIpRoute(const std::vector<std::string>& w, Settings* s) {
       if (lock) ++i;
       if (absl::Status st = number(++i, k, &v); !st.ok()) return st;
       s->route_mtu = v;
+      s->route_mtu_metric = true;
       s->route_mtu_lock = lock;
     } else if (k == "initcwnd") {
       if (absl::Status st = number(++i, k, &v); !st.ok()) return st;

@@ -53,11 +53,15 @@ struct Settings {
   bool gso = true;
 
   // ip route change ... (per-route metrics); ip link set ... mtu N sets the
-  // device MTU, which the route inherits.
+  // device MTU, which the route inherits. `ip route change|replace` gives
+  // the route exactly the metrics it names (the others go back to none).
   std::optional<uint32_t> route_advmss;
   std::optional<uint32_t> route_mtu;
+  bool route_mtu_metric = false;  // route_mtu is the route's mtu metric, not the device's MTU
   bool route_mtu_lock = false;
   std::optional<uint32_t> route_initcwnd;
+  std::optional<uint32_t> link_mtu;  // ip link set ... mtu N
+  uint32_t route_adds = 0;           // ip route add commands run
 
   // --ip_version=ipv6 (40-byte IPv6 header instead of 20).
   bool ipv6 = false;

@@ -148,6 +148,25 @@ TEST(ConfigTest, HarmlessSysctlsAndLinkMtu) {
   EXPECT_EQ(ApplyCommand("ip link set dev tun0 down", &s).code(), absl::StatusCode::kUnimplemented);
 }
 
+// `ip route change` replaces the route: metrics it does not name go, and
+// without an mtu the route's MTU is the device's again (here 1200).
+TEST(ApplyCommand, RouteChangeReplacesTheMetrics) {
+  Settings s;
+  ASSERT_TRUE(ApplyCommand("ip link set dev tun0 mtu 1200", &s).ok());
+  ASSERT_TRUE(ApplyCommand("ip route change 192.0.2.0/24 dev tun0 advmss 900 mtu 1000 initcwnd 4", &s).ok());
+  EXPECT_EQ(s.route_mtu, 1000u);
+  EXPECT_TRUE(s.route_mtu_metric);
+  EXPECT_EQ(s.route_initcwnd, 4u);
+  ASSERT_TRUE(ApplyCommand("ip route change 192.0.2.0/24 dev tun0 advmss 800", &s).ok());
+  EXPECT_EQ(s.route_advmss, 800u);
+  EXPECT_EQ(s.route_mtu, 1200u);
+  EXPECT_FALSE(s.route_mtu_metric);
+  EXPECT_FALSE(s.route_initcwnd.has_value());
+  EXPECT_EQ(s.route_adds, 0u);
+  ASSERT_TRUE(ApplyCommand("ip route add 192.0.2.1 dev tun0 mtu 900", &s).ok());
+  EXPECT_EQ(s.route_adds, 1u);
+}
+
 TEST(ConfigTest, RemovingACreatedFileIsHarmless) {
   Settings s;
   ASSERT_TRUE(ApplyCommand("dd if=/dev/zero of=/tmp/f bs=1 count=10", &s).ok());

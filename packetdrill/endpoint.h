@@ -55,6 +55,9 @@ class Endpoint {
   virtual bool HasSockError() const = 0;
   // Sysctls changed by a mid-script command (see model::TcpSock::UpdateSysctls).
   virtual void UpdateSysctls(const model::ConnectionConfig& config) = 0;
+  // `ip route change|replace` of the connection's route (see
+  // model::TcpSock::RouteChange).
+  virtual void RouteChange(uint32_t mtu, bool mtu_metric) = 0;
 };
 
 // Receives every skb clone the endpoint hands to the IP layer.

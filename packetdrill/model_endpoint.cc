@@ -30,6 +30,7 @@ class ModelEndpoint final : public Endpoint {
   void UpdateSysctls(const model::ConnectionConfig& c) override {
     sock_.UpdateSysctls(c.sysctl, c.autocorking, c.slow_start_after_idle);
   }
+  void RouteChange(uint32_t mtu, bool mtu_metric) override { sock_.RouteChange(mtu, mtu_metric); }
 
  private:
   model::TcpSock sock_;

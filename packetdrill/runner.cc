@@ -31,6 +31,7 @@ namespace {
 using model::TimeNs;
 
 constexpr TimeNs kAnyTimeHorizonNs = 3600 * model::kNsPerSec;  // "*" waits at most this long
+constexpr uint32_t kDefaultDeviceMtu = 1500;  // tun0's MTU (handshake.cc's default pmtu)
 
 class ScriptRun {
  public:
@@ -161,23 +162,48 @@ class ScriptRun {
   // on every use, so they reach the live socket; the handshake sysctls
   // (timestamps, SACK, window scaling, tcp_rmem, tcp_wmem[1], the default
   // congestion control) only shape later connections, so changing them has
-  // no effect here. Route, offload and qdisc changes, and MTU probing
-  // (decided by tcp_mtup_init at connect time) are not modelled mid-connection.
+  // no effect here. `ip route change|replace` of the connection's route
+  // reaches the socket's cached dst (model::TcpSock::RouteChange); offload
+  // and qdisc changes, other route changes, and MTU probing (decided by
+  // tcp_mtup_init at connect time) are not modelled mid-connection.
   absl::Status MidScriptCommand(int line, const std::string& cmd) {
     const Settings before = run_.settings;
     if (absl::Status st = ApplyCommand(cmd, &run_.settings); !st.ok()) return run_.At(line, st);
     if (!run_.sock.ep) return absl::OkStatus();
     const Settings& a = before;
     const Settings& b = run_.settings;
-    if (a.qdisc != b.qdisc || a.tso != b.tso || a.gso != b.gso || a.route_advmss != b.route_advmss ||
-        a.route_mtu != b.route_mtu || a.route_initcwnd != b.route_initcwnd || a.route_mtu_lock != b.route_mtu_lock) {
-      return run_.Skip(line, "changing routes, offloads or the qdisc after the connection is set up is not modelled");
+    if (a.qdisc != b.qdisc || a.tso != b.tso || a.gso != b.gso) {
+      return run_.Skip(line, "changing offloads or the qdisc after the connection is set up is not modelled");
     }
+    if (absl::Status st = MidScriptRouteChange(line, a, b); !st.ok()) return st;
     // tcp_mtu_probing: the connection's icsk_mtup.enabled was fixed by
     // tcp_mtup_init; a later value only matters to black-hole detection after
     // repeated RTOs, which RunAll turns into a skip.
     if (absl::Status st = UnmodelledSysctls(b); !st.ok()) return run_.At(line, st);
     run_.sock.ep->UpdateSysctls(SocketConfigFor(b, run_.sock.neg, run_.sock.listen_opts));
+    return absl::OkStatus();
+  }
+
+  // A route command after the connection exists. A change or replace that
+  // alters the route's metrics gives it a new fib_info, whose old one's
+  // cached dst (the socket's) dies; one that alters nothing leaves the route
+  // as it was (fib_table_insert finds the same fib_info). Adding a route
+  // leaves the old dst alive but expired, a device MTU change alters the
+  // live dst, and a route's initcwnd is read again at idle restart: those,
+  // locked MTUs and IPv6's routes (fib6) are not modelled.
+  absl::Status MidScriptRouteChange(int line, const Settings& a, const Settings& b) {
+    if (a.route_adds != b.route_adds) {
+      return run_.Skip(line, "adding a route after the connection is set up is not modelled");
+    }
+    if (a.route_advmss == b.route_advmss && a.route_mtu == b.route_mtu && a.route_mtu_metric == b.route_mtu_metric &&
+        a.route_initcwnd == b.route_initcwnd && a.route_mtu_lock == b.route_mtu_lock && a.link_mtu == b.link_mtu) {
+      return absl::OkStatus();
+    }
+    if (a.link_mtu != b.link_mtu || a.route_initcwnd != b.route_initcwnd || a.route_mtu_lock || b.route_mtu_lock) {
+      return run_.Skip(line, "changing a device MTU, a route's initcwnd or a locked MTU mid-connection is not modelled");
+    }
+    if (b.ipv6) return run_.Skip(line, "a route change over IPv6 after the connection is set up is not modelled");
+    run_.sock.ep->RouteChange(b.route_mtu.value_or(kDefaultDeviceMtu), b.route_mtu_metric);
     return absl::OkStatus();
   }
 

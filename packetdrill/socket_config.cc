@@ -50,6 +50,7 @@ model::ConnectionConfig SocketConfigFor(const Settings& s, const Negotiated& neg
   sc.call_cost_ns = 0;
   model::ConnectionConfig c = scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = false});
   c.ecn = neg.ecn;
+  c.route_mtu_metric = s.route_mtu_metric;
   return c;
 }
 
