@@ -96,10 +96,13 @@ void TcpSock::RetransmitTimer() {
   // resends the head without counting a retransmit round, and before v6.5
   // without counting a backoff (Profile::rto_zero_window_counts_backoff).
   const bool zero_window = snd_wnd_ == 0;
+  // tcp_enter_loss (which runs before icsk_retransmits counts this RTO):
+  // ssthresh is cut unless this window was already cut, i.e. in CWR or
+  // Loss with high_seq above snd_una, except a Loss whose RTO series an
+  // ACK ended (icsk_retransmits 0 again).
+  const bool open = !in_loss_ && !in_cwr_;  // icsk_ca_state <= TCP_CA_Disorder
+  if (open || high_seq_ <= snd_una_ || (in_loss_ && retransmits_ == 0)) snd_ssthresh_ = CaSsthresh();
   if (!zero_window) ++retransmits_;
-  // tcp_enter_loss: ssthresh drops unless a CWR reduction of this window
-  // (high_seq above snd_una) already lowered it.
-  if (!in_loss_ && !(in_cwr_ && high_seq_ > snd_una_)) snd_ssthresh_ = CaSsthresh();
   cubic_.epoch_start = 0;
   in_cwr_ = false;
   if (config_.ecn) ecn_queue_cwr_ = true;  // tcp_enter_loss: tcp_ecn_queue_cwr
