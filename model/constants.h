@@ -72,6 +72,7 @@ inline constexpr uint32_t kTcpHeaderLen = 32;             // tcp_header_len with
 inline constexpr int64_t kTcpRtoMinNs = 200'000'000;      // TCP_RTO_MIN (HZ/5)
 inline constexpr int64_t kTcpRtoMaxNs = 120'000'000'000;  // TCP_RTO_MAX (120 s)
 inline constexpr int64_t kTcpTimeoutInitNs = 1'000'000'000;  // TCP_TIMEOUT_INIT (1 s)
+inline constexpr int64_t kTcpTimeoutFallbackNs = 3'000'000'000;  // TCP_TIMEOUT_FALLBACK (3 s)
 inline constexpr int kTcpTimeoutMinJiffies = 2;           // TCP_TIMEOUT_MIN (2 jiffies), TLP slack
 
 // tcp_update_pacing_rate ratios (percent).

@@ -51,6 +51,42 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
       SynAckPacingRate();
     }
   }
+  if (opts.syn_retransmits > 0) InitAfterSynRetransmit(opts);
+}
+
+// The connection established after our SYN was retransmitted: each of the
+// SYN's RTOs ran tcp_enter_loss in SYN-SENT, the SYN-ACK's tcp_ack took
+// the SYN off the queue, then tcp_finish_connect -> tcp_init_transfer.
+// (Measured on 6.1, 6.12 and 6.18: syn_retransmit_*.pkt.)
+void TcpSock::InitAfterSynRetransmit(const Options& opts) {
+  total_retrans_ = opts.syn_retransmits;
+  // tcp_init_transfer: cwnd 1 after more than one retransmission
+  // (tp->total_retrans > 1 with undo_marker, which tcp_enter_loss set; the
+  // runner's peer echoes our latest TS val, never the first SYN's, so
+  // tcp_try_undo_spurious_syn leaves it). The initial cwnd otherwise.
+  if (opts.syn_retransmits > 1) snd_cwnd_ = 1;
+  // tcp_init_metrics puts ssthresh back to TCP_INFINITE_SSTHRESH (already
+  // so here). Without an RTT sample (Karn: the retransmitted SYN gives
+  // none unless timestamps echo one) the RTO is TCP_TIMEOUT_FALLBACK, and
+  // icsk_backoff stays as the SYN's RTOs left it (tcp_ack_update_rtt
+  // clears it only with a sample).
+  if (opts.handshake_rtt_ns == 0) {
+    rto_jiffies_ = NsToJiffiesCeil(kTcpTimeoutFallbackNs);
+    rttvar_us_ = static_cast<uint32_t>(kTcpTimeoutFallbackNs / kNsPerUs);
+    mdev_us_ = rttvar_us_;
+    mdev_max_us_ = rttvar_us_;
+    backoff_ = opts.syn_backoff;
+    // tcp_ack's tcp_cong_control still set a pacing rate (srtt 0: no
+    // division by it).
+    if (!opts.passive_open) SynAckPacingRate();
+  }
+  // The SYN-ACK's tcp_fastretrans_alert -> tcp_process_loss, snd_una ==
+  // high_seq: with SACK tcp_try_undo_recovery returns to Open; without
+  // it Loss holds until data above high_seq is acked (ack.cc).
+  if (!opts.passive_open && !config_.sack) {
+    SetCaState(CaState::kLoss);
+    high_seq_ = snd_nxt_;
+  }
 }
 
 // tcp_rcv_synsent_state_process runs tcp_ack on the SYN-ACK before

@@ -104,6 +104,12 @@ class TcpSock final : public Socket {
     // tcp_connect_init sized search_low with the option counted, and the
     // SYN-ACK's tcp_sync_mss uses that search_low (see MtupInit).
     bool peer_dropped_timestamps = false;
+    // Handshake retransmissions before the connection was established: our
+    // SYN's RTOs (active open) or our SYN-ACK's (passive). tp->total_retrans
+    // starts at this count; see InitAfterSynRetransmit.
+    uint32_t syn_retransmits = 0;
+    // icsk_backoff the SYN's RTOs left (v6.5+: none while they were linear).
+    uint32_t syn_backoff = 0;
   };
 
   TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);
@@ -414,6 +420,8 @@ class TcpSock final : public Socket {
   void ProbeTimer();
   void CheckProbeTimer();
   void EnterLoss();  // tcp_enter_loss
+  // The state a handshake with retransmissions leaves (tcp_sock.cc).
+  void InitAfterSynRetransmit(const Options& opts);
 
   void NoteViolation(const char* what);
 

@@ -1,5 +1,6 @@
 #include "packetdrill/inject.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -80,6 +81,10 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   ep.handshake_rtt_ns = rtt;
   ep.passive_open = !run.sock.active_open;
   ep.peer_dropped_timestamps = run.sock.active_open && s.tcp_timestamps != 0 && !run.sock.neg.timestamps;
+  if (run.sock.active_open) {
+    ep.syn_retransmits = run.sock.syn_retransmits;
+    ep.syn_backoff = run.sock.syn_backoff;
+  }
   absl::StatusOr<std::unique_ptr<Endpoint>> made =
       run.factory(&run.loop, ep, [&run](const model::XmitSkb& skb) { OnXmit(run, skb); });
   if (!made.ok()) {
@@ -121,20 +126,29 @@ absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
   return absl::OkStatus();
 }
 
+// The RTT sample the SYN-ACK gives (tcp_clean_rtx_queue, tcp_ack_update_rtt).
+// Karn: none from a retransmitted SYN, except through the timestamp echo,
+// counted in ms (tcp_rtt_tsopt_us, at least 1 ms); the runner's peer echoes
+// our latest TS val, i.e. the last SYN's.
+TimeNs SynAckRtt(const RunState& run) {
+  const TimeNs now = run.loop.now();
+  if (run.sock.syn_retransmits == 0) return now - run.sock.syn_at;
+  if (!run.sock.neg.timestamps) return 0;
+  const TimeNs ms = now / model::kNsPerMs - run.sock.last_syn_at / model::kNsPerMs;
+  return std::max<TimeNs>(ms, 1) * model::kNsPerMs;
+}
+
 // Active open: the peer's SYN-ACK completes our connect().
 absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (run.sock.phase != SocketPhase::kSynSent) return run.Skip(e.line, "SYN-ACK without a pending connect");
   if (*p.ack != 1) return run.Fail(e.line, absl::StrFormat("SYN-ACK acknowledges %u, our SYN was 0:0", *p.ack));
   StopSynRetransmit(run);
-  if (run.sock.syn_retransmits > 0) {
-    return run.Skip(e.line, "a connection established after a retransmitted SYN (Loss state, cwnd, RTT sample) is not modelled");
-  }
   NegotiateWithPeer(run, p);
   // tcp_ecn_rcv_synack: our ECN SYN is answered yes by ECE without CWR.
   run.sock.neg.ecn = run.sock.ecn_syn && (p.flags & (kFlagEce | kFlagCwr)) == kFlagEce;
   // tcp_rcv_synsent_state_process: the handshake ACK leaves at once.
   run.EmitAck();
-  return Establish(run, e.line, *p.win, run.loop.now() - run.sock.syn_at);
+  return Establish(run, e.line, *p.win, SynAckRtt(run));
 }
 
 // Passive open: the peer's ACK of our SYN-ACK.

@@ -16,7 +16,9 @@ class ModelEndpoint final : public Endpoint {
               model::TcpSock::Options{.initial_window = p.initial_window,
                                       .handshake_rtt_ns = p.handshake_rtt_ns,
                                       .passive_open = p.passive_open,
-                                      .peer_dropped_timestamps = p.peer_dropped_timestamps},
+                                      .peer_dropped_timestamps = p.peer_dropped_timestamps,
+                                      .syn_retransmits = p.syn_retransmits,
+                                      .syn_backoff = p.syn_backoff},
               [sink = std::move(sink)](model::XmitSkb&& skb) { sink(skb); }) {}
 
   model::Socket& socket() override { return sock_; }

@@ -78,10 +78,13 @@ struct ScriptSocket {
   int sk_err = 0;               // pending error before the model socket exists (refused or timed-out connect)
   bool disconnected = false;    // a blocking connect() failed: tcp_disconnect cleared sk_shutdown
   // Our SYN's retransmission timer (syn_retransmit.cc): icsk_rto, the
-  // retransmissions so far (icsk_retransmits = tp->total_rto in SYN-SENT).
+  // retransmissions so far (icsk_retransmits = tp->total_rto in SYN-SENT),
+  // icsk_backoff, and when the latest SYN left.
   model::EventLoop::EventId syn_timer = 0;
   model::TimeNs syn_rto = 0;
   uint32_t syn_retransmits = 0;
+  uint32_t syn_backoff = 0;
+  model::TimeNs last_syn_at = 0;
   bool listening = false;       // the listener's descriptor is open
   // tp->last_oow_ack_time in jiffies: the last challenge ACK (tcp_oow_rate_limited).
   std::optional<int64_t> last_oow_ack_jiffies;

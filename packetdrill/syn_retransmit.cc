@@ -78,11 +78,13 @@ void Fire(RunState& run) {
   // tcp_retransmit_skb on a SYN: tcp_ecn_clear_syn drops ECE|CWR
   // (tcp_ecn_fallback, on by default), so the peer may answer without ECN.
   run.EmitSyn(kFlagSyn, 0, 0);
+  sock.last_syn_at = run.loop.now();
   ++sock.syn_retransmits;  // icsk_retransmits and tp->total_rto (tcp_update_rto_stats)
   // out_reset_timer: exponential backoff, except (v6.5+) while the SYN's
   // RTO count is within tcp_syn_linear_timeouts.
   if (!linear || sock.syn_retransmits > s.tcp_syn_linear_timeouts) {
     sock.syn_rto = std::min(sock.syn_rto * 2, kRtoMax);
+    ++sock.syn_backoff;  // icsk_backoff
   }
   ArmAfter(run, Jiffies(run, sock.syn_rto));
 }
@@ -92,6 +94,8 @@ void Fire(RunState& run) {
 void ArmSynRetransmit(RunState& run) {
   run.sock.syn_rto = kTimeoutInit;
   run.sock.syn_retransmits = 0;
+  run.sock.syn_backoff = 0;
+  run.sock.last_syn_at = run.loop.now();
   ArmAfter(run, Jiffies(run, kTimeoutInit));
 }
 

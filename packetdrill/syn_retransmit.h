@@ -4,9 +4,8 @@
 // Our SYN's retransmission timer in SYN-SENT (tcp_connect arms it with
 // TCP_TIMEOUT_INIT; tcp_retransmit_timer resends the SYN and backs off;
 // tcp_write_timeout ends the connect with ETIMEDOUT). The connection
-// established after a retransmitted SYN is not modelled (the runner skips
-// it): Linux enters Loss on the timeout, which shapes cwnd, ssthresh and the
-// first RTT sample.
+// established after a retransmitted SYN starts from the retransmission count
+// and backoff kept here (model::TcpSock::Options::syn_retransmits).
 
 #include "packetdrill/run_state.h"
 

@@ -31,6 +31,8 @@ SenderContext::SenderContext(const Options& opts) : opts_(opts), zeros_(1 << 20,
   TcpSock::Options so;
   so.initial_window = opts.peer_window;
   so.handshake_rtt_ns = opts.handshake_rtt_ns;
+  so.syn_retransmits = opts.syn_retransmits;
+  so.syn_backoff = opts.syn_backoff;
   sock_ = std::make_unique<TcpSock>(&loop_, opts.config, *profile, so, [this](XmitSkb&& skb) { OnXmit(std::move(skb)); });
 }
 

@@ -39,6 +39,9 @@ class SenderContext {
     std::string profile = "linux-4.19";
     uint32_t peer_window = 4 * 1024 * 1024;  // initial snd_wnd and max_window
     TimeNs handshake_rtt_ns = 100 * kNsPerUs;
+    // TcpSock::Options: handshake retransmissions and the backoff they left.
+    uint32_t syn_retransmits = 0;
+    uint32_t syn_backoff = 0;
   };
   // MSS 1448, TCP_NODELAY, autocorking, Reno, HZ 250, zero call cost,
   // payload not tracked.
