@@ -83,6 +83,12 @@ void TwReset(RunState& run, const PacketEvent& p) {
   TwKill(run);
 }
 
+void RecordPeerTsval(RunState& run, const PacketEvent& p) {
+  for (const TcpOption& o : p.options) {
+    if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
+  }
+}
+
 }  // namespace
 
 bool FinAcked(const ScriptSocket& s) {
@@ -158,7 +164,9 @@ absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent&
       TwReset(run, p);
       return absl::OkStatus();
     }
-    // The peer's FIN: the true TIME_WAIT, acknowledged at once.
+    // The peer's FIN: the true TIME_WAIT, acknowledged at once (its
+    // timestamp becomes tw_ts_recent).
+    RecordPeerTsval(run, p);
     tw.fin_wait2 = false;
     sock.rcv_nxt = end_seq;
     sock.peer_fin = true;
