@@ -207,8 +207,8 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_syn_linear_timeouts") return integer(&s->tcp_syn_linear_timeouts);
   // Receiver-side or connection-setup knobs that cannot change what this
   // runner models (one connection per run, no syncookies or metrics cache).
-  if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save" ||
-      name == "tcp_dsack") {
+  if (name == "tcp_dsack") return integer(&s->tcp_dsack);
+  if (name == "tcp_syncookies" || name == "tcp_moderate_rcvbuf" || name == "tcp_no_metrics_save") {
     return integer(&s->ignored_int);
   }
   // tcp_fastopen: 0 or 1 (the default: clients may use cookies) change

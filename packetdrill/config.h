@@ -46,6 +46,7 @@ struct Settings {
   std::string qdisc = "pfifo_fast";
   uint32_t rmem_max = 212992;  // net.core.rmem_max (window scale choice)
   uint32_t wmem_max = 212992;  // net.core.wmem_max (SO_SNDBUF cap, read at setsockopt time)
+  int tcp_dsack = 1;           // D-SACK blocks for duplicate segments (teardown.cc, read live)
   uint32_t ignored_int = 0;    // sink for sysctls accepted without effect
 
   // ethtool -K tun0

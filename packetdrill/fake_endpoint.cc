@@ -67,6 +67,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
     i.sndbuf = static_cast<uint32_t>(opts_.limit);
     i.wmem_queued = static_cast<uint32_t>(written_ - acked_);
     i.notsent_bytes = static_cast<uint32_t>(written_ - sent_);
+    i.bytes_sent = sent_;  // the FIN's sequence number (SendFin) comes from it
     return i;
   }
   const model::Counters& counters() const override { return counters_; }

@@ -17,19 +17,26 @@
 #include "packetdrill/socket_config.h"
 #include "packetdrill/syn_retransmit.h"
 #include "packetdrill/syscall_args.h"
+#include "packetdrill/teardown.h"
 
 namespace sendsim::packetdrill {
 namespace {
 
 using model::TimeNs;
 
+// The peer's FIN again, as it came (no data), after we took it: rcv_nxt
+// is one past it (teardown.cc answers it).
+bool IsRetransmittedFin(const ScriptSocket& sock, const PacketEvent& p) {
+  return sock.peer_fin && (p.flags & kFlagFin) && p.len == 0 && p.seq_start + 1 == sock.rcv_nxt;
+}
+
 // Inbound packets the model cannot receive: a skip reason.
 absl::Status UnmodelledInbound(const RunState& run, const PacketEvent& p) {
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (p.flags & kFlagRst) return absl::UnimplementedError("inbound RST: connection reset is not modelled");
   if ((p.flags & kFlagFin) && (syn || !ack)) return absl::UnimplementedError("inbound FIN without ACK or with SYN");
-  if ((p.flags & kFlagFin) && run.sock.peer_fin) {
-    return absl::UnimplementedError("a second inbound FIN (retransmission) is not modelled");
+  if ((p.flags & kFlagFin) && run.sock.peer_fin && !IsRetransmittedFin(run.sock, p)) {
+    return absl::UnimplementedError("a second inbound FIN other than the first's retransmission is not modelled");
   }
   return UrgentOrEcn(p);
 }
@@ -228,15 +235,21 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // tcp_data_queue -> tcp_fin runs before tcp_data_snd_check: in FIN_WAIT1
   // its immediate ACK leaves ahead of a FIN that was waiting for cwnd
   // (shutdown_fin_v6_12.pkt), and whatever the model sends acks the FIN.
-  if (p.flags & kFlagFin) OnPeerFin(run, p);
+  const bool fin_again = IsRetransmittedFin(sock, p);
+  if ((p.flags & kFlagFin) && !fin_again) OnPeerFin(run, p);
   sock.ep->OnSegment(seg);
   if (data) ReceiveData(run, p);
+  // The state switch after tcp_ack (LAST_ACK ends, TIME_WAIT begins); a
+  // repeated FIN is then answered by a socket still whole.
+  AfterInboundAck(run);
+  if (fin_again && !sock.reset) OnRetransmittedFin(run, p);
   return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
+  if (run.sock.tw.alive) return OnTimeWaitSegment(run, e, p);
   const bool gone = ConnectionGone(run);
   if (gone || ((p.flags & kFlagRst) && run.sock.ep)) {
     if ((p.flags & kFlagAck) && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
@@ -277,7 +290,7 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     if (p.flags & kFlagFin) return run.Skip(e.line, "inbound data with FIN is not modelled");
     if (run.sock.peer_fin) return run.Skip(e.line, "inbound data after the peer's FIN");
   }
-  if ((p.flags & kFlagFin) && p.seq_start != run.sock.rcv_nxt) {
+  if ((p.flags & kFlagFin) && p.seq_start != run.sock.rcv_nxt && !IsRetransmittedFin(run.sock, p)) {
     return run.Skip(e.line, "out-of-order inbound FIN is not modelled");
   }
   if (run.sock.phase == SocketPhase::kSynRcvd) return OnHandshakeAck(run, e, p);

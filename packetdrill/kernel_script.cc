@@ -210,6 +210,15 @@ absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_
     c.ack = (w->flags & kFlagAck) ? w->ack - kRemoteIsn : 0;
     c.win = w->win;
     c.options = w->options;
+    // Our SACK blocks (D-SACK of a retransmitted FIN, tcp_dsack_set) name the
+    // peer's sequence numbers: script-relative like the ack.
+    for (TcpOption& o : c.options) {
+      if (o.kind != TcpOption::Kind::kSack) continue;
+      for (auto& [a, b] : o.sack) {
+        a -= kRemoteIsn;
+        b -= kRemoteIsn;
+      }
+    }
     c.flow = static_cast<uint64_t>(w->sport) << 16 | w->dport;
     c.ecn = w->ecn;
     for (const TcpOption& o : w->options) {

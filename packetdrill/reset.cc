@@ -6,6 +6,7 @@
 #include "model/constants.h"
 #include "packetdrill/syn_retransmit.h"
 #include "packetdrill/syscall_args.h"
+#include "packetdrill/teardown.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -93,15 +94,15 @@ absl::Status OnStraySegment(RunState& run, const Event& e, const PacketEvent& p)
 // window test: a RST at exactly rcv_nxt (or rcv_nxt - 1 in CLOSE_WAIT,
 // tcp_reset_check) resets; another one inside the window draws a challenge
 // ACK; one outside it is dropped without an answer. tcp_reset's error:
-// EPIPE in CLOSE_WAIT, ECONNRESET otherwise.
-absl::Status OnInboundRst(RunState& run, const Event& e, const PacketEvent& p) {
+// EPIPE in CLOSE_WAIT, ECONNRESET otherwise (also CLOSING and LAST_ACK,
+// where rcv_nxt - 1 resets too).
+absl::Status OnInboundRst(RunState& run, const Event& /*e*/, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
-  if (sock.peer_fin && sock.fin_seq) {
-    return run.Skip(e.line, "inbound RST after both FINs (CLOSING, LAST_ACK, TIME_WAIT) is not modelled");
-  }
+  // After the peer's FIN the whole socket is in CLOSE_WAIT, CLOSING or
+  // LAST_ACK (TIME_WAIT is the timewait socket's, teardown.cc).
   const bool close_wait = sock.peer_fin && !sock.fin_seq;
   const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len;
-  if (seq == sock.rcv_nxt || (close_wait && seq == sock.rcv_nxt - 1)) {
+  if (seq == sock.rcv_nxt || (sock.peer_fin && seq == sock.rcv_nxt - 1)) {
     TcpDone(run, close_wait ? model::kEpipe : model::kEconnreset);
     return absl::OkStatus();
   }
@@ -151,17 +152,19 @@ absl::Status OnHandshakeRst(RunState& run, const PacketEvent& p) {
 // time, through tcp_disconnect, in the states tcp_need_reset names
 // (ESTABLISHED, CLOSE_WAIT, FIN_WAIT1/2). The RST carries our ACK and the
 // sequence number tcp_acceptable_seq gives; nothing queued is sent.
-absl::Status CloseWithReset(RunState& run, int line, bool* reset) {
+absl::Status CloseWithReset(RunState& run, int /*line*/, bool* reset) {
   ScriptSocket& sock = run.sock;
   *reset = false;
   const SockOpts& o = sock.conn_opts;
   const bool unread = sock.rcv.queued > 0;
   if (!unread && !o.linger) return absl::OkStatus();
-  if (!unread && o.linger_secs != 0) {
-    return run.Skip(line, "close() with an SO_LINGER time (a lingering close) is not modelled");
-  }
+  // A lingering close sends its FIN and waits (teardown.cc).
+  if (!unread && o.linger_secs != 0) return absl::OkStatus();
   if (!unread && sock.peer_fin && sock.fin_seq) {
-    return run.Skip(line, "SO_LINGER close() after both FINs is not modelled");
+    // tcp_disconnect in CLOSING or LAST_ACK: no RST, the socket closes.
+    DisconnectAfterFins(run);
+    *reset = true;
+    return absl::OkStatus();
   }
   run.EmitReset(AcceptableSeq(sock), kFlagRst | kFlagAck, sock.rcv_nxt, true);
   TcpDone(run, 0);

@@ -75,6 +75,15 @@ struct ScriptSocket {
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   bool rcv_shutdown = false;    // shutdown(SHUT_RD/SHUT_RDWR): RCV_SHUTDOWN set by the application
   bool reset = false;           // reset either way: TCP_CLOSE, unhashed (reset.cc)
+  bool orphan = false;          // close() returned: SOCK_DEAD, no descriptor (teardown.cc)
+  // The timewait socket that replaces the whole one (tcp_time_wait,
+  // teardown.cc); the whole socket is TCP_CLOSE (`reset`) meanwhile.
+  struct TimeWait {
+    bool alive = false;
+    bool fin_wait2 = false;     // tw_substate FIN_WAIT2: the peer's FIN is still to come
+    model::EventLoop::EventId timer = 0;
+    std::optional<int64_t> last_oow_ack_jiffies;  // tw_last_oow_ack_time
+  } tw;
   int sk_err = 0;               // pending error before the model socket exists (refused or timed-out connect)
   bool disconnected = false;    // a blocking connect() failed: tcp_disconnect cleared sk_shutdown
   // Our SYN's retransmission timer (syn_retransmit.cc): icsk_rto, the

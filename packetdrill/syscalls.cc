@@ -16,6 +16,7 @@
 #include "packetdrill/syn_retransmit.h"
 #include "packetdrill/sendfile.h"
 #include "packetdrill/syscall_args.h"
+#include "packetdrill/teardown.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -267,6 +268,9 @@ absl::Status SyscallDriver::Wait(const Call& c, std::function<bool()> ready, std
     run_.pending->ready = ready;
     run_.pending->finish = finish;
     run_.pending->timeout_at = timeout_at;
+    // Nothing else may happen at the timeout: an event there ends the wait
+    // on time (CheckPending runs after every event).
+    if (timeout_at >= 0) run_.loop.ScheduleAt(timeout_at, [] {});
     return model::Socket::kInProgress;
   });
 }
@@ -474,7 +478,8 @@ absl::Status SyscallDriver::SysClose(const Call& c) {
   auto it = fds_.find(*fd);
   if (it == fds_.end()) return Immediate(c, -kErrEbadf);
   ScriptSocket& sock = run_.sock;
-  if (it->second.connection && sock.phase == SocketPhase::kEstablished && Connected() && !sock.reset) {
+  const bool connection = it->second.connection;
+  if (connection && sock.phase == SocketPhase::kEstablished && Connected() && !sock.reset) {
     bool reset = false;
     if (absl::Status st = CloseWithReset(run_, c.line(), &reset); !st.ok()) return st;
     // tcp_close -> tcp_send_fin (in the model): the FIN rides on unsent
@@ -495,7 +500,17 @@ absl::Status SyscallDriver::SysClose(const Call& c) {
   fds_.erase(it);
   // eventpoll_release: a closed descriptor leaves every epoll instance.
   for (auto& [n, f] : fds_) f.watched.erase(*fd);
-  return Immediate(c, 0);
+  if (!connection) return Immediate(c, 0);
+  // A lingering close (SO_LINGER with a time) sleeps in
+  // sk_stream_wait_close until our FIN is acknowledged or the time is up,
+  // and returns 0 either way; then the socket is orphaned.
+  auto finish = [this]() -> int64_t {
+    OrphanOnClose(run_);
+    return 0;
+  };
+  if (!LingerWaits(run_)) return Immediate(c, finish());
+  auto ready = [this] { return !StreamClosing(run_.sock); };
+  return Wait(c, ready, finish, run_.loop.now() + LingerTimeoutNs(run_));
 }
 
 absl::Status SyscallDriver::SendFin(int line) {
