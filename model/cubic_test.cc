@@ -24,13 +24,6 @@ SenderContext::Options CubicNoSack(const char* profile) {
 }
 
 // TX completions until nothing more leaves (TSQ holds skbs until then).
-void Drain(SenderContext& ctx) {
-  for (int i = 0; i < 32 && ctx.pending_tx() > 0; ++i) {
-    ctx.CompleteAllTx();
-    ctx.At(ctx.now() + kNsPerUs);
-  }
-}
-
 // Timeline (ms): 10 segments at 0; RTO at 300 (ssthresh = 10 * 717 / 1024 =
 // 7, cwnd 1); ACKs every 100 ms of 1, 2 and 4 segments grow cwnd 2, 4, 7 in
 // slow start, the last leaving 1 segment for congestion avoidance, which
@@ -46,10 +39,10 @@ void ExpectRegrowthAfterRto(const char* profile) {
   SenderContext ctx(CubicNoSack(profile));
   const uint64_t una0 = ctx.sock().snd_una();
   ASSERT_EQ(ctx.SendMsg(10 * kMss, 0), 10 * kMss);
-  Drain(ctx);
+  ctx.DrainTx();
   ASSERT_EQ(ctx.sock().packets_out(), 10u);
   ctx.At(350 * kNsPerMs);
-  Drain(ctx);
+  ctx.DrainTx();
   EXPECT_EQ(ctx.sock().snd_cwnd(), 1u);
   EXPECT_EQ(ctx.sock().snd_ssthresh(), 7u);
   const uint32_t acked_at[] = {1, 3, 7, 10};
@@ -57,13 +50,13 @@ void ExpectRegrowthAfterRto(const char* profile) {
   for (int i = 0; i < 4; ++i) {
     ctx.At((400 + 100 * i) * kNsPerMs);
     ctx.Ack(una0 + acked_at[i] * kMss);
-    Drain(ctx);
+    ctx.DrainTx();
     EXPECT_EQ(ctx.sock().snd_cwnd(), cwnd_at[i]) << "ACK " << i;
   }
   const uint32_t cwnd_after_round[] = {7, 9};
   for (int r = 0; r < 2; ++r) {
     ASSERT_EQ(ctx.SendMsg(7 * kMss, 0), 7 * kMss);
-    Drain(ctx);
+    ctx.DrainTx();
     ASSERT_EQ(ctx.sock().packets_out(), 7u) << "round " << r;
     ctx.At((800 + 100 * r) * kNsPerMs);
     ctx.Ack(ctx.sock().snd_nxt());

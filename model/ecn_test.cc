@@ -22,18 +22,11 @@ SenderContext::Options EcnReno(bool ecn) {
   return o;
 }
 
-void Drain(SenderContext& ctx) {
-  for (int i = 0; i < 32 && ctx.pending_tx() > 0; ++i) {
-    ctx.CompleteAllTx();
-    ctx.At(ctx.now() + kNsPerUs);
-  }
-}
-
 // 10 segments in flight at cwnd 10, the rest of a 30-segment write queued.
 uint64_t FillWindow(SenderContext& ctx) {
   const uint64_t una0 = ctx.sock().snd_una();
   EXPECT_EQ(ctx.SendMsg(30 * kMss, 0), 30 * kMss);
-  Drain(ctx);
+  ctx.DrainTx();
   EXPECT_EQ(ctx.sock().packets_out(), 10u);
   return una0;
 }
@@ -57,7 +50,7 @@ TEST(EcnTest, EceEntersCwrWithProportionalReduction) {
   const size_t before = ctx.skbs().size();
   ctx.At(200 * kNsPerMs);
   ctx.Ack(una0 + 2 * kMss, std::nullopt, kTcpAck | kTcpEce);
-  Drain(ctx);
+  ctx.DrainTx();
   const TcpInfo i = ctx.sock().info();
   EXPECT_EQ(i.ca_state, 2);
   EXPECT_EQ(i.snd_ssthresh, 5u);
@@ -69,7 +62,7 @@ TEST(EcnTest, EceEntersCwrWithProportionalReduction) {
   // A second ECE in the same window changes nothing but the counts; the
   // CWR went out already.
   ctx.Ack(una0 + 4 * kMss, std::nullopt, kTcpAck | kTcpEce);
-  Drain(ctx);
+  ctx.DrainTx();
   EXPECT_EQ(ctx.sock().info().snd_ssthresh, 5u);
   EXPECT_EQ(ctx.sock().info().delivered_ce, 4u);
   for (size_t k = before + 1; k < ctx.skbs().size(); ++k) EXPECT_EQ(ctx.skbs()[k].tcp_flags & kTcpCwr, 0);
@@ -82,12 +75,12 @@ TEST(EcnTest, CwrEndsAboveHighSeq) {
   const uint64_t una0 = FillWindow(ctx);
   ctx.At(200 * kNsPerMs);
   ctx.Ack(una0 + 2 * kMss, std::nullopt, kTcpAck | kTcpEce);
-  Drain(ctx);
+  ctx.DrainTx();
   ctx.Ack(una0 + 10 * kMss);
-  Drain(ctx);
+  ctx.DrainTx();
   EXPECT_EQ(ctx.sock().info().ca_state, 2);  // snd_una == high_seq: not above
   ctx.Ack(una0 + 11 * kMss);
-  Drain(ctx);
+  ctx.DrainTx();
   EXPECT_EQ(ctx.sock().info().ca_state, 0);
   EXPECT_EQ(ctx.sock().info().snd_cwnd, 5u);
 }
@@ -97,7 +90,7 @@ TEST(EcnTest, EceWithoutEcnIsIgnored) {
   const uint64_t una0 = FillWindow(ctx);
   ctx.At(200 * kNsPerMs);
   ctx.Ack(una0 + 2 * kMss, std::nullopt, kTcpAck | kTcpEce);
-  Drain(ctx);
+  ctx.DrainTx();
   const TcpInfo i = ctx.sock().info();
   EXPECT_EQ(i.ca_state, 0);
   EXPECT_EQ(i.snd_cwnd, 12u);  // slow start: + 2 acked
@@ -110,7 +103,7 @@ TEST(EcnTest, RetransmissionIsNotEct) {
   SenderContext ctx(EcnReno(true));
   FillWindow(ctx);
   ctx.At(1000 * kNsPerMs);
-  Drain(ctx);
+  ctx.DrainTx();
   ASSERT_TRUE(ctx.skbs().back().retransmit);
   EXPECT_FALSE(ctx.skbs().back().ect);
 }

@@ -33,22 +33,18 @@ SenderContext::Options Cubic(const char* profile, uint32_t initcwnd = 10) {
 }
 
 // TX completions at the current instant until nothing more leaves.
-void Drain(SenderContext& ctx) {
-  for (int i = 0; i < 64 && ctx.pending_tx() > 0; ++i) ctx.CompleteAllTx();
-}
-
 // ACKs segment `seg` (1-based from the start of the stream) at `t`.
 void AckSeg(SenderContext& ctx, uint64_t una0, uint32_t seg, TimeNs t) {
   ctx.At(t);
   ctx.Ack(una0 + static_cast<uint64_t>(seg) * kMss);
-  Drain(ctx);
+  ctx.DrainTx(0);
 }
 
 // Sends the first flight and runs round 1 (all ACKs at 10 ms).
 uint64_t RoundOne(SenderContext& ctx, uint32_t initcwnd = 10) {
   const uint64_t una0 = ctx.sock().snd_una();
   EXPECT_EQ(ctx.SendMsg(100 * kMss, 0), 100 * kMss);
-  Drain(ctx);
+  ctx.DrainTx(0);
   EXPECT_EQ(ctx.sock().snd_nxt(), una0 + initcwnd * kMss);
   for (uint32_t s = 1; s <= initcwnd; ++s) AckSeg(ctx, una0, s, 10 * kNsPerMs);
   EXPECT_EQ(ctx.sock().snd_cwnd(), 2 * initcwnd);

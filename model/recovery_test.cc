@@ -23,18 +23,11 @@ SenderContext::Options Opts(bool sack, CongestionControl cc) {
   return o;
 }
 
-void Drain(SenderContext& ctx) {
-  for (int i = 0; i < 32 && ctx.pending_tx() > 0; ++i) {
-    ctx.CompleteAllTx();
-    ctx.At(ctx.now() + kNsPerUs);
-  }
-}
-
 // 10 segments in flight at cwnd 10 (sent at t = 0).
 uint64_t Fill(SenderContext& ctx, uint32_t segs = 10) {
   const uint64_t una0 = ctx.sock().snd_una();
   EXPECT_EQ(ctx.SendMsg(segs * kMss, 0), segs * kMss);
-  Drain(ctx);
+  ctx.DrainTx();
   EXPECT_EQ(ctx.sock().packets_out(), 10u);
   ctx.TakeWire();
   return una0;

@@ -114,6 +114,13 @@ std::vector<uint32_t> SenderContext::TakeLens() {
   return out;
 }
 
+void SenderContext::DrainTx(TimeNs step) {
+  for (int i = 0; i < 64 && pending_tx() > 0; ++i) {
+    CompleteAllTx();
+    At(now() + step);
+  }
+}
+
 std::string RenderLens(const std::vector<uint32_t>& lens) {
   std::string out;
   for (size_t i = 0; i < lens.size();) {

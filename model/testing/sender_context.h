@@ -72,6 +72,11 @@ class SenderContext {
   void CompleteTx(size_t n = 1);
   void CompleteAllTx() { CompleteTx(pending_tx_.size()); }
   size_t pending_tx() const { return pending_tx_.size(); }
+  // Completes TX until no clone is pending: a completion can release TSQ and
+  // send more, so it repeats (at most 64 rounds), moving the clock `step`
+  // after each round so the TSQ tasklet runs (0: the tasklet's events run
+  // at now(), for tests whose next event is at the same instant).
+  void DrainTx(TimeNs step = kNsPerUs);
 
   // Wire segments since the last Take (in transmission order).
   std::vector<WireSeg> TakeWire();
