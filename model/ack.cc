@@ -100,7 +100,9 @@ void TcpSock::TcpAck(const Segment& seg) {
   // tcp_ecn_rcv_ecn_echo (FLAG_ECE): only on an ECN connection.
   const bool ece = config_.ecn && (seg.flags & kTcpEce) != 0;
   int flag = 0;
-  if (seg.len != 0) flag |= kFlagData;
+  // tcp_ack: FLAG_DATA when the segment's seq != end_seq, and a FIN takes a
+  // sequence number: a bare FIN is no duplicate ACK.
+  if (seg.len != 0 || (seg.flags & kTcpFin)) flag |= kFlagData;
   if (ack > snd_una_) {
     flag |= kFlagSndUnaAdvanced;
     retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series

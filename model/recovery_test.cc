@@ -130,6 +130,22 @@ TEST(RecoveryTest, RenoThreeDupacksFastRetransmit) {
   EXPECT_EQ(wire[0].len, kMss);
 }
 
+// A FIN at snd_una (the peer closing while our data is in flight) takes a
+// sequence number, so tcp_ack counts it as data (FLAG_DATA, seq !=
+// end_seq), not as a duplicate ACK: three of them (the FIN and two
+// retransmissions) leave Reno in Open with no emulated SACK, where three
+// bare duplicate ACKs would start a fast retransmit (above).
+TEST(RecoveryTest, RenoFinAtSndUnaIsNoDupack) {
+  SenderContext ctx(Opts(false, CongestionControl::kReno));
+  const uint64_t una = Fill(ctx);
+  ctx.At(100 * kNsPerMs);
+  TcpSock& s = ctx.sock();
+  for (int i = 0; i < 3; ++i) ctx.Ack(una, std::nullopt, kTcpAck | kTcpFin);
+  EXPECT_EQ(s.ca_state(), CaState::kOpen);
+  EXPECT_EQ(s.sacked_out(), 0u);
+  EXPECT_TRUE(ctx.TakeWire().empty());
+}
+
 // PRR below ssthresh (tcp_cwnd_reduction's second branch): after the
 // Reno fast retransmit (prr_delivered 1, prr_out 1), a partial ACK of 4
 // segments eats the 3 emulated SACKs and delivers 1; NewReno marks the new

@@ -230,6 +230,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   seg.len = p.len;  // FLAG_DATA: a segment with data is no duplicate ACK
   seg.sack = std::move(sack);
   seg.flags = model::kTcpAck | (p.flags & kFlagEce);  // the model heeds ECE only with ECN agreed
+  if (p.flags & kFlagFin) seg.flags |= model::kTcpFin;  // FLAG_DATA: a FIN is no duplicate ACK either
   seg.ack = *p.ack - 1;  // the model's FIN takes a sequence number, as Linux's
   seg.win = win;
   // tcp_data_queue -> tcp_fin runs before tcp_data_snd_check: in FIN_WAIT1
