@@ -164,6 +164,16 @@ void TcpSock::TcpAck(const Segment& seg) {
     SetRto();
     backoff_ = 0;
   }
+  // tcp_clean_rtx_queue: an ACK that acks nothing cumulatively still
+  // re-arms the xmit timer when its SACK RTT sample is older than the rtx
+  // head's last transmission (SACKed data sent before the head was last
+  // resent); a SACK of data sent after it does not, so that the RTO cannot
+  // keep moving out during recovery.
+  if (!(flag & kFlagAcked) && seq_t >= 0 && sack_state.first_sackt >= 0 && !rtx_queue_.empty()) {
+    const int64_t now_us = loop_->now() / kNsPerUs;
+    const int64_t sack_rtt_us = now_us - sack_state.first_sackt / kNsPerUs;
+    if (sack_rtt_us > now_us - rtx_queue_.front().sent_ns / kNsPerUs) flag |= kFlagSetXmitTimer;
+  }
   if (ca_t >= 0 && config_.cc == CongestionControl::kCubic) {
     CubicAcked(static_cast<uint64_t>((loop_->now() - ca_t) / kNsPerUs));
   }

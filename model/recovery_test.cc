@@ -106,6 +106,57 @@ TEST(RecoveryTest, RackReoTimerMarksTheHeadLost) {
   EXPECT_EQ(wire[0].seq, static_cast<uint32_t>(una));
 }
 
+// The reordering timer armed by the first SACK (due at 128 ms, as above)
+// stays pending through the fast retransmit at 100 ms: tcp_rack_mark_lost
+// finds nothing left to wait for and does not re-arm it, and
+// tcp_xmit_retransmit_queue leaves a pending REO timer alone. At 128 ms it
+// fires with nothing newly lost, and tcp_rearm_rto, with icsk_pending still
+// ICSK_TIME_REO_TIMEOUT, arms what is left of the head's RTO: due one RTO
+// after the head was resent (100 ms), not one RTO after 128 ms.
+TEST(RecoveryTest, ReoTimeoutAfterTheFastRetransmitKeepsTheHeadsRto) {
+  SenderContext ctx(Opts(true, CongestionControl::kCubic));
+  const uint64_t una = Fill(ctx);
+  TcpSock& s = ctx.sock();
+  const TimeNs jiffy = kNsPerSec / 250;
+  ctx.At(100 * kNsPerMs);
+  ctx.AckSack(una, {{una + kMss, una + 2 * kMss}});
+  ASSERT_EQ(s.pending_timer(), XmitTimer::kReoTimeout);
+  ctx.AckSack(una, {{una + kMss, una + 3 * kMss}});
+  ctx.AckSack(una, {{una + kMss, una + 4 * kMss}});
+  ASSERT_EQ(s.ca_state(), CaState::kRecovery);
+  ASSERT_EQ(ctx.TakeWire().size(), 1u);  // the head, resent at 100 ms
+  EXPECT_EQ(s.pending_timer(), XmitTimer::kReoTimeout);
+  EXPECT_EQ(s.timer_expires_ns(), 128 * kNsPerMs);
+  ctx.At(128 * kNsPerMs);
+  EXPECT_TRUE(ctx.TakeWire().empty());
+  EXPECT_EQ(s.pending_timer(), XmitTimer::kRetrans);
+  EXPECT_EQ(s.timer_expires_ns(), 100 * kNsPerMs + static_cast<TimeNs>(s.rto_jiffies()) * jiffy);
+}
+
+// tcp_clean_rtx_queue re-arms the RTO on an ACK that acks nothing
+// cumulatively when the newly SACKed data was sent before the rtx head's
+// last transmission. The head is resent at 100 ms (the RTO is then due one
+// RTO later); a SACK at 152 ms (a jiffy boundary at HZ 250: timers are
+// jiffies + RTO) of segment 5, sent at 0, has an RTT sample (152 ms) older
+// than the head's resending (52 ms ago): the RTO moves to 152 ms + RTO.
+TEST(RecoveryTest, SackOfDataSentBeforeTheHeadsResendReArmsTheRto) {
+  SenderContext ctx(Opts(true, CongestionControl::kCubic));
+  const uint64_t una = Fill(ctx);
+  TcpSock& s = ctx.sock();
+  const TimeNs jiffy = kNsPerSec / 250;
+  ctx.At(100 * kNsPerMs);
+  ctx.AckSack(una, {{una + kMss, una + 4 * kMss}});
+  ASSERT_EQ(s.ca_state(), CaState::kRecovery);
+  ASSERT_EQ(ctx.TakeWire().size(), 1u);  // the head, resent now
+  EXPECT_EQ(s.pending_timer(), XmitTimer::kRetrans);
+  EXPECT_EQ(s.timer_expires_ns(), 100 * kNsPerMs + static_cast<TimeNs>(s.rto_jiffies()) * jiffy);
+  ctx.At(152 * kNsPerMs);
+  ctx.AckSack(una, {{una + kMss, una + 5 * kMss}});
+  EXPECT_EQ(s.sacked_out(), 4u);
+  EXPECT_EQ(s.pending_timer(), XmitTimer::kRetrans);
+  EXPECT_EQ(s.timer_expires_ns(), 152 * kNsPerMs + static_cast<TimeNs>(s.rto_jiffies()) * jiffy);
+}
+
 // Reno without SACK: two duplicate ACKs are Disorder; the third marks the
 // head lost (tcp_newreno_mark_lost), Recovery with ssthresh 10 / 2 = 5.
 // PRR: in flight = 10 - 3 - 1 = 6 > 5: sndcnt = ceil(5 * 1 / 10) - 0 = 1,

@@ -56,9 +56,10 @@ void TcpSock::OnXmitTimer() {
 // tcp_write_timer_handler.
 void TcpSock::WriteTimerHandler() {
   const XmitTimer kind = xmit_timer_.kind;
-  // The loss probe keeps icsk_pending until it decides (tcp_rearm_rto offsets
-  // the remaining RTO when no probe could be sent).
-  if (kind != XmitTimer::kLossProbe) xmit_timer_.kind = XmitTimer::kNone;
+  // The loss probe and the reordering timer keep icsk_pending while they
+  // run, so that tcp_rearm_rto afterwards offsets what is left of the rtx
+  // head's RTO (tcp_rto_delta_us) instead of starting a full one.
+  if (kind != XmitTimer::kLossProbe && kind != XmitTimer::kReoTimeout) xmit_timer_.kind = XmitTimer::kNone;
   switch (kind) {
     case XmitTimer::kNone:
       return;
