@@ -35,7 +35,8 @@ Profile Linux50() {
 // backlog flush every 16 new skbs, autocork needs a non-eor tail, TSQ exempts
 // a single-skb rtx queue, TSO deferral only while the head's ACK is due within
 // min(srtt/2, 1 ms), RTT term in tcp_tso_autosize, size goal without the
-// header subtraction, tcp_check_space on new data; CUBIC in microseconds.
+// header subtraction, tcp_check_space on new data; CUBIC in microseconds;
+// one TLP per flight (v5.9).
 Profile Linux68() {
   Profile p = Linux50();
   p.name = "linux-6.8";
@@ -54,6 +55,7 @@ Profile Linux68() {
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
   p.syn_linear_timeouts = true;
+  p.tlp_one_per_flight = true;
   return p;
 }
 

@@ -66,6 +66,13 @@ struct Profile {
   // tcp_syn_linear_timeouts retransmissions of the SYN, and tcp_write_timeout
   // allows that many more (v6.5; read in 6.12.118, absent from 6.1.192).
   bool syn_linear_timeouts = false;
+  // tcp_send_loss_probe sends at most one probe per flight: a probe of new
+  // data also sets tlp_high_seq, and no probe goes while one is
+  // outstanding (v5.9 "allow at most one TLP probe per flight"; read in
+  // 6.1.192). Before, only a retransmitted probe set tlp_high_seq and only
+  // the retransmission waited for it (UNVERIFIED: no pre-5.9 source or
+  // kernel here; from the change's description).
+  bool tlp_one_per_flight = false;
   // tcp_cwnd_test lets a one-segment FIN skb past a full cwnd ("the final
   // FIN"; read in 6.1.192). 6.12.118's tcp_cwnd_test no longer looks at the
   // skb, and 6.12 and 6.18 hold a FIN behind a full cwnd (shutdown_fin*.pkt).

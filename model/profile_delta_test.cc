@@ -1,7 +1,8 @@
 // The send-path deltas between kernel profiles that the v4.19 tests cannot
 // see: the v4.20+ ending of tcp_tso_should_defer (an eor skb is sent at once)
 // and the v6.x TSQ exemption for a single-skb rtx queue
-// (tcp_small_queue_check / tcp_rtx_queue_empty_or_single_skb).
+// (tcp_small_queue_check / tcp_rtx_queue_empty_or_single_skb); v5.9's one
+// loss probe per flight (tcp_send_loss_probe).
 
 #include <algorithm>
 #include <string>
@@ -163,6 +164,48 @@ TEST(TsqSingleSkbV68, TwoSkbsInFlightThrottle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Profiles, TsqSingleSkb, ::testing::Values("linux-4.19", "linux-6.8"));
+
+}  // namespace
+}  // namespace sendsim::model
+
+namespace sendsim::model {
+namespace {
+
+// One TLP per flight (v5.9): 20 segments are written at cwnd 10 and no ACK
+// comes, so the loss probe sends new data (segment 11: tcp_write_xmit with
+// push_one 2 ignores cwnd). At 100 ms an ACK of segment 1 (below the
+// probe's end) lets segment 12 go and schedules the next probe. When it
+// fires, 6.1+ see tlp_high_seq still set by the first probe and send
+// nothing; v4.19 set tlp_high_seq only for a retransmitted probe and send
+// new data again (segment 13). The RTO (at least 200 ms after the ACK) is
+// not due by 190 ms.
+TEST(ProfileDeltaTest, OneLossProbePerFlightSinceV59) {
+  for (const char* profile : {"linux-4.19", "linux-6.12"}) {
+    SenderContext::Options o;
+    o.profile = profile;
+    o.config.sack = true;
+    o.handshake_rtt_ns = 10 * kNsPerMs;
+    SenderContext ctx(o);
+    constexpr uint32_t kMss = 1448;
+    const uint64_t una = ctx.sock().snd_una();
+    ASSERT_EQ(ctx.SendMsg(20 * kMss, 0), 20 * kMss);
+    ctx.DrainTx();
+    EXPECT_EQ(ctx.sock().packets_out(), 10u) << profile;
+    ctx.At(90 * kNsPerMs);
+    ctx.DrainTx();
+    EXPECT_EQ(ctx.sock().counters().tlp_fires, 1u) << profile;
+    EXPECT_EQ(ctx.sock().packets_out(), 11u) << profile;
+    ctx.At(100 * kNsPerMs);
+    ctx.Ack(una + kMss);
+    ctx.DrainTx();
+    EXPECT_EQ(ctx.sock().packets_out(), 11u) << profile;  // segments 2..12
+    ctx.At(190 * kNsPerMs);
+    ctx.DrainTx();
+    const bool v419 = std::string(profile) == "linux-4.19";
+    EXPECT_EQ(ctx.sock().counters().tlp_fires, v419 ? 2u : 1u) << profile;
+    EXPECT_EQ(ctx.sock().packets_out(), v419 ? 12u : 11u) << profile;
+  }
+}
 
 }  // namespace
 }  // namespace sendsim::model

@@ -145,9 +145,10 @@ void TcpSock::IdentifyPacketLoss(int* flag) {
   if (prior_retrans > retrans_out_) *flag |= kFlagLostRetrans;
 }
 
-// tcp_process_tlp_ack (v5.9+, tlp_retrans; every profile): an ACK above
-// the probe's high mark after a retransmitted probe proves one loss, which
-// costs one cwnd reduction at once (CWR entered and ended).
+// tcp_process_tlp_ack: an ACK above the probe's high mark after a
+// retransmitted probe proves one loss, which costs one cwnd reduction at
+// once (CWR entered and ended). (Before v5.9 only a retransmitted probe
+// sets tlp_high_seq: tlp_retrans_ is then always true here.)
 void TcpSock::ProcessTlpAck(uint64_t ack, int flag) {
   if (ack < tlp_high_seq_) return;
   if (!tlp_retrans_) {

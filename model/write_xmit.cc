@@ -641,37 +641,42 @@ void TcpSock::XmitProbeSkb() {
 }
 
 // tcp_send_loss_probe: new data if the window allows, else the last
-// segment again.
+// segment again. Since v5.9 at most one probe per flight
+// (Profile::tlp_one_per_flight); before, only a retransmitted probe waited
+// for the outstanding one and set tlp_high_seq.
 void TcpSock::SendLossProbe() {
-  if (tlp_high_seq_ == 0) {
-    tlp_retrans_ = false;
-    const uint32_t mss = CurrentMss();
-    if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss)) {
-      const uint32_t before = packets_out_;
-      TcpWriteXmit(mss, kTcpNagleOff, 2, PushReason::kTlp);
-      if (packets_out_ > before) {
-        tlp_high_seq_ = snd_nxt_;  // probe_sent: one probe per flight
-        ++counters_.tlp_fires;
-        xmit_timer_.kind = XmitTimer::kNone;
-      }
-    } else if (!rtx_queue_.empty() &&
-               (rtx_queue_.back().seq < snd_una_ + snd_wnd_ || rtx_queue_.back().seq == snd_una_)) {
-      // (__tcp_retransmit_skb refuses an skb beyond the window: no probe.)
-      // Simplification: skb_still_in_host_queue is not checked.
-      size_t idx = rtx_queue_.size() - 1;
-      const uint32_t pcount = rtx_queue_[idx].pcount;
-      if (pcount > 1 && rtx_queue_[idx].len() > (pcount - 1) * mss) {
-        SplitSkb(rtx_queue_, idx, (pcount - 1) * mss, mss);
-        ++idx;
-      }
-      Skb& skb = rtx_queue_[idx];
-      skb.ever_retrans = true;
-      TransmitSkb(skb, PushReason::kTlp, true);
-      tlp_retrans_ = true;
-      tlp_high_seq_ = snd_nxt_;
+  const bool one_per_flight = profile_.tlp_one_per_flight;
+  if (one_per_flight && tlp_high_seq_ != 0) {
+    RearmRto();
+    return;
+  }
+  if (one_per_flight) tlp_retrans_ = false;
+  const uint32_t mss = CurrentMss();
+  if (!write_queue_.empty() && SndWndTest(write_queue_.front(), mss)) {
+    const uint32_t before = packets_out_;
+    TcpWriteXmit(mss, kTcpNagleOff, 2, PushReason::kTlp);
+    if (packets_out_ > before) {
+      if (one_per_flight) tlp_high_seq_ = snd_nxt_;  // probe_sent
       ++counters_.tlp_fires;
       xmit_timer_.kind = XmitTimer::kNone;
     }
+  } else if (!rtx_queue_.empty() && tlp_high_seq_ == 0 &&
+             (rtx_queue_.back().seq < snd_una_ + snd_wnd_ || rtx_queue_.back().seq == snd_una_)) {
+    // (__tcp_retransmit_skb refuses an skb beyond the window: no probe.)
+    // Simplification: skb_still_in_host_queue is not checked.
+    size_t idx = rtx_queue_.size() - 1;
+    const uint32_t pcount = rtx_queue_[idx].pcount;
+    if (pcount > 1 && rtx_queue_[idx].len() > (pcount - 1) * mss) {
+      SplitSkb(rtx_queue_, idx, (pcount - 1) * mss, mss);
+      ++idx;
+    }
+    Skb& skb = rtx_queue_[idx];
+    skb.ever_retrans = true;
+    TransmitSkb(skb, PushReason::kTlp, true);
+    tlp_retrans_ = true;  // before v5.9 every tlp_high_seq is a retransmission's
+    tlp_high_seq_ = snd_nxt_;
+    ++counters_.tlp_fires;
+    xmit_timer_.kind = XmitTimer::kNone;
   }
   RearmRto();
 }
