@@ -57,9 +57,35 @@ int64_t ModelTimeoutMs(uint32_t boundary) {
   return ((int64_t{2} << kThresh) - 1) * kBaseMs + (boundary - kThresh) * kMaxMs;
 }
 
+// reqsk_timer_handler: the listener's request socket in SYN-RECV resends
+// its SYN-ACK. syn_ack_recalc drops the request once num_timeout reaches
+// tcp_synack_retries (silently: a later ACK finds only the listener, which
+// answers with a RST). Otherwise inet_rtx_syn_ack -> tcp_rtx_synack builds
+// the SYN-ACK afresh (tcp_make_synack: same options and window, a new TS
+// val), counts num_retrans (the child's total_retrans), and the timer is
+// rearmed for TCP_TIMEOUT_INIT << ++num_timeout (reqsk_timeout), capped at
+// TCP_RTO_MAX. Here syn_retransmits stands for both counters: only the
+// timer resends (a peer's repeated SYN is not modelled).
+void FireSynAck(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  if (sock.syn_retransmits >= run.settings.tcp_synack_retries) {
+    sock.phase = SocketPhase::kListen;
+    return;
+  }
+  run.EmitSyn(kFlagSyn | kFlagAck | (sock.neg.ecn ? kFlagEce : 0), sock.rcv_nxt, sock.last_peer_tsval);
+  sock.last_syn_at = run.loop.now();
+  ++sock.syn_retransmits;
+  sock.syn_rto = std::min(kTimeoutInit << sock.syn_retransmits, kRtoMax);
+  ArmAfter(run, Jiffies(run, sock.syn_rto));
+}
+
 // tcp_retransmit_timer in SYN-SENT.
 void Fire(RunState& run) {
   ScriptSocket& sock = run.sock;
+  if (sock.phase == SocketPhase::kSynRcvd && !sock.active_open && sock.listening) {
+    FireSynAck(run);
+    return;
+  }
   if (sock.phase != SocketPhase::kSynSent) return;
   const Settings& s = run.settings;
   const bool linear = run.profile.syn_linear_timeouts;
@@ -92,6 +118,14 @@ void Fire(RunState& run) {
 }  // namespace
 
 void ArmSynRetransmit(RunState& run) {
+  run.sock.syn_rto = kTimeoutInit;
+  run.sock.syn_retransmits = 0;
+  run.sock.syn_backoff = 0;
+  run.sock.last_syn_at = run.loop.now();
+  ArmAfter(run, Jiffies(run, kTimeoutInit));
+}
+
+void ArmSynAckRetransmit(RunState& run) {
   run.sock.syn_rto = kTimeoutInit;
   run.sock.syn_retransmits = 0;
   run.sock.syn_backoff = 0;

@@ -3,9 +3,12 @@
 
 // Our SYN's retransmission timer in SYN-SENT (tcp_connect arms it with
 // TCP_TIMEOUT_INIT; tcp_retransmit_timer resends the SYN and backs off;
-// tcp_write_timeout ends the connect with ETIMEDOUT). The connection
-// established after a retransmitted SYN starts from the retransmission count
-// and backoff kept here (model::TcpSock::Options::syn_retransmits).
+// tcp_write_timeout ends the connect with ETIMEDOUT), and on a passive open
+// the request socket's SYN-ACK timer (reqsk_timer_handler: 1 s, doubling,
+// dropped after tcp_synack_retries). The connection established after a
+// retransmitted SYN or SYN-ACK starts from the retransmission count (and, on
+// an active open, the backoff) kept here
+// (model::TcpSock::Options::syn_retransmits).
 
 #include "packetdrill/run_state.h"
 
@@ -14,12 +17,17 @@ namespace sendsim::packetdrill {
 // tcp_connect: the SYN just left; the timer fires after 1 s.
 void ArmSynRetransmit(RunState& run);
 
+// Passive open: our SYN-ACK just left; the request's timer fires after 1 s
+// (inet_csk_reqsk_queue_hash_add with tcp_timeout_init).
+void ArmSynAckRetransmit(RunState& run);
+
 // The peer's RST with an unacceptable ACK in SYN-SENT
 // (tcp_rcv_synsent_state_process): before any retransmission the timer is
 // rearmed to TCP_TIMEOUT_MIN (2 jiffies).
 void SynRetransmitSoon(RunState& run);
 
-// The SYN-SENT state ended (SYN-ACK, reset, close): the timer stops.
+// The SYN-SENT or SYN-RECV state ended (SYN-ACK or handshake ACK, reset,
+// close): the timer stops.
 void StopSynRetransmit(RunState& run);
 
 }  // namespace sendsim::packetdrill
