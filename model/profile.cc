@@ -54,6 +54,7 @@ Profile Linux68() {
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
   p.syn_linear_timeouts = true;
+  p.syn_cwnd_cut_needs_undo_marker = true;
   return p;
 }
 

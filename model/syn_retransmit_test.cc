@@ -178,6 +178,21 @@ TEST(SynRetransmitTest, PassiveTimestampSampleAfterTwo) {
   EXPECT_EQ(i.pacing_rate, 28960u);
 }
 
+// Two SYN-ACKs that answered the peer's repeated SYN, no timeout: no
+// undo_marker, so v5.2+ (linux-6.1's profile) keeps cwnd 10; linux-4.19
+// cuts on total_retrans alone. One of the two a timeout: cut on both.
+TEST(SynRetransmitTest, PassiveCutNeedsATimeoutSinceV52) {
+  SenderContext::Options o = AfterSynAckRetransmits(2, 0);
+  o.synack_answers = 2;
+  EXPECT_EQ(SenderContext(o).sock().info().snd_cwnd, 10u);
+  EXPECT_EQ(SenderContext(o).sock().info().total_retrans, 2u);
+  o.profile = "linux-4.19";
+  EXPECT_EQ(SenderContext(o).sock().info().snd_cwnd, 1u);
+  o.profile = "linux-6.1";
+  o.synack_answers = 1;
+  EXPECT_EQ(SenderContext(o).sock().info().snd_cwnd, 1u);
+}
+
 // Without SACK the first flight's RTO (3 s after it left) enters Loss from
 // Open: Reno ssthresh 10 / 2 = 5, cwnd 1, the RTO doubled to 6 s, backoff
 // 1; total_retrans 1 (SYN-ACK) + 1.

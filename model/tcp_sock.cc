@@ -65,10 +65,12 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
 void TcpSock::InitAfterSynRetransmit(const Options& opts) {
   total_retrans_ = opts.syn_retransmits;
   // tcp_init_transfer: cwnd 1 after more than one retransmission
-  // (tp->total_retrans > 1 with undo_marker, which tcp_enter_loss set; the
-  // runner's peer echoes our latest TS val, never the first SYN's, so
-  // tcp_try_undo_spurious_syn leaves it). The initial cwnd otherwise.
-  if (opts.syn_retransmits > 1) snd_cwnd_ = 1;
+  // (tp->total_retrans > 1 with undo_marker, which tcp_enter_loss set, or,
+  // passive, a timeout of the request; the runner's peer echoes our latest
+  // TS val, never the first SYN's, so tcp_try_undo_spurious_syn leaves it).
+  // The initial cwnd otherwise.
+  const bool undo_marker = opts.syn_retransmits > opts.synack_answers;
+  if (opts.syn_retransmits > 1 && (undo_marker || !profile_.syn_cwnd_cut_needs_undo_marker)) snd_cwnd_ = 1;
   // tcp_init_metrics puts ssthresh back to TCP_INFINITE_SSTHRESH (already
   // so here). Without an RTT sample (Karn: the retransmitted SYN gives
   // none unless timestamps echo one) the RTO is TCP_TIMEOUT_FALLBACK, and

@@ -35,6 +35,8 @@ struct EndpointParams {
   // the SYN's left (see model::TcpSock::Options).
   uint32_t syn_retransmits = 0;
   uint32_t syn_backoff = 0;
+  // Passive: of those, the SYN-ACKs that answered the peer's repeated SYN.
+  uint32_t synack_answers = 0;
 };
 
 class Endpoint {

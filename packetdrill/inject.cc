@@ -91,7 +91,11 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   // Our SYN's or SYN-ACK's retransmissions; a passive open's child starts
   // with no icsk_backoff (tcp_create_openreq_child: total_retrans only).
   ep.syn_retransmits = run.sock.syn_retransmits;
-  if (run.sock.active_open) ep.syn_backoff = run.sock.syn_backoff;
+  if (run.sock.active_open) {
+    ep.syn_backoff = run.sock.syn_backoff;
+  } else {
+    ep.synack_answers = run.sock.syn_retransmits - run.sock.req.num_timeout;
+  }
   absl::StatusOr<std::unique_ptr<Endpoint>> made =
       run.factory(&run.loop, ep, [&run](const model::XmitSkb& skb) { OnXmit(run, skb); });
   if (!made.ok()) {
@@ -119,6 +123,7 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
 
 // Passive open: the listener answers the peer's SYN with its SYN-ACK.
 absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
+  if (OnRepeatedSyn(run, p.seq_start)) return absl::OkStatus();
   if (run.sock.phase != SocketPhase::kListen) return run.Skip(e.line, "SYN to a socket that is not listening");
   if (p.len != 0) return run.Skip(e.line, "data on SYN (Fast Open) is not modelled");
   NegotiateWithPeer(run, p);
@@ -130,7 +135,7 @@ absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
   run.EmitSyn(kFlagSyn | kFlagAck | (run.sock.neg.ecn ? kFlagEce : 0), run.sock.rcv_nxt, run.sock.last_peer_tsval);
   run.sock.synack_at = run.loop.now();
   run.sock.phase = SocketPhase::kSynRcvd;
-  ArmSynAckRetransmit(run);
+  ArmSynAckRetransmit(run, p.seq_start, run.sock.last_peer_tsval);
   return absl::OkStatus();
 }
 

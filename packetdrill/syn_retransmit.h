@@ -17,9 +17,17 @@ namespace sendsim::packetdrill {
 // tcp_connect: the SYN just left; the timer fires after 1 s.
 void ArmSynRetransmit(RunState& run);
 
-// Passive open: our SYN-ACK just left; the request's timer fires after 1 s
-// (inet_csk_reqsk_queue_hash_add with tcp_timeout_init).
-void ArmSynAckRetransmit(RunState& run);
+// Passive open: our SYN-ACK just left, answering the peer's SYN with
+// sequence number `isn` (script value) and TS val `ts_recent`; the
+// request's timer fires after 1 s (inet_csk_reqsk_queue_hash_add with
+// tcp_timeout_init).
+void ArmSynAckRetransmit(RunState& run, uint32_t isn, uint32_t ts_recent);
+
+// tcp_check_req: the peer's SYN again while ours is pending (SYN-RECV).
+// True when it is a pure retransmission (the same ISN): then, unless
+// tcp_oow_rate_limited holds it back, the SYN-ACK is resent and the
+// request's timer moved. False for anything else (a skip for the caller).
+bool OnRepeatedSyn(RunState& run, uint32_t seq);
 
 // The peer's RST with an unacceptable ACK in SYN-SENT
 // (tcp_rcv_synsent_state_process): before any retransmission the timer is

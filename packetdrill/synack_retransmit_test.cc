@@ -136,5 +136,34 @@ TEST(SynAckRetransmitTest, UnexpectedRetransmissionFails) {
   EXPECT_THAT(r.reason, HasSubstr("t.pkt:12: sequence number differs"));
 }
 
+// tcp_check_req: the peer's SYN again at 0.3 s is answered at once and
+// moves the timer to 1.3 s (from jiffy 75, 250 jiffies: (325 >> 3) + 1 = 41
+// -> 328, 1.312 s); again at 0.5 s it is within tcp_invalid_ratelimit of the
+// answer (nothing); at 1.0 s it is answered and the timer moves to 2.0 s
+// (jiffy 250 + 250: (500 >> 3) + 1 = 63 -> 504, 2.016 s). The ACK at 2.1 s
+// comes after one timeout: num_retrans 3, 2 of them answers.
+TEST(SynAckRetransmitTest, RepeatedSynAnsweredAndMovesTheTimer) {
+  Captured c;
+  const std::string syn = " < S 0:0(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>\n";
+  const std::string body = std::string(testing::kPendingRequest) + "0.3" + syn + "0.3" + kSynAck + "0.5" + syn +
+                           "1.0" + syn + "1.0" + kSynAck + "2.016" + kSynAck +
+                           "2.1 < . 1:1(0) ack 1 win 257\n+0 accept(3, ..., ...) = 4\n";
+  Result r = RunCapturing(body, &c);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  ASSERT_TRUE(c.made);
+  EXPECT_EQ(c.params.syn_retransmits, 3u);
+  EXPECT_EQ(c.params.synack_answers, 2u);
+  EXPECT_EQ(c.params.handshake_rtt_ns, 0);
+}
+
+// A SYN with another ISN is no retransmission: still a skip.
+TEST(SynAckRetransmitTest, SynWithAnotherIsnSkips) {
+  Captured c;
+  Result r = RunCapturing(std::string(testing::kPendingRequest) +
+                              "0.3 < S 7:7(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>\n", &c);
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_THAT(r.reason, HasSubstr("SYN to a socket that is not listening"));
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill
