@@ -56,6 +56,7 @@ Profile Linux68() {
   p.rto_zero_window_counts_backoff = true;
   p.syn_linear_timeouts = true;
   p.tlp_one_per_flight = true;
+  p.syn_cwnd_cut_needs_undo_marker = true;
   return p;
 }
 

@@ -73,6 +73,13 @@ struct Profile {
   // the retransmission waited for it (UNVERIFIED: no pre-5.9 source or
   // kernel here; from the change's description).
   bool tlp_one_per_flight = false;
+  // tcp_init_transfer cuts the initial cwnd to 1 after more than one SYN or
+  // SYN-ACK retransmission only while undo_marker is set (v5.2, read in
+  // 6.1.192 and 6.12.118, measured on 6.1, 6.12, 6.18): a passive open whose
+  // extra SYN-ACKs only answered the peer's repeated SYN, with no timeout,
+  // keeps the initial cwnd. Before, tcp_init_metrics cut on total_retrans
+  // alone (UNVERIFIED: no 4.19 or 5.0 source was read).
+  bool syn_cwnd_cut_needs_undo_marker = false;
   // tcp_cwnd_test lets a one-segment FIN skb past a full cwnd ("the final
   // FIN"; read in 6.1.192). 6.12.118's tcp_cwnd_test no longer looks at the
   // skb, and 6.12 and 6.18 hold a FIN behind a full cwnd (shutdown_fin*.pkt).

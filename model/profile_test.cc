@@ -42,6 +42,8 @@ TEST(ProfileTest, Linux61HasSendpageWithTheNewerSendPath) {
   // tcp_retransmit_timer: the zero-window branch jumps past icsk_backoff++.
   EXPECT_FALSE(p.rto_zero_window_counts_backoff);
   EXPECT_TRUE(p.fin_cwnd_exempt);  // tcp_cwnd_test's "final FIN" test
+  // tcp_init_transfer: total_retrans > 1 && undo_marker.
+  EXPECT_TRUE(p.syn_cwnd_cut_needs_undo_marker);
 }
 
 TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
@@ -63,6 +65,7 @@ TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
   // tcp_retransmit_timer: icsk_backoff++ follows out_reset_timer.
   EXPECT_TRUE(p.rto_zero_window_counts_backoff);
   EXPECT_FALSE(p.fin_cwnd_exempt);  // tcp_cwnd_test(tp) no longer sees the skb
+  EXPECT_TRUE(p.syn_cwnd_cut_needs_undo_marker);  // tcp_init_transfer, as 6.1
 }
 
 TEST(ProfileTest, Linux618DropsTheCushionToo) {

@@ -57,14 +57,20 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
 // The connection established after our SYN was retransmitted: each of the
 // SYN's RTOs ran tcp_enter_loss in SYN-SENT, the SYN-ACK's tcp_ack took
 // the SYN off the queue, then tcp_finish_connect -> tcp_init_transfer.
-// (Measured on 6.1, 6.12 and 6.18: syn_retransmit_*.pkt.)
+// Or, passive, after our SYN-ACK was: the request socket's timer resent it
+// (no tcp_enter_loss, the child starts in Open), tcp_create_openreq_child
+// set total_retrans from num_retrans and undo_marker, and the handshake ACK
+// ran tcp_synack_rtt_meas, tcp_init_transfer, then tcp_update_pacing_rate.
+// (Measured on 6.1, 6.12 and 6.18: syn_retransmit_*.pkt, synack_retransmit_*.pkt.)
 void TcpSock::InitAfterSynRetransmit(const Options& opts) {
   total_retrans_ = opts.syn_retransmits;
   // tcp_init_transfer: cwnd 1 after more than one retransmission
-  // (tp->total_retrans > 1 with undo_marker, which tcp_enter_loss set; the
-  // runner's peer echoes our latest TS val, never the first SYN's, so
-  // tcp_try_undo_spurious_syn leaves it). The initial cwnd otherwise.
-  if (opts.syn_retransmits > 1) snd_cwnd_ = 1;
+  // (tp->total_retrans > 1 with undo_marker, which tcp_enter_loss set, or,
+  // passive, a timeout of the request; the runner's peer echoes our latest
+  // TS val, never the first SYN's, so tcp_try_undo_spurious_syn leaves it).
+  // The initial cwnd otherwise.
+  const bool undo_marker = opts.syn_retransmits > opts.synack_answers;
+  if (opts.syn_retransmits > 1 && (undo_marker || !profile_.syn_cwnd_cut_needs_undo_marker)) snd_cwnd_ = 1;
   // tcp_init_metrics puts ssthresh back to TCP_INFINITE_SSTHRESH (already
   // so here). Without an RTT sample (Karn: the retransmitted SYN gives
   // none unless timestamps echo one) the RTO is TCP_TIMEOUT_FALLBACK, and
@@ -80,6 +86,10 @@ void TcpSock::InitAfterSynRetransmit(const Options& opts) {
     // division by it).
     if (!opts.passive_open) SynAckPacingRate();
   }
+  // Passive: tcp_rcv_state_process's tcp_update_pacing_rate comes after
+  // tcp_init_transfer, so it sees the cwnd set above (and, without a
+  // sample, srtt 0: the rate is not divided by it).
+  if (opts.passive_open) UpdatePacingRate();
   // The SYN-ACK's tcp_fastretrans_alert -> tcp_process_loss, snd_una ==
   // high_seq: with SACK tcp_try_undo_recovery returns to Open; without
   // it Loss holds until data above high_seq is acked (ack.cc).

@@ -110,6 +110,10 @@ class TcpSock final : public Socket {
     uint32_t syn_retransmits = 0;
     // icsk_backoff the SYN's RTOs left (v6.5+: none while they were linear).
     uint32_t syn_backoff = 0;
+    // Passive only: how many of syn_retransmits answered the peer's repeated
+    // SYN (tcp_check_req) instead of the request's timer. Only a timeout
+    // sets the child's undo_marker (tcp_create_openreq_child).
+    uint32_t synack_answers = 0;
   };
 
   TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);

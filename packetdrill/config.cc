@@ -205,6 +205,7 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
     return absl::OkStatus();
   }
   if (name == "tcp_syn_linear_timeouts") return integer(&s->tcp_syn_linear_timeouts);
+  if (name == "tcp_synack_retries") return integer(&s->tcp_synack_retries);
   // Receiver-side or connection-setup knobs that cannot change what this
   // runner models (one connection per run, no syncookies or metrics cache).
   if (name == "tcp_dsack") return integer(&s->tcp_dsack);
@@ -510,6 +511,7 @@ bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
       {"net.ipv4.tcp_invalid_ratelimit", &Settings::tcp_invalid_ratelimit},
       {"net.ipv4.tcp_syn_retries", &Settings::tcp_syn_retries},
       {"net.ipv4.tcp_syn_linear_timeouts", &Settings::tcp_syn_linear_timeouts},
+      {"net.ipv4.tcp_synack_retries", &Settings::tcp_synack_retries},
       {"net.core.rmem_max", &Settings::rmem_max},
       {"net.core.wmem_max", &Settings::wmem_max},
   };

@@ -31,10 +31,12 @@ struct EndpointParams {
   // Active open whose SYN offered timestamps (tcp_timestamps on) to a peer
   // that did not echo them (see model::TcpSock::Options).
   bool peer_dropped_timestamps = false;
-  // Our SYN's retransmissions and the icsk_backoff they left (see
-  // model::TcpSock::Options).
+  // Our SYN's (or, passive, SYN-ACK's) retransmissions and the icsk_backoff
+  // the SYN's left (see model::TcpSock::Options).
   uint32_t syn_retransmits = 0;
   uint32_t syn_backoff = 0;
+  // Passive: of those, the SYN-ACKs that answered the peer's repeated SYN.
+  uint32_t synack_answers = 0;
 };
 
 class Endpoint {

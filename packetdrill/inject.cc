@@ -88,9 +88,13 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   ep.handshake_rtt_ns = rtt;
   ep.passive_open = !run.sock.active_open;
   ep.peer_dropped_timestamps = run.sock.active_open && s.tcp_timestamps != 0 && !run.sock.neg.timestamps;
+  // Our SYN's or SYN-ACK's retransmissions; a passive open's child starts
+  // with no icsk_backoff (tcp_create_openreq_child: total_retrans only).
+  ep.syn_retransmits = run.sock.syn_retransmits;
   if (run.sock.active_open) {
-    ep.syn_retransmits = run.sock.syn_retransmits;
     ep.syn_backoff = run.sock.syn_backoff;
+  } else {
+    ep.synack_answers = run.sock.syn_retransmits - run.sock.req.num_timeout;
   }
   absl::StatusOr<std::unique_ptr<Endpoint>> made =
       run.factory(&run.loop, ep, [&run](const model::XmitSkb& skb) { OnXmit(run, skb); });
@@ -119,6 +123,7 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
 
 // Passive open: the listener answers the peer's SYN with its SYN-ACK.
 absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
+  if (OnRepeatedSyn(run, p.seq_start)) return absl::OkStatus();
   if (run.sock.phase != SocketPhase::kListen) return run.Skip(e.line, "SYN to a socket that is not listening");
   if (p.len != 0) return run.Skip(e.line, "data on SYN (Fast Open) is not modelled");
   NegotiateWithPeer(run, p);
@@ -130,16 +135,20 @@ absl::Status OnSyn(RunState& run, const Event& e, const PacketEvent& p) {
   run.EmitSyn(kFlagSyn | kFlagAck | (run.sock.neg.ecn ? kFlagEce : 0), run.sock.rcv_nxt, run.sock.last_peer_tsval);
   run.sock.synack_at = run.loop.now();
   run.sock.phase = SocketPhase::kSynRcvd;
+  ArmSynAckRetransmit(run, p.seq_start, run.sock.last_peer_tsval);
   return absl::OkStatus();
 }
 
-// The RTT sample the SYN-ACK gives (tcp_clean_rtx_queue, tcp_ack_update_rtt).
-// Karn: none from a retransmitted SYN, except through the timestamp echo,
-// counted in ms (tcp_rtt_tsopt_us, at least 1 ms); the runner's peer echoes
-// our latest TS val, i.e. the last SYN's.
-TimeNs SynAckRtt(const RunState& run) {
+// The RTT sample that ends the handshake, from our first SYN (or SYN-ACK)
+// sent at `first` (active: tcp_clean_rtx_queue, tcp_ack_update_rtt;
+// passive: tcp_synack_rtt_meas). Karn: none once the SYN or SYN-ACK was
+// retransmitted, except through the timestamp echo, counted in ms
+// (tcp_rtt_tsopt_us, at least 1 ms); the runner's peer echoes our latest
+// TS val, i.e. the last SYN's or SYN-ACK's (the kernel target rewrites an
+// inbound echo to it too).
+TimeNs HandshakeRtt(const RunState& run, TimeNs first) {
   const TimeNs now = run.loop.now();
-  if (run.sock.syn_retransmits == 0) return now - run.sock.syn_at;
+  if (run.sock.syn_retransmits == 0) return now - first;
   if (!run.sock.neg.timestamps) return 0;
   const TimeNs ms = now / model::kNsPerMs - run.sock.last_syn_at / model::kNsPerMs;
   return std::max<TimeNs>(ms, 1) * model::kNsPerMs;
@@ -155,7 +164,7 @@ absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
   run.sock.neg.ecn = run.sock.ecn_syn && (p.flags & (kFlagEce | kFlagCwr)) == kFlagEce;
   // tcp_rcv_synsent_state_process: the handshake ACK leaves at once.
   run.EmitAck();
-  return Establish(run, e.line, *p.win, SynAckRtt(run));
+  return Establish(run, e.line, *p.win, HandshakeRtt(run, run.sock.syn_at));
 }
 
 // Passive open: the peer's ACK of our SYN-ACK.
@@ -163,7 +172,8 @@ absl::Status OnHandshakeAck(RunState& run, const Event& e, const PacketEvent& p)
   if (*p.ack != 1) return run.Skip(e.line, absl::StrFormat("handshake ACK acknowledges %u instead of 1", *p.ack));
   const uint32_t win = run.sock.PeerWindow(*p.win);
   run.sock.RecordAck(*p.ack, win);
-  return Establish(run, e.line, win, run.loop.now() - run.sock.synack_at);
+  StopSynRetransmit(run);
+  return Establish(run, e.line, win, HandshakeRtt(run, run.sock.synack_at));
 }
 
 // The peer's FIN, in order (before the model socket takes its ACK, as

@@ -18,7 +18,8 @@ class ModelEndpoint final : public Endpoint {
                                       .passive_open = p.passive_open,
                                       .peer_dropped_timestamps = p.peer_dropped_timestamps,
                                       .syn_retransmits = p.syn_retransmits,
-                                      .syn_backoff = p.syn_backoff},
+                                      .syn_backoff = p.syn_backoff,
+                                      .synack_answers = p.synack_answers},
               [sink = std::move(sink)](model::XmitSkb&& skb) { sink(skb); }) {}
 
   model::Socket& socket() override { return sock_; }

@@ -94,6 +94,17 @@ struct ScriptSocket {
   uint32_t syn_retransmits = 0;
   uint32_t syn_backoff = 0;
   model::TimeNs last_syn_at = 0;
+  // Passive open: the listener's request socket while the handshake is
+  // pending (syn_retransmit.cc). syn_retransmits above is its num_retrans
+  // (the child's total_retrans); num_timeout counts only the timer's
+  // resends. The peer's ISN (script value) and its SYN's TS val
+  // (req->ts_recent, echoed by every SYN-ACK), and last_oow_ack_time.
+  struct Request {
+    uint32_t isn = 0;
+    uint32_t ts_recent = 0;
+    uint32_t num_timeout = 0;
+    std::optional<int64_t> last_oow_ack_jiffies;
+  } req;
   bool listening = false;       // the listener's descriptor is open
   // tp->last_oow_ack_time in jiffies: the last challenge ACK (tcp_oow_rate_limited).
   std::optional<int64_t> last_oow_ack_jiffies;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "model/constants.h"
 #include "packetdrill/reset.h"
@@ -57,9 +58,45 @@ int64_t ModelTimeoutMs(uint32_t boundary) {
   return ((int64_t{2} << kThresh) - 1) * kBaseMs + (boundary - kThresh) * kMaxMs;
 }
 
+// reqsk_timeout: TCP_TIMEOUT_INIT << num_timeout, capped at TCP_RTO_MAX.
+TimeNs ReqskTimeout(uint32_t num_timeout) {
+  return num_timeout >= 7 ? kRtoMax : std::min(kTimeoutInit << num_timeout, kRtoMax);
+}
+
+// inet_rtx_syn_ack -> tcp_rtx_synack: the SYN-ACK built afresh
+// (tcp_make_synack: same options and window, a new TS val echoing
+// req->ts_recent); num_retrans counts it (the child's total_retrans).
+void ResendSynAck(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  run.EmitSyn(kFlagSyn | kFlagAck | (sock.neg.ecn ? kFlagEce : 0), sock.rcv_nxt, sock.req.ts_recent);
+  sock.last_syn_at = run.loop.now();
+  ++sock.syn_retransmits;
+}
+
+// reqsk_timer_handler: the listener's request socket in SYN-RECV resends
+// its SYN-ACK. syn_ack_recalc drops the request once num_timeout reaches
+// tcp_synack_retries (silently: a later ACK finds only the listener, which
+// answers with a RST). Otherwise the SYN-ACK goes again and the timer is
+// rearmed for reqsk_timeout after ++num_timeout.
+void FireSynAck(RunState& run) {
+  ScriptSocket& sock = run.sock;
+  if (sock.req.num_timeout >= run.settings.tcp_synack_retries) {
+    sock.phase = SocketPhase::kListen;
+    return;
+  }
+  ResendSynAck(run);
+  ++sock.req.num_timeout;
+  sock.syn_rto = ReqskTimeout(sock.req.num_timeout);
+  ArmAfter(run, Jiffies(run, sock.syn_rto));
+}
+
 // tcp_retransmit_timer in SYN-SENT.
 void Fire(RunState& run) {
   ScriptSocket& sock = run.sock;
+  if (sock.phase == SocketPhase::kSynRcvd && !sock.active_open && sock.listening) {
+    FireSynAck(run);
+    return;
+  }
   if (sock.phase != SocketPhase::kSynSent) return;
   const Settings& s = run.settings;
   const bool linear = run.profile.syn_linear_timeouts;
@@ -97,6 +134,38 @@ void ArmSynRetransmit(RunState& run) {
   run.sock.syn_backoff = 0;
   run.sock.last_syn_at = run.loop.now();
   ArmAfter(run, Jiffies(run, kTimeoutInit));
+}
+
+void ArmSynAckRetransmit(RunState& run, uint32_t isn, uint32_t ts_recent) {
+  ScriptSocket& sock = run.sock;
+  sock.syn_rto = kTimeoutInit;
+  sock.syn_retransmits = 0;
+  sock.syn_backoff = 0;
+  sock.last_syn_at = run.loop.now();
+  sock.req = ScriptSocket::Request();
+  sock.req.isn = isn;
+  sock.req.ts_recent = ts_recent;
+  ArmAfter(run, Jiffies(run, kTimeoutInit));
+}
+
+// tcp_check_req's pure retransmitted SYN (its sequence number the request's
+// rcv_isn, SYN alone of SYN/RST/ACK; a PAWS reject is not modelled): the
+// SYN-ACK goes again unless the request's own tcp_oow_rate_limited holds it
+// back (one per tcp_invalid_ratelimit, as ChallengeAck in reset.cc), and the
+// pending timer moves to now + reqsk_timeout (mod_timer_pending) without
+// counting a timeout: num_retrans grows, num_timeout does not. Data on it
+// is thrown away.
+bool OnRepeatedSyn(RunState& run, uint32_t seq) {
+  ScriptSocket& sock = run.sock;
+  if (sock.phase != SocketPhase::kSynRcvd || seq != sock.req.isn) return false;
+  const int64_t now = run.loop.now() / (model::kNsPerSec / sock.hz);
+  const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * sock.hz + 999) / 1000;
+  const std::optional<int64_t>& last = sock.req.last_oow_ack_jiffies;
+  if (last && now - *last >= 0 && now - *last < ratelimit) return true;
+  sock.req.last_oow_ack_jiffies = now;
+  ResendSynAck(run);
+  if (sock.syn_timer != 0) ArmAfter(run, Jiffies(run, ReqskTimeout(sock.req.num_timeout)));
+  return true;
 }
 
 void SynRetransmitSoon(RunState& run) {

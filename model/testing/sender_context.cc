@@ -33,6 +33,8 @@ SenderContext::SenderContext(const Options& opts) : opts_(opts), zeros_(1 << 20,
   so.handshake_rtt_ns = opts.handshake_rtt_ns;
   so.syn_retransmits = opts.syn_retransmits;
   so.syn_backoff = opts.syn_backoff;
+  so.passive_open = opts.passive_open;
+  so.synack_answers = opts.synack_answers;
   sock_ = std::make_unique<TcpSock>(&loop_, opts.config, *profile, so, [this](XmitSkb&& skb) { OnXmit(std::move(skb)); });
 }
 

@@ -42,6 +42,8 @@ class SenderContext {
     // TcpSock::Options: handshake retransmissions and the backoff they left.
     uint32_t syn_retransmits = 0;
     uint32_t syn_backoff = 0;
+    bool passive_open = false;  // accepted from a listener
+    uint32_t synack_answers = 0;
   };
   // MSS 1448, TCP_NODELAY, autocorking, Reno, HZ 250, zero call cost,
   // payload not tracked.
