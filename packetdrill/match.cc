@@ -45,6 +45,8 @@ void OnXmit(RunState& run, const model::XmitSkb& skb) {
   OnAckSent(run);  // the segment carries any pending ACK
   if (skb.len > 0) OnDataSent(run);
   const uint32_t seg = run.settings.tso || skb.gso_size == 0 ? skb.len : skb.gso_size;
+  // One header for the skb, copied to each GSO segment.
+  const std::vector<TcpOption> options = run.SegmentOptionsNow();
   uint32_t off = 0;
   do {
     uint32_t n = std::min(seg, skb.len - off);
@@ -61,7 +63,7 @@ void OnXmit(RunState& run, const model::XmitSkb& skb) {
     c.ecn = skb.ect ? kEcnEct0 : kEcnNotEct;
     c.ack = sock.rcv_nxt;
     c.win = sock.DataWindow();
-    c.options = run.DataOptionsNow();
+    c.options = options;
     run.out.push_back(std::move(c));
     off += n;
   } while (off < skb.len);
