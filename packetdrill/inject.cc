@@ -219,7 +219,8 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // The data is queued first so that what the model sends acknowledges it.
   const bool fin_again = IsRetransmittedFin(sock, p);
   DataArrival arrival;
-  if (data || ((p.flags & kFlagFin) && !fin_again)) {
+  const bool queued = data || ((p.flags & kFlagFin) && !fin_again);  // tcp_data_queue's
+  if (queued) {
     arrival = DataQueue(run, p);
     if (arrival.discard) {
       // tcp_validate_incoming: the duplicate ACK, and nothing else.
@@ -242,7 +243,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // A FIN that stays out of order waits in the queue (DataQueue).
   if (arrival.fin) OnPeerFin(run);
   sock.ep->OnSegment(seg);
-  if (data || arrival.fin) {
+  if (queued) {
     if (absl::Status st = AckSndCheck(run); !st.ok()) return run.At(e.line, st);
   }
   // The state switch after tcp_ack (LAST_ACK ends, TIME_WAIT begins); a
@@ -271,8 +272,13 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+  // tcp_replace_ts_recent: on the connection only a segment that starts at
+  // or before rcv_wup (within what our last ACK covered) updates
+  // ts_recent; out-of-order data, or data behind a delayed ACK, does not.
+  const bool beyond_wup = run.sock.ep && run.sock.phase == SocketPhase::kEstablished &&
+                          SeqAfter(p.seq_start, run.sock.rcv.wup);
   for (const TcpOption& o : p.options) {
-    if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
+    if (o.kind == TcpOption::Kind::kTimestamp && !beyond_wup) run.sock.last_peer_tsval = o.ts_val;
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
   // tcp_rcv_state_process in LISTEN: an ACK with no handshake pending (its
