@@ -135,5 +135,25 @@ TEST(ReceiveTest, CompressedSackAfterRttSampleSkips) {
   EXPECT_THAT(r.reason, HasSubstr("compressed SACK"));
 }
 
+// Linux sends 1000 - 12 = 988-byte segments while one SACK block (NOP,
+// NOP, kind, length and 8 bytes) rides on them (tcp_current_mss); the
+// model's sender keeps 1000: a skip. A short write fits either way.
+TEST(ReceiveTest, FullSegmentWithSackBlocksSkips) {
+  Result shortw = RunPassive(R"(
+  +.1 < P. 101:201(100) ack 1 win 257
+   +0 > . 1:1(0) ack 1 <nop,nop,sack 101:201>
+   +0 write(4, ..., 988) = 988
+   +0 > P. 1:989(988) ack 1 <nop,nop,sack 101:201>
+)");
+  EXPECT_EQ(shortw.verdict, Verdict::kPass) << shortw.reason;
+  Result full = RunPassive(R"(
+  +.1 < P. 101:201(100) ack 1 win 257
+   +0 > . 1:1(0) ack 1 <nop,nop,sack 101:201>
+   +0 write(4, ..., 2000) = 2000
+)");
+  EXPECT_EQ(full.verdict, Verdict::kSkip) << full.reason;
+  EXPECT_THAT(full.reason, HasSubstr("shrink the MSS"));
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill

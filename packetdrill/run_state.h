@@ -123,6 +123,9 @@ struct ScriptSocket {
     // sample (0: none armed), and whether one may have been taken.
     uint32_t rtt_est_seq = 0;
     bool rtt_sampled = false;
+    // The model sent a segment longer than Linux's MSS less our SACK
+    // option (match.cc's OnXmit): the runner skips.
+    bool sack_shrinks_mss = false;
   } rcv;
   // Classic ECN (tp->ecn_flags): our SYN asked for it; the peer's CE mark
   // awaits its CWR (TCP_ECN_DEMAND_CWR: our segments carry ECE); ECT or CE
