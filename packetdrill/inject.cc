@@ -24,10 +24,10 @@ namespace {
 
 using model::TimeNs;
 
-// The peer's FIN again, as it came (no data), after we took it: rcv_nxt
-// is one past it (teardown.cc answers it).
+// The peer's FIN again, as it came (with the data it carried, if any),
+// after we took it: rcv_nxt is one past it (teardown.cc answers it).
 bool IsRetransmittedFin(const ScriptSocket& sock, const PacketEvent& p) {
-  return sock.peer_fin && (p.flags & kFlagFin) && p.len == 0 && p.seq_start + 1 == sock.rcv_nxt;
+  return sock.peer_fin && (p.flags & kFlagFin) && p.seq_start + p.len + 1 == sock.rcv_nxt;
 }
 
 // Inbound packets the model cannot receive: a skip reason.
@@ -219,7 +219,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // The data is queued first so that what the model sends acknowledges it.
   const bool fin_again = IsRetransmittedFin(sock, p);
   DataArrival arrival;
-  const bool queued = data || ((p.flags & kFlagFin) && !fin_again);  // tcp_data_queue's
+  const bool queued = !fin_again && (data || (p.flags & kFlagFin));  // tcp_data_queue's
   if (queued) {
     arrival = DataQueue(run, p);
     if (arrival.discard) {
@@ -296,7 +296,7 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     }
     return run.Skip(e.line, "inbound segment without ACK after the handshake");
   }
-  if (p.len != 0) {
+  if (p.len != 0 && !IsRetransmittedFin(run.sock, p)) {
     if (run.sock.phase != SocketPhase::kEstablished) return run.Skip(e.line, "inbound data before the connection is established (or after close) is not modelled");
     if (run.sock.peer_fin) return run.Skip(e.line, "inbound data after the peer's FIN");
   }
