@@ -219,7 +219,9 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // The data is queued first so that what the model sends acknowledges it.
   const bool fin_again = IsRetransmittedFin(sock, p);
   DataArrival arrival;
-  const bool queued = !fin_again && (data || (p.flags & kFlagFin));  // tcp_data_queue's
+  // In CLOSE_WAIT new data is not looked at (tcp_rcv_state_process's step
+  // 7 skips tcp_data_queue): no ACK, nothing to read.
+  const bool queued = !fin_again && !sock.peer_fin && (data || (p.flags & kFlagFin));  // tcp_data_queue's
   if (queued) {
     arrival = DataQueue(run, p);
     if (arrival.discard) {
@@ -298,7 +300,12 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   }
   if (p.len != 0 && !IsRetransmittedFin(run.sock, p)) {
     if (run.sock.phase != SocketPhase::kEstablished) return run.Skip(e.line, "inbound data before the connection is established (or after close) is not modelled");
-    if (run.sock.peer_fin) return run.Skip(e.line, "inbound data after the peer's FIN");
+    // tcp_rcv_state_process in CLOSE_WAIT ignores the text of a segment
+    // at or past rcv_nxt (OnAck); one reaching back below it would meet
+    // RCV_SHUTDOWN's reset or tcp_data_queue.
+    if (run.sock.peer_fin && SeqBefore(p.seq_start, run.sock.rcv_nxt)) {
+      return run.Skip(e.line, "inbound data after the peer's FIN");
+    }
   }
   if ((p.flags & kFlagFin) && p.seq_start != run.sock.rcv_nxt && !IsRetransmittedFin(run.sock, p)) {
     // Out of order, or below data received (a peer that moved its FIN).
