@@ -24,10 +24,10 @@ namespace {
 
 using model::TimeNs;
 
-// The peer's FIN again, as it came (no data), after we took it: rcv_nxt
-// is one past it (teardown.cc answers it).
+// The peer's FIN again, as it came (with the data it carried, if any),
+// after we took it: rcv_nxt is one past it (teardown.cc answers it).
 bool IsRetransmittedFin(const ScriptSocket& sock, const PacketEvent& p) {
-  return sock.peer_fin && (p.flags & kFlagFin) && p.len == 0 && p.seq_start + 1 == sock.rcv_nxt;
+  return sock.peer_fin && (p.flags & kFlagFin) && p.seq_start + p.len + 1 == sock.rcv_nxt;
 }
 
 // Inbound packets the model cannot receive: a skip reason.
@@ -176,12 +176,13 @@ absl::Status OnHandshakeAck(RunState& run, const Event& e, const PacketEvent& p)
   return Establish(run, e.line, win, HandshakeRtt(run, run.sock.synack_at));
 }
 
-// The peer's FIN, in order (before the model socket takes its ACK, as
-// tcp_data_queue runs before tcp_data_snd_check).
-void OnPeerFin(RunState& run, const PacketEvent& p) {
+// tcp_fin: the peer's FIN was reached (rcv_nxt is past it), before the
+// model socket takes the segment's ACK, as tcp_data_queue runs before
+// tcp_data_snd_check.
+void OnPeerFin(RunState& run) {
   ScriptSocket& sock = run.sock;
-  sock.rcv_nxt = p.seq_start + 1;
   sock.peer_fin = true;
+  sock.rcv.ack_sched = true;  // inet_csk_schedule_ack
   sock.Wakeup(true, 0);  // tcp_fin -> sk_state_change
   if (sock.fin_seq) {
     // tcp_fin in FIN_WAIT1 (-> CLOSING) or FIN_WAIT2 (-> TIME_WAIT): the
@@ -189,19 +190,12 @@ void OnPeerFin(RunState& run, const PacketEvent& p) {
     run.EmitAck();
     return;
   }
+  // ESTABLISHED -> CLOSE_WAIT: pingpong mode, so __tcp_ack_snd_check
+  // (AckSndCheck) delays the ACK by ato, unless a gap it filled makes it
+  // immediate. Any segment sent before then carries the ACK instead
+  // (tcp_event_ack_sent).
   sock.peer_fin_first = true;
-  // ESTABLISHED -> CLOSE_WAIT: tcp_fin schedules an ACK and enters
-  // pingpong mode, so __tcp_ack_snd_check delays it; icsk_ack.ato is
-  // still 0 (no data was received), so tcp_send_delayed_ack's timer is
-  // due at once and fires on the next jiffy tick. (On a 6.18 kernel,
-  // HZ 250, the ACK of a FIN left 3.7 ms after it.) Any segment sent
-  // before then carries the ACK instead (tcp_event_ack_sent).
-  const TimeNs jiffy = model::kNsPerSec / sock.hz;
-  const TimeNs at = (run.loop.now() / jiffy + 1) * jiffy;
-  sock.delack_event = run.loop.ScheduleAt(at, [&run] {
-    run.sock.delack_event = 0;
-    run.EmitAck();
-  });
+  sock.rcv.pingpong = true;
 }
 
 // An ACK (maybe with FIN) on the established or closing connection: a
@@ -233,7 +227,19 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // tcp_rcv_established: tcp_ack, then tcp_data_queue, then
   // tcp_data_snd_check (in the model's OnSegment below) and tcp_ack_snd_check.
   // The data is queued first so that what the model sends acknowledges it.
-  if (data) QueueData(run, p);
+  const bool fin_again = IsRetransmittedFin(sock, p);
+  DataArrival arrival;
+  // In CLOSE_WAIT new data is not looked at (tcp_rcv_state_process's step
+  // 7 skips tcp_data_queue): no ACK, nothing to read.
+  const bool queued = !fin_again && !sock.peer_fin && (data || (p.flags & kFlagFin));  // tcp_data_queue's
+  if (queued) {
+    arrival = DataQueue(run, p);
+    if (arrival.discard) {
+      // tcp_validate_incoming: the duplicate ACK, and nothing else.
+      run.EmitAck();
+      return absl::OkStatus();
+    }
+  }
   model::Segment seg;
   seg.sent_at = run.loop.now();
   seg.seq = p.seq_start - 1;
@@ -246,10 +252,12 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // tcp_data_queue -> tcp_fin runs before tcp_data_snd_check: in FIN_WAIT1
   // its immediate ACK leaves ahead of a FIN that was waiting for cwnd
   // (shutdown_fin_v6_12.pkt), and whatever the model sends acks the FIN.
-  const bool fin_again = IsRetransmittedFin(sock, p);
-  if ((p.flags & kFlagFin) && !fin_again) OnPeerFin(run, p);
+  // A FIN that stays out of order waits in the queue (DataQueue).
+  if (arrival.fin) OnPeerFin(run);
   sock.ep->OnSegment(seg);
-  if (data) ReceiveData(run, p);
+  if (queued) {
+    if (absl::Status st = AckSndCheck(run); !st.ok()) return run.At(e.line, st);
+  }
   // The state switch after tcp_ack (LAST_ACK ends, TIME_WAIT begins); a
   // repeated FIN is then answered by a socket still whole.
   AfterInboundAck(run);
@@ -276,8 +284,13 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+  // tcp_replace_ts_recent: on the connection only a segment that starts at
+  // or before rcv_wup (within what our last ACK covered) updates
+  // ts_recent; out-of-order data, or data behind a delayed ACK, does not.
+  const bool beyond_wup = run.sock.ep && run.sock.phase == SocketPhase::kEstablished &&
+                          SeqAfter(p.seq_start, run.sock.rcv.wup);
   for (const TcpOption& o : p.options) {
-    if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
+    if (o.kind == TcpOption::Kind::kTimestamp && !beyond_wup) run.sock.last_peer_tsval = o.ts_val;
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
   // tcp_rcv_state_process in LISTEN: an ACK with no handshake pending (its
@@ -295,14 +308,23 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     }
     return run.Skip(e.line, "inbound segment without ACK after the handshake");
   }
-  if (p.len != 0) {
+  if (p.len != 0 && !IsRetransmittedFin(run.sock, p)) {
     if (run.sock.phase != SocketPhase::kEstablished) return run.Skip(e.line, "inbound data before the connection is established (or after close) is not modelled");
-    if (p.seq_start != run.sock.rcv_nxt) return run.Skip(e.line, "out-of-order inbound data is not modelled");
-    if (p.flags & kFlagFin) return run.Skip(e.line, "inbound data with FIN is not modelled");
-    if (run.sock.peer_fin) return run.Skip(e.line, "inbound data after the peer's FIN");
+    // tcp_rcv_state_process in CLOSE_WAIT ignores the text of a segment
+    // at or past rcv_nxt (OnAck); one reaching back below it would meet
+    // RCV_SHUTDOWN's reset or tcp_data_queue.
+    if (run.sock.peer_fin && SeqBefore(p.seq_start, run.sock.rcv_nxt)) {
+      return run.Skip(e.line, "inbound data after the peer's FIN");
+    }
   }
   if ((p.flags & kFlagFin) && p.seq_start != run.sock.rcv_nxt && !IsRetransmittedFin(run.sock, p)) {
-    return run.Skip(e.line, "out-of-order inbound FIN is not modelled");
+    // Out of order, or below data received (a peer that moved its FIN).
+    if (!SeqAfter(p.seq_start + p.len + 1, run.sock.rcv_nxt)) return run.Skip(e.line, "an inbound FIN below data already received is not modelled");
+    if (run.sock.phase != SocketPhase::kEstablished) return run.Skip(e.line, "an out-of-order inbound FIN after close() is not modelled");
+  }
+  if (run.sock.phase == SocketPhase::kEstablished && (p.len != 0 || (p.flags & kFlagFin)) &&
+      !IsRetransmittedFin(run.sock, p)) {
+    if (absl::Status st = UnmodelledData(run, p); !st.ok()) return run.At(e.line, st);
   }
   if (run.sock.phase == SocketPhase::kSynRcvd) return OnHandshakeAck(run, e, p);
   return OnAck(run, e, p);

@@ -45,6 +45,19 @@ void OnXmit(RunState& run, const model::XmitSkb& skb) {
   OnAckSent(run);  // the segment carries any pending ACK
   if (skb.len > 0) OnDataSent(run);
   const uint32_t seg = run.settings.tso || skb.gso_size == 0 ? skb.len : skb.gso_size;
+  // One header for the skb, copied to each GSO segment.
+  const std::vector<TcpOption> options = run.SegmentOptionsNow();
+  // Linux's tcp_current_mss takes the SACK option's bytes (4, and 8 a
+  // block) off the MSS while blocks are advertised; the model's sender does
+  // not: a segment longer than that MSS is a skip (runner.cc reports it).
+  if (skb.len > 0 && sock.ep) {
+    for (const TcpOption& o : options) {
+      if (o.kind != TcpOption::Kind::kSack) continue;
+      const uint32_t sack_bytes = 4 + 8 * static_cast<uint32_t>(o.sack.size());
+      const uint32_t piece = skb.gso_size != 0 ? skb.gso_size : skb.len;
+      if (piece + sack_bytes > sock.ep->socket().info().snd_mss) sock.rcv.sack_shrinks_mss = true;
+    }
+  }
   uint32_t off = 0;
   do {
     uint32_t n = std::min(seg, skb.len - off);
@@ -61,7 +74,7 @@ void OnXmit(RunState& run, const model::XmitSkb& skb) {
     c.ecn = skb.ect ? kEcnEct0 : kEcnNotEct;
     c.ack = sock.rcv_nxt;
     c.win = sock.DataWindow();
-    c.options = run.DataOptionsNow();
+    c.options = options;
     run.out.push_back(std::move(c));
     off += n;
   } while (off < skb.len);

@@ -8,9 +8,12 @@
 // decisions (tcp_event_data_recv, __tcp_ack_snd_check, tcp_send_delayed_ack,
 // the delayed-ACK timer, tcp_cleanup_rbuf after a read, pingpong mode from
 // tcp_event_data_sent) and classic ECN's echo (tcp_ecn_check_ce,
-// tcp_ecn_accept_cwr). Simplifications: in-order data only, no FIN on a
-// data segment, the advertised window does not shrink with unread data, and
-// the "more than one MSS unacked" rule ignores its window-edge test.
+// tcp_ecn_accept_cwr), the out-of-order queue with its SACK and D-SACK
+// blocks (receive_ofo.h) and the FIN at the end of the data.
+// Simplifications: the advertised window does not shrink with unread or
+// out-of-order data, the "more than one MSS unacked" rule ignores its
+// window-edge test, and data beyond the window or beyond a queued FIN is
+// not received (a skip).
 
 #include <cstdint>
 
@@ -20,19 +23,36 @@
 
 namespace sendsim::packetdrill {
 
-// Peer data arrived (after its ACK part went to the model socket, which may
-// already have sent data carrying the new rcv_nxt): queue it and ACK it now
-// or later. `p` is in order (seq_start == rcv_nxt before the call).
-void ReceiveData(RunState& run, const PacketEvent& p);
+// A segment with data or a FIN (other than the peer's FIN again, which
+// teardown.cc answers) on an established connection: what the runner cannot
+// receive, as a skip reason.
+absl::Status UnmodelledData(const RunState& run, const PacketEvent& p);
+
+// What tcp_data_queue did with a segment.
+struct DataArrival {
+  bool fin = false;      // the peer's FIN was reached (tcp_fin is due: the caller's)
+  bool discard = false;  // wholly below rcv_wup: tcp_validate_incoming drops it
+                         // whole after a duplicate ACK (tcp_send_dupack), which the
+                         // caller sends; its ACK field is ignored
+};
+
+// tcp_data_queue (and tcp_sequence's old-segment test) for a segment with
+// data or a FIN, before its ACK part goes to the model socket (so that what
+// the model sends acknowledges it): in order, its data joins the bytes
+// read() returns and rcv_nxt moves over it and over the out-of-order data it
+// reaches (tcp_ofo_queue); beyond rcv_nxt, it waits in the out-of-order
+// queue with a SACK block (tcp_data_queue_ofo); below rcv_nxt, a duplicate,
+// it gets a D-SACK block and quick-ACK mode.
+DataArrival DataQueue(RunState& run, const PacketEvent& p);
+
+// __tcp_ack_snd_check after the segment (tcp_ack_snd_check: only with an
+// ACK still owed): at once, or the delayed-ACK timer. A skip when Linux
+// would compress SACKs with an RTT estimate the runner lacks.
+absl::Status AckSndCheck(RunState& run);
 
 // The peer's segment carries CWR (tcp_ecn_accept_cwr): called before its
 // data is queued.
 void EcnAcceptCwr(RunState& run, const PacketEvent& p);
-
-// Marks rcv_nxt as advanced by `len` bytes before the ACK part is processed,
-// so that segments sent meanwhile acknowledge the data (tcp_data_queue runs
-// before tcp_data_snd_check).
-void QueueData(RunState& run, const PacketEvent& p);
 
 // A segment of ours left now carrying the ACK field (tcp_event_ack_sent).
 void OnAckSent(RunState& run);

@@ -133,12 +133,12 @@ void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
 
 void RunState::EmitAck() {
   OnAckSent(*this);
-  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), DataOptionsNow());
+  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), SegmentOptionsNow());
 }
 
 void RunState::EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket) {
   if (from_socket) {
-    EmitControl(*this, seq, flags, ack, sock.DataWindow(), DataOptionsNow());
+    EmitControl(*this, seq, flags, ack, sock.DataWindow(), SegmentOptionsNow());
   } else {
     EmitControl(*this, seq, flags, ack, 0, {});
   }
@@ -146,6 +146,24 @@ void RunState::EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_so
 
 std::vector<TcpOption> RunState::DataOptionsNow() const {
   return DataOptions(sock.neg.timestamps, TsVal(*this), sock.last_peer_tsval);
+}
+
+std::vector<TcpOption> RunState::SegmentOptionsNow() {
+  std::vector<TcpOption> v = DataOptionsNow();
+  // tcp_established_options: the blocks that fit in 40 option bytes beside
+  // the 12 of the timestamps, 4 bytes for NOP, NOP, kind and length and 8
+  // per block: 4 blocks, 3 with timestamps.
+  const int max_blocks = sock.neg.timestamps ? 3 : 4;
+  std::vector<SackBlock> blocks = sock.rcv.ofo.OptionBlocks(max_blocks);
+  if (blocks.empty()) return v;
+  TcpOption sack;
+  sack.kind = TcpOption::Kind::kSack;
+  for (const SackBlock& b : blocks) sack.sack.emplace_back(b.start, b.end);
+  v.push_back(TcpOption{});
+  v.push_back(TcpOption{});
+  v.push_back(std::move(sack));
+  sock.rcv.ofo.ClearDsack();  // tcp_options_write
+  return v;
 }
 
 

@@ -30,6 +30,7 @@
 #include "packetdrill/endpoint.h"
 #include "packetdrill/handshake.h"
 #include "packetdrill/outbound.h"
+#include "packetdrill/receive_ofo.h"
 #include "packetdrill/socket_config.h"
 
 namespace sendsim::packetdrill {
@@ -124,6 +125,18 @@ struct ScriptSocket {
     bool pushed = false;         // ICSK_ACK_PUSHED / PUSHED2: short segments seen
     bool pushed2 = false;
     bool ack_now = false;        // ICSK_ACK_NOW: the next ACK check sends at once
+    OfoQueue ofo;                // out-of-order data, SACK and D-SACK blocks
+    // __tcp_ack_snd_check's SACK compression: duplicate ACKs sent at
+    // compressed_ack_rcv_nxt (tp->dup_ack_counter).
+    uint32_t dup_ack_counter = 0;
+    uint32_t compressed_ack_rcv_nxt = 0;
+    // tcp_rcv_rtt_measure: the rcv_nxt whose arrival gives a receive RTT
+    // sample (0: none armed), and whether one may have been taken.
+    uint32_t rtt_est_seq = 0;
+    bool rtt_sampled = false;
+    // The model sent a segment longer than Linux's MSS less our SACK
+    // option (match.cc's OnXmit): the runner skips.
+    bool sack_shrinks_mss = false;
   } rcv;
   // Classic ECN (tp->ecn_flags): our SYN asked for it; the peer's CE mark
   // awaits its CWR (TCP_ECN_DEMAND_CWR: our segments carry ECE); ECT or CE
@@ -216,6 +229,9 @@ struct RunState {
   void EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket);
   // Options of an established segment sent now.
   std::vector<TcpOption> DataOptionsNow() const;
+  // The same with the receive side's SACK blocks, which the segment
+  // reports (its D-SACK block is then spent: tcp_options_write).
+  std::vector<TcpOption> SegmentOptionsNow();
 };
 
 std::string TimeText(model::TimeNs t);

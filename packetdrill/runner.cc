@@ -70,6 +70,9 @@ class ScriptRun {
     for (const Event& e : s.events) {
       if (absl::Status st = Step(e); !st.ok()) return st;
       if (run_.failure) return *run_.failure;
+      if (run_.sock.rcv.sack_shrinks_mss) {
+        return run_.Skip(e.line, "a full-sized segment while our SACK blocks shrink the MSS (tcp_current_mss) is not modelled");
+      }
       // tcp_mtu_probing=1 enables probing only when tcp_write_timeout's
       // black-hole detection fires (retransmits_timed_out with
       // tcp_retries1 = 3), which then clamps the MSS to tcp_base_mss.

@@ -311,7 +311,9 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
   const std::string d = "`../common/defaults.sh`\n";
   for (const Case& c : std::vector<Case>{
            {"   +0 recvmsg(4, {msg_iov(1)=[{..., 100}]}, 0) = 100\n", d, "only read(), recv() and recvfrom()"},
-           {"   +0 < P. 101:201(100) ack 1 win 257\n", d, "out-of-order inbound data"},
+           {"   +0 < P. 2000001:2000101(100) ack 1 win 257\n", d, "beyond the receive window"},
+           {"   +0 < F. 101:101(0) ack 1 win 257\n   +0 < P. 201:301(100) ack 1 win 257\n", d,
+            "beyond a queued out-of-order FIN"},
            {"   +0 `rm -rf /tmp/somedir`\n", d, "unsupported command"},
            {"   +0 > F. 1:1(0) ack 1\n", d, "outbound FIN without close()"},
            {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
