@@ -73,12 +73,6 @@ void TcpSock::FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int*
   *rexmit = true;
 }
 
-// tcp_force_fast_retransmit: SACKed data more than `reordering` segments
-// above snd_una (used by the non-RACK scoreboard only).
-bool TcpSock::ForceFastRetransmit() const {
-  return HighestSackSeq() > snd_una_ + static_cast<uint64_t>(reordering_) * mss_cache_;
-}
-
 // tcp_enter_recovery: PRR starts from the current cwnd unless a reduction
 // (CWR) is already under way; ssthresh from the congestion control.
 void TcpSock::EnterRecovery() {

@@ -59,10 +59,14 @@ TEST(RouteMss, DeadDstKeepsTheOldMetric) {
 // 1200 bytes gives 600.
 TEST(RouteMss, ClampedByPeerMssAndHalfWindow) {
   SenderContext::Options o;
-  o.config.mss = 988;
+  // The old route: mtu metric 576, MSS 576 - 40 - 12 = 524, so that the
+  // clamped 988 below can only come from the re-sync.
+  o.config.mtu = 576;
+  o.config.mss = 524;
   o.config.mss_clamp = 1000;
   o.config.route_mtu_metric = true;
   SenderContext ctx(o);
+  ASSERT_EQ(ctx.sock().mss_cache(), 524u);
   ctx.sock().RouteChange(9000, true);
   ASSERT_EQ(ctx.SendMsg(100, 0), 100);  // looks the route up again
   ctx.AtUs(100);

@@ -66,6 +66,9 @@ TEST(SynRetransmitTest, TimestampSampleClearsBackoff) {
   EXPECT_EQ(i.backoff, 0);
   EXPECT_EQ(i.rtt_us, 100000u);
   EXPECT_EQ(i.snd_cwnd, 10u);
+  // The SYN's retransmission still counts (tcp_retransmit_skb), which a
+  // socket without one would not show.
+  EXPECT_EQ(i.total_retrans, 1u);
 }
 
 // The first data ACK above high_seq ends the held Loss and, as the first

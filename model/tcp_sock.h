@@ -370,7 +370,6 @@ class TcpSock final : public Socket {
   // --- recovery.cc ---
   void SetCaState(CaState state) { ca_state_ = state; }
   void FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int* flag, bool* rexmit);
-  bool ForceFastRetransmit() const;
   bool TimeToRecover() const { return lost_out_ != 0; }  // RACK: only a proven loss
   void EnterRecovery();
   bool TryUndoRecovery();

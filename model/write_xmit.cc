@@ -547,7 +547,7 @@ void TcpSock::CwndApplicationLimited() {
 void TcpSock::XmitRetransmitQueue() {
   if (packets_out_ == 0) return;
   bool rearm_timer = false;
-  const uint32_t max_segs = TsoSegs(mss_cache_);
+  const uint32_t max_segs = TsoSegs(CurrentMss());  // tcp_tso_segs(sk, tcp_current_mss(sk))
   for (size_t i = 0; i < rtx_queue_.size(); ++i) {
     const uint32_t in_flight = PacketsInFlight();
     if (in_flight >= snd_cwnd_) break;
