@@ -10,9 +10,10 @@
 // still holds its dst: tcp_current_mss reads dst_mtu from it without a check,
 // so the next send is sized for MTU 68 (MSS 48 before options:
 // __tcp_mtu_to_mss's floor, tcp_min_snd_mss; 36 with timestamps), unless
-// the old route had an mtu metric, which the dead dst keeps. The first transmission (ip_queue_xmit -> __sk_dst_check) drops
-// the dead dst and looks the route up again; the tcp_current_mss after it
-// syncs to the new route's MTU. Seen on Linux 6.1, 6.12 (user-mode Linux) and
+// the old route had an mtu metric, which the dead dst keeps. The first
+// transmission (ip_queue_xmit -> __sk_dst_check) drops the dead dst and
+// looks the route up again; the tcp_current_mss after it syncs to the new
+// route's MTU. Seen on Linux 6.1, 6.12 (user-mode Linux) and
 // 6.18: a 4000-byte write 50 ms after `ip route change ... mtu 800` leaves as
 // 48-byte segments up to cwnd, the rest at MSS 760 after the next ACK.
 //

@@ -14,11 +14,9 @@
 #include <optional>
 #include <vector>
 
-namespace sendsim::packetdrill {
+#include "packetdrill/seq.h"
 
-// Sequence-space order (before(), after() of include/net/tcp.h).
-inline bool SeqBefore(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
-inline bool SeqAfter(uint32_t a, uint32_t b) { return SeqBefore(b, a); }
+namespace sendsim::packetdrill {
 
 struct SackBlock {
   uint32_t start = 0, end = 0;

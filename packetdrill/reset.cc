@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "model/constants.h"
+#include "packetdrill/seq.h"
 #include "packetdrill/syn_retransmit.h"
 #include "packetdrill/syscall_args.h"
 #include "packetdrill/teardown.h"
@@ -11,9 +12,6 @@
 namespace sendsim::packetdrill {
 namespace {
 
-
-bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
-bool After(uint32_t a, uint32_t b) { return Before(b, a); }
 
 
 // tcp_send_challenge_ack: a bare ACK (tcp_send_ack), at most one per
@@ -23,12 +21,7 @@ bool After(uint32_t a, uint32_t b) { return Before(b, a); }
 // tcp_challenge_ack_limit (at least 500 a second) is not reached by a
 // script.
 void ChallengeAck(RunState& run) {
-  ScriptSocket& sock = run.sock;
-  const int64_t jiffy = model::kNsPerSec / sock.hz;
-  const int64_t now = run.loop.now() / jiffy;
-  const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * sock.hz + 999) / 1000;
-  if (sock.last_oow_ack_jiffies && now - *sock.last_oow_ack_jiffies < ratelimit) return;
-  sock.last_oow_ack_jiffies = now;
+  if (OowRateLimited(run, &run.sock.last_oow_ack_jiffies)) return;
   run.EmitAck();
 }
 
@@ -38,12 +31,21 @@ void ChallengeAck(RunState& run) {
 uint32_t AcceptableSeq(const ScriptSocket& sock) {
   if (!sock.have_last_ack) return sock.snd_nxt;
   const uint32_t wnd_end = sock.last_ack + sock.last_win;
-  if (!Before(wnd_end, sock.snd_nxt)) return sock.snd_nxt;
+  if (!SeqBefore(wnd_end, sock.snd_nxt)) return sock.snd_nxt;
   if (sock.neg.wscale_ok && sock.snd_nxt - wnd_end < (uint32_t{1} << sock.neg.rcv_wscale)) return sock.snd_nxt;
   return wnd_end;
 }
 
 }  // namespace
+
+bool OowRateLimited(const RunState& run, std::optional<int64_t>* last_jiffies) {
+  const int64_t jiffy = model::kNsPerSec / run.sock.hz;
+  const int64_t now = run.loop.now() / jiffy;
+  const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * run.sock.hz + 999) / 1000;
+  if (*last_jiffies && now - **last_jiffies < ratelimit) return true;
+  *last_jiffies = now;
+  return false;
+}
 
 void TcpDone(RunState& run, int err) {
   ScriptSocket& sock = run.sock;
@@ -110,7 +112,7 @@ absl::Status OnInboundRst(RunState& run, const Event& /*e*/, const PacketEvent& 
   // window we advertised (tcp_receive_window).
   const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
   const uint32_t rcv_wnd = static_cast<uint32_t>(std::max<int64_t>(right, 0));
-  if (Before(end_seq, sock.rcv.wup) || After(seq, sock.rcv_nxt + rcv_wnd)) return absl::OkStatus();
+  if (SeqBefore(end_seq, sock.rcv.wup) || SeqAfter(seq, sock.rcv_nxt + rcv_wnd)) return absl::OkStatus();
   ChallengeAck(run);
   return absl::OkStatus();
 }
@@ -141,9 +143,7 @@ absl::Status OnHandshakeRst(RunState& run, const PacketEvent& p) {
   if (ack && *p.ack != 1) return absl::OkStatus();
   const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len;
   const uint32_t s_win = sock.rcv_nxt, e_win = sock.rcv_nxt + sock.neg.rcv_wnd;
-  const bool in_window =
-      seq == s_win || (After(end_seq, s_win) && Before(seq, e_win)) || (seq == e_win && seq == end_seq);
-  if (in_window) sock.phase = SocketPhase::kListen;
+  if (SeqInWindow(seq, end_seq, s_win, e_win)) sock.phase = SocketPhase::kListen;
   return absl::OkStatus();
 }
 

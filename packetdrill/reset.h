@@ -9,6 +9,10 @@
 // with unread data or with SO_LINGER {onoff=1, linger=0}
 // (tcp_send_active_reset).
 
+#include <cstdint>
+#include <optional>
+
+
 #include "absl/status/status.h"
 #include "packetdrill/ast.h"
 #include "packetdrill/run_state.h"
@@ -21,6 +25,12 @@ namespace sendsim::packetdrill {
 // completed the runner's), pollers and a blocked call woken
 // (sk_state_change).
 void TcpDone(RunState& run, int err);
+
+// __tcp_oow_rate_limited: true when an answer to an out-of-window segment
+// was sent less than tcp_invalid_ratelimit ago (per socket, in jiffies,
+// `last_jiffies` the socket's or timewait socket's record); else records
+// now and returns false.
+bool OowRateLimited(const RunState& run, std::optional<int64_t>* last_jiffies);
 
 // No socket takes the connection's segments any more: it was reset, closed
 // before it was established, or its listener was closed.

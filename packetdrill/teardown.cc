@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "model/constants.h"
+#include "packetdrill/seq.h"
 #include "packetdrill/reset.h"
 
 namespace sendsim::packetdrill {
@@ -10,8 +11,6 @@ namespace {
 
 using model::TimeNs;
 
-bool Before(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) < 0; }
-bool After(uint32_t a, uint32_t b) { return Before(b, a); }
 
 // The timewait socket's timer fired (tw_timer_handler): it is gone, and
 // later segments find no socket (reset.cc answers them).
@@ -57,23 +56,8 @@ void TwAck(RunState& run) { run.EmitAck(); }
 // to a segment that occupies no sequence space (a bare ACK or RST) leaves
 // at most once per tcp_invalid_ratelimit; one with data or FIN always.
 void TwOowAck(RunState& run, uint32_t seq, uint32_t end_seq) {
-  ScriptSocket& sock = run.sock;
-  if (seq == end_seq) {
-    const int64_t jiffy = model::kNsPerSec / sock.hz;
-    const int64_t now = run.loop.now() / jiffy;
-    const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * sock.hz + 999) / 1000;
-    if (sock.tw.last_oow_ack_jiffies && now - *sock.tw.last_oow_ack_jiffies < ratelimit) return;
-    sock.tw.last_oow_ack_jiffies = now;
-  }
+  if (seq == end_seq && OowRateLimited(run, &run.sock.tw.last_oow_ack_jiffies)) return;
   TwAck(run);
-}
-
-// tcp_in_window: at the window's left edge, overlapping it, or an empty
-// segment at its right edge.
-bool InWindow(uint32_t seq, uint32_t end_seq, uint32_t s_win, uint32_t e_win) {
-  if (seq == s_win) return true;
-  if (After(end_seq, s_win) && Before(seq, e_win)) return true;
-  return seq == e_win && seq == end_seq;
 }
 
 // tcp_v4_send_reset for a segment the timewait socket refuses (TCP_TW_RST):
@@ -92,7 +76,7 @@ void RecordPeerTsval(RunState& run, const PacketEvent& p) {
 }  // namespace
 
 bool FinAcked(const ScriptSocket& s) {
-  return s.fin_seq && s.have_last_ack && !Before(s.last_ack, *s.fin_seq + 1);
+  return s.fin_seq && s.have_last_ack && !SeqBefore(s.last_ack, *s.fin_seq + 1);
 }
 
 bool StreamClosing(const ScriptSocket& s) { return !s.reset && s.fin_seq && !FinAcked(s); }
@@ -148,7 +132,7 @@ absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent&
     // window last advertised (tcp_receive_window).
     const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
     const uint32_t rcv_wnd = right > 0 ? static_cast<uint32_t>(right) : 0;
-    if (!InWindow(seq, end_seq, sock.rcv_nxt, sock.rcv_nxt + rcv_wnd)) {
+    if (!SeqInWindow(seq, end_seq, sock.rcv_nxt, sock.rcv_nxt + rcv_wnd)) {
       TwOowAck(run, seq, end_seq);
       return absl::OkStatus();
     }
@@ -156,9 +140,9 @@ absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent&
       TwKill(run);
       return absl::OkStatus();
     }
-    if (syn && !Before(seq, sock.rcv_nxt)) return run.Skip(e.line, "a SYN to a timewait socket is not modelled");
+    if (syn && !SeqBefore(seq, sock.rcv_nxt)) return run.Skip(e.line, "a SYN to a timewait socket is not modelled");
     // A duplicate ACK, or a segment without ACK: dropped.
-    if (!ack || !After(end_seq, sock.rcv_nxt) || end_seq == seq) return absl::OkStatus();
+    if (!ack || !SeqAfter(end_seq, sock.rcv_nxt) || end_seq == seq) return absl::OkStatus();
     // New data after our close: reset.
     if (!fin || end_seq != sock.rcv_nxt + 1) {
       TwReset(run, p);
