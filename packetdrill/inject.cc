@@ -14,6 +14,7 @@
 #include "packetdrill/match.h"
 #include "packetdrill/receive.h"
 #include "packetdrill/reset.h"
+#include "packetdrill/seq.h"
 #include "packetdrill/socket_config.h"
 #include "packetdrill/syn_retransmit.h"
 #include "packetdrill/syscall_args.h"
@@ -221,6 +222,11 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
     const bool inside = sack.size() > 1 && !(static_cast<int32_t>(sack[0].second - sack[1].second) > 0 ||
                                              static_cast<int32_t>(sack[0].first - sack[1].first) < 0);
     if (below || inside) return run.Skip(e.line, "D-SACK block: undoing a cwnd reduction is not modelled");
+    // tcp_ack's old_ack path tags an old ACK's SACK blocks and may run
+    // tcp_fastretrans_alert; the model ignores an ACK below snd_una whole.
+    if (sock.have_last_ack && SeqBefore(*p.ack, sock.last_ack)) {
+      return run.Skip(e.line, "SACK blocks on an ACK below snd_una (tcp_ack's old_ack path) are not modelled");
+    }
   }
   sock.RecordAck(*p.ack, win);
   EcnAcceptCwr(run, p);

@@ -173,7 +173,10 @@ struct ScriptSocket {
   uint32_t DataWindow() const { return neg.rcv_wnd >> neg.rcv_wscale; }
   // The peer's window field in bytes.
   uint32_t PeerWindow(uint32_t field) const { return neg.wscale_ok ? (field << neg.snd_wscale) : field; }
+  // tcp_ack: an ACK below snd_una (old_ack) changes neither snd_una nor
+  // the window.
   void RecordAck(uint32_t ack, uint32_t win) {
+    if (have_last_ack && static_cast<int32_t>(ack - last_ack) < 0) return;
     have_last_ack = true;
     last_ack = ack;
     last_win = win;
