@@ -151,18 +151,14 @@ void ArmSynAckRetransmit(RunState& run, uint32_t isn, uint32_t ts_recent) {
 // tcp_check_req's pure retransmitted SYN (its sequence number the request's
 // rcv_isn, SYN alone of SYN/RST/ACK; a PAWS reject is not modelled): the
 // SYN-ACK goes again unless the request's own tcp_oow_rate_limited holds it
-// back (one per tcp_invalid_ratelimit, as ChallengeAck in reset.cc), and the
+// back (one per tcp_invalid_ratelimit: OowRateLimited), and the
 // pending timer moves to now + reqsk_timeout (mod_timer_pending) without
 // counting a timeout: num_retrans grows, num_timeout does not. Data on it
 // is thrown away.
 bool OnRepeatedSyn(RunState& run, uint32_t seq) {
   ScriptSocket& sock = run.sock;
   if (sock.phase != SocketPhase::kSynRcvd || seq != sock.req.isn) return false;
-  const int64_t now = run.loop.now() / (model::kNsPerSec / sock.hz);
-  const int64_t ratelimit = (int64_t{run.settings.tcp_invalid_ratelimit} * sock.hz + 999) / 1000;
-  const std::optional<int64_t>& last = sock.req.last_oow_ack_jiffies;
-  if (last && now - *last >= 0 && now - *last < ratelimit) return true;
-  sock.req.last_oow_ack_jiffies = now;
+  if (OowRateLimited(run, &sock.req.last_oow_ack_jiffies)) return true;
   ResendSynAck(run);
   if (sock.syn_timer != 0) ArmAfter(run, Jiffies(run, ReqskTimeout(sock.req.num_timeout)));
   return true;
