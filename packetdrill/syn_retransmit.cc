@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 
 #include "model/constants.h"
 #include "packetdrill/reset.h"
