@@ -66,7 +66,8 @@ void TcpSock::Abort(int err) {
   backlog_.clear();
   packets_out_ = lost_out_ = retrans_out_ = sacked_out_ = 0;
   backoff_ = 0;
-  if (ca_state_ == CaState::kLoss) ca_state_ = CaState::kOpen;
+  // (icsk_ca_state stays: tcp_reset and tcp_done leave it, only
+  // tcp_disconnect returns to Open; rst_in_loss.pkt.)
   ClearXmitTimer();
   tsq_ = TsqFlags{};
   if (pending_call_ && !pending_call_->resume_scheduled) {
