@@ -57,6 +57,7 @@ Profile Linux68() {
   p.syn_linear_timeouts = true;
   p.tlp_one_per_flight = true;
   p.syn_cwnd_cut_needs_undo_marker = true;
+  p.dead_dst_on_blackhole = true;
   return p;
 }
 

@@ -85,6 +85,12 @@ struct Profile {
   // skb, and 6.12 and 6.18 hold a FIN behind a full cwnd (shutdown_fin*.pkt).
   // linux-6.8 keeps the exemption: UNVERIFIED, no 6.8 source was read.
   bool fin_cwnd_exempt = true;
+  // dst_dev_put moves a dead route's dsts to blackhole_netdev (MTU 68), so a
+  // socket's next tcp_current_mss after `ip route change` shrinks to the
+  // minimum (v5.3, "blackhole_netdev"; read in 6.1.192, seen on 6.1, 6.12,
+  // 6.18: route_mtu_change.pkt). Before, they moved to the loopback device;
+  // that case is not modelled, and the runner skips such a route change.
+  bool dead_dst_on_blackhole = false;
   // tcp_rmem[1] default (87380 before v4.20, 131072 after).
   uint32_t tcp_rmem_default = 87380;
   // tcp_select_initial_window caps the initial receive window at

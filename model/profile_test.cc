@@ -44,6 +44,7 @@ TEST(ProfileTest, Linux61HasSendpageWithTheNewerSendPath) {
   EXPECT_TRUE(p.fin_cwnd_exempt);  // tcp_cwnd_test's "final FIN" test
   // tcp_init_transfer: total_retrans > 1 && undo_marker.
   EXPECT_TRUE(p.syn_cwnd_cut_needs_undo_marker);
+  EXPECT_TRUE(p.dead_dst_on_blackhole);  // dst_dev_put -> blackhole_netdev
 }
 
 TEST(ProfileTest, Linux612HasNoSendpageAndTheDeferredBacklogAck) {
@@ -73,6 +74,16 @@ TEST(ProfileTest, Linux618DropsTheCushionToo) {
   EXPECT_TRUE(p.rcv_drs_skips_queued);
   EXPECT_TRUE(p.rcv_drs_no_cushion);
   EXPECT_FALSE(p.fin_cwnd_exempt);  // shutdown_fin_v6_12.pkt on this host's 6.18
+}
+
+// blackhole_netdev came with v5.3: the older profiles leave a route change
+// to the runner's skip.
+TEST(ProfileTest, OnlyV53AndLaterMoveDeadDstsToTheBlackholeDevice) {
+  EXPECT_FALSE(Get("linux-4.19").dead_dst_on_blackhole);
+  EXPECT_FALSE(Get("linux-5.0").dead_dst_on_blackhole);
+  for (const char *n : {"linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18"}) {
+    EXPECT_TRUE(Get(n).dead_dst_on_blackhole) << n;
+  }
 }
 
 TEST(ProfileTest, NamesAreKnownAndOrderedByVersion) {

@@ -206,6 +206,9 @@ class ScriptRun {
       return run_.Skip(line, "changing a device MTU, a route's initcwnd or a locked MTU mid-connection is not modelled");
     }
     if (b.ipv6) return run_.Skip(line, "a route change over IPv6 after the connection is set up is not modelled");
+    if (!run_.profile.dead_dst_on_blackhole) {
+      return run_.Skip(line, "a route change before v5.3 (a dead dst moved to the loopback device) is not modelled");
+    }
     run_.sock.ep->RouteChange(b.route_mtu.value_or(kDefaultDeviceMtu), b.route_mtu_metric);
     return absl::OkStatus();
   }

@@ -325,6 +325,8 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
            {"", "`tc qdisc replace dev tun0 root fq`\n", "unsupported command: tc qdisc"},
            {"   +0 `ip route change 192.0.2.0/24 dev tun0 initcwnd 4`\n", d, "a route's initcwnd"},
            {"   +0 `ip route add 192.0.2.1 dev tun0 mtu 800`\n", d, "adding a route"},
+           // TestProfile predates blackhole_netdev (dead_dst_on_blackhole false).
+           {"   +0 `ip route change 192.0.2.0/24 dev tun0 mtu 800`\n", d, "a route change before v5.3"},
            {"   +0 `ip link set dev tun0 mtu 1200`\n", d, "a device MTU"},
            {"   +0 `ethtool -K tun0 tso off`\n", d, "offloads or the qdisc"},
            {"   +0 ioctl(4, FIONBIO, [1]) = 0\n", d, "ioctl() other than"},
