@@ -427,7 +427,7 @@ std::string UsageText() {
       "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12]\n"
       "                           [--tolerance_usecs=N] [--tolerance_percent=P] [--strict_segments] FILE...\n"
       "                                        run packetdrill scripts on the model (or the kernel);\n"
-      "                                        the default profile is --kernel's below, or the first of a\n"
+      "                                        the default profile is linux-6.18, or the first of a\n"
       "                                        script's // profiles: header when it does not list it\n"
       "\n"
       "Simulates libceph's messenger writing OSD requests into a model of the Linux TCP send path and\n"

@@ -57,9 +57,11 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
     }
     return packetdrill::UmlPacketdrillMain(*series, files, out, err);
   }
-  // The scenario's kernel is the one default (model::kDefaultProfile); a
-  // script's "// profiles:" header may pick another unless --kernel is given.
-  return packetdrill::PacketdrillMain(files, options.scenario.kernel, options.Given("kernel"), out, err, rules);
+  // Without --kernel: kDefaultScriptProfile, or a profile the script's
+  // "// profiles:" header picks; with it, that profile or a SKIP.
+  const bool given = options.Given("kernel");
+  const std::string kernel = given ? options.scenario.kernel : std::string(packetdrill::kDefaultScriptProfile);
+  return packetdrill::PacketdrillMain(files, kernel, given, out, err, rules);
 }
 
 }  // namespace sendsim::cli

@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
-#include "model/profile.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/main.h"
 
 int main(int argc, char** argv) {
-  std::string kernel(sendsim::model::kDefaultProfile);
+  std::string kernel(sendsim::packetdrill::kDefaultScriptProfile);
   bool kernel_given = false;
   std::string target = "model";
   sendsim::packetdrill::MatchRules rules;

@@ -125,8 +125,8 @@ constexpr SettingCheck RangeOrZero(uint64_t lo, uint64_t hi, const char* unit) {
   X(ack_proc_ns, ack_proc_ns, kNetwork, Range(0, kMaxTimeNs, "ns"),                                             \
     "Peer softirq latency before an ACK leaves [ns]. Source: receive softirq + TX, a few us (UNVERIFIED).")     \
   X(kernel, kernel, kNetwork, NoCheck().Then(CheckScenarioKernel),                                              \
-    "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.8|linux-6.18; also sendsim packetdrill's "      \
-    "default. Source: the 2018 measurement's era (v4.19).")                                                     \
+    "Kernel profile of the sender: linux-4.19|linux-5.0|linux-6.1|linux-6.8|linux-6.12|linux-6.18 (sendsim "  \
+    "packetdrill: linux-6.18 unless given). Source: the 2018 measurement's era (v4.19).")                       \
   X(writers, writers, kRun, NoCheck().Then(CheckWriters),                                                       \
     "Writers to compare, WRITER[@KERNEL],...; the first is the baseline. Known: v1-legacy, v1-notlast, "        \
     "v1-cork, v1-splice, v2, and the comparison writers v1-more (MORE without NOTLAST), v1-sendmsg (one "       \
