@@ -194,6 +194,8 @@ void TcpSock::ProcessTlpAck(uint64_t ack, int flag) {
   if (ack < tlp_high_seq_) return;
   if (!tlp_retrans_) {
     tlp_high_seq_ = 0;  // a probe of new data was acknowledged
+  } else if (flag & kFlagDsackTlp) {
+    tlp_high_seq_ = 0;  // original and probe both arrived
   } else if (ack > tlp_high_seq_) {
     InitCwndReduction();  // clears tlp_high_seq
     SetCaState(CaState::kCwr);

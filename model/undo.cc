@@ -149,7 +149,11 @@ uint32_t TcpSock::DsackSeen(uint64_t start_seq, uint64_t end_seq, SacktagState* 
   const uint64_t len = end_seq - start_seq;
   if (len > max_window_) return 0;
   uint32_t dup_segs = 1;
-  if (len > mss_cache_) dup_segs = static_cast<uint32_t>((len + mss_cache_ - 1) / mss_cache_);
+  if (len > mss_cache_) {
+    dup_segs = static_cast<uint32_t>((len + mss_cache_ - 1) / mss_cache_);
+  } else if (tlp_high_seq_ != 0 && tlp_high_seq_ == end_seq) {
+    state->flag |= kFlagDsackTlp;  // the probe was a duplicate: no loss
+  }
   dsack_dups_ += dup_segs;
   if (dsack_dups_ > total_retrans_) return 0;
   state->flag |= kFlagDsackingAck;
