@@ -649,9 +649,11 @@ void TcpSock::SetXmitTimer() {
   if (!ScheduleLossProbe(true)) RearmRto();
 }
 
-// tcp_mtup_probe_success: cwnd rescaled to the new packet size, the probe size
-// becomes search_low and the MSS follows (tcp_sync_mss).
+// tcp_mtup_probe_success: cwnd rescaled to the new packet size (the old
+// ssthresh kept as prior_ssthresh, for undo), the probe size becomes
+// search_low and the MSS follows (tcp_sync_mss).
 void TcpSock::MtupProbeSuccess() {
+  prior_ssthresh_ = CurrentSsthresh();
   const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / mtup_.probe_size;
   snd_cwnd_ = static_cast<uint32_t>(std::max<uint64_t>(cwnd, 1));
   snd_cwnd_cnt_ = 0;
