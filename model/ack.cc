@@ -126,8 +126,9 @@ void TcpSock::TcpAck(const Segment& seg) {
     }
   }
   snd_una_ = ack;
+  rcv_tsecr_ = seg.tsecr;  // tcp_fast_parse_options: this ACK's TS ecr (0: none)
   SacktagState sack_state;
-  if (IsSack() && !seg.sack.empty()) flag |= SacktagWriteQueue(seg, &sack_state);
+  if (IsSack() && !seg.sack.empty()) flag |= SacktagWriteQueue(seg, prior_una, &sack_state);
   if (ece) flag |= kFlagEce;
   if (sack_state.sack_delivered != 0) CountDelivered(sack_state.sack_delivered, ece);
   probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
@@ -144,6 +145,11 @@ void TcpSock::TcpAck(const Segment& seg) {
       }
     }
     if (tlp_high_seq_ != 0) ProcessTlpAck(ack, flag);
+    // A D-SACK may still undo a reduction.
+    if (flag & kFlagDsackingAck) {
+      int rexmit = kRexmitNone;
+      FastretransAlert(prior_una, 0, &flag, &rexmit);
+    }
     return;
   }
   TimeNs first_ackt = -1, last_ackt = -1;
@@ -179,7 +185,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   }
   ReleaseCopyStore();
   if (tlp_high_seq_ != 0) ProcessTlpAck(ack, flag);
-  bool rexmit = false;
+  int rexmit = kRexmitNone;
   // tcp_ack_is_dubious: a duplicate, SACK or ECE news, or not Open.
   if (!(flag & kFlagNotDup) || (flag & kFlagCaAlert) || ca_state_ != CaState::kOpen) {
     const uint32_t num_dupack = (flag & (kFlagSndUnaAdvanced | kFlagNotDup | kFlagDsackingAck)) ? 0 : 1;
@@ -196,7 +202,7 @@ void TcpSock::TcpAck(const Segment& seg) {
     CongAvoid(delivered);
   }
   UpdatePacingRate();
-  if (rexmit) XmitRetransmitQueue();  // tcp_xmit_recovery
+  XmitRecovery(rexmit);
 }
 
 // tcp_count_delivered.
@@ -284,6 +290,8 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     *flag |= kFlagSetXmitTimer;  // set the TLP or RTO timer
     if (!IsSack()) {
       RemoveRenoSacks(*acked_total, ece);
+      // Reno cannot tell an original's delivery from a retransmission's.
+      if (*flag & kFlagRetransDataAcked) *flag &= ~kFlagOrigSackAcked;
     } else if (reord < prior_fack) {
       CheckSackReordering(reord);  // a never-retransmitted hole got filled
     }
@@ -641,9 +649,11 @@ void TcpSock::SetXmitTimer() {
   if (!ScheduleLossProbe(true)) RearmRto();
 }
 
-// tcp_mtup_probe_success: cwnd rescaled to the new packet size, the probe size
-// becomes search_low and the MSS follows (tcp_sync_mss).
+// tcp_mtup_probe_success: cwnd rescaled to the new packet size (the old
+// ssthresh kept as prior_ssthresh, for undo), the probe size becomes
+// search_low and the MSS follows (tcp_sync_mss).
 void TcpSock::MtupProbeSuccess() {
+  prior_ssthresh_ = CurrentSsthresh();
   const uint64_t cwnd = static_cast<uint64_t>(snd_cwnd_) * MssToMtu(mss_cache_) / mtup_.probe_size;
   snd_cwnd_ = static_cast<uint32_t>(std::max<uint64_t>(cwnd, 1));
   snd_cwnd_cnt_ = 0;

@@ -58,6 +58,7 @@ struct TcpSysctls {
   uint32_t base_mss = 1024;                            // tcp_base_mss (first MSS when probing)
   uint32_t probe_threshold = 8;                        // tcp_probe_threshold (bytes of MTU search interval)
   uint32_t wmem_max = kWmemMax;                        // net.core.wmem_max (caps SO_SNDBUF)
+  uint32_t frto = 2;                                   // tcp_frto (F-RTO after an RTO unless 0)
 
   friend bool operator==(const TcpSysctls&, const TcpSysctls&) = default;
 };

@@ -16,7 +16,9 @@ namespace sendsim::model {
 // tcp_enter_cwr: once per window (no-op in CWR, Recovery or Loss). ECN
 // proves congestion, so there is no undo.
 void TcpSock::EnterCwr() {
+  prior_ssthresh_ = 0;
   if (ca_state_ >= CaState::kCwr) return;
+  undo_marker_set_ = false;
   InitCwndReduction();
   SetCaState(CaState::kCwr);
 }
@@ -57,10 +59,10 @@ void TcpSock::CwndReduction(uint32_t newly_acked_sacked, uint32_t newly_lost, in
   snd_cwnd_ = static_cast<uint32_t>(in_flight + sndcnt);
 }
 
-// tcp_end_cwnd_reduction: cwnd falls to ssthresh at the end of CWR or
-// Recovery (undo_marker is always set in Recovery: no undo modelled).
+// tcp_end_cwnd_reduction: cwnd falls to ssthresh at the end of CWR, or of
+// Recovery unless the reduction was undone (undo_marker cleared).
 void TcpSock::EndCwndReduction() {
-  if (snd_ssthresh_ < kTcpInfiniteSsthresh) {
+  if (snd_ssthresh_ < kTcpInfiniteSsthresh && (ca_state_ == CaState::kCwr || undo_marker_set_)) {
     snd_cwnd_ = snd_ssthresh_;
     snd_cwnd_stamp_ = Jiffies();
   }

@@ -3,8 +3,9 @@
 // Disorder -> Recovery (or CWR on ECN, Loss on an RTO) and back, with the
 // proportional rate reduction of ecn.cc's tcp_cwnd_reduction.
 //
-// Simplifications (README "Model limits"): no undo (D-SACK, timestamps,
-// tcp_try_undo_*: a recovery always keeps its reduction), no F-RTO, no
+// Undo of a spurious reduction and F-RTO's undo: undo.cc.
+//
+// Simplifications (README "Model limits"): no
 // SACK reneging, RACK's reo_wnd never grows by D-SACK (steps stay 1), no
 // MTU-probe-failure path (tcp_mtup_probe_failed), tcp_recovery = 1 (RACK)
 // on every profile.
@@ -22,14 +23,18 @@ constexpr uint32_t kTcpTimeoutMinUs = 2000;  // TCP_TIMEOUT_MIN_US
 }  // namespace
 
 // tcp_fastretrans_alert, in the kernel's order. Runs for a "dubious" ACK:
-// a duplicate, one with SACK or ECE, or any ACK outside Open. `rexmit`
-// becomes true when lost skbs should be retransmitted (REXMIT_LOST).
-void TcpSock::FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int* flag, bool* rexmit) {
-  (void)prior_snd_una;  // for tcp_try_undo_partial's reordering check (no undo)
+// a duplicate, one with SACK, D-SACK or ECE, or any ACK outside Open.
+// `rexmit` becomes kRexmitLost when lost skbs should be retransmitted,
+// kRexmitNew when F-RTO sends new data instead.
+void TcpSock::FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int* flag, int* rexmit) {
   const bool ece = (*flag & kFlagEce) != 0;
   if (packets_out_ == 0 && sacked_out_ != 0) sacked_out_ = 0;
+  // A. ECE proves congestion: the reduction cannot be undone.
+  if (ece) prior_ssthresh_ = 0;
   // D. State exit once high_seq is acknowledged.
-  if (ca_state_ != CaState::kOpen && snd_una_ >= high_seq_) {
+  if (ca_state_ == CaState::kOpen) {
+    retrans_stamp_ = 0;
+  } else if (snd_una_ >= high_seq_) {
     if (ca_state_ == CaState::kCwr) {
       // CWR holds until data above high_seq is acked, so that the CWR bit
       // reached the receiver.
@@ -48,45 +53,51 @@ void TcpSock::FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int*
     case CaState::kRecovery:
       if (!(*flag & kFlagSndUnaAdvanced)) {
         if (!IsSack()) AddRenoSack(num_dupack, ece);
+      } else if (TryUndoPartial(prior_snd_una)) {
+        return;
       }
-      // (tcp_try_undo_partial, tcp_try_undo_dsack: no undo.)
+      if (TryUndoDsack()) TryToOpen(*flag);
       IdentifyPacketLoss(flag);
+      if (ca_state_ != CaState::kRecovery) {
+        // Undone: a loss in evidence starts a new recovery.
+        if (!TimeToRecover()) return;
+        EnterRecovery(ece);
+      }
       break;
     case CaState::kLoss:
       ProcessLoss(*flag, num_dupack, rexmit);
       IdentifyPacketLoss(flag);
       if (!(ca_state_ == CaState::kOpen || (*flag & kFlagLostRetrans))) return;
-      // Recovered, or a retransmission was lost again.
+      // Recovered or undone, or a retransmission was lost again.
       [[fallthrough]];
     default:
       if (!IsSack()) {
         if (*flag & kFlagSndUnaAdvanced) sacked_out_ = 0;
         AddRenoSack(num_dupack, ece);
       }
+      if (ca_state_ <= CaState::kDisorder) TryUndoDsack();
       IdentifyPacketLoss(flag);
       if (!TimeToRecover()) {
         TryToOpen(*flag);
         return;
       }
-      EnterRecovery();
+      EnterRecovery(ece);
   }
-  *rexmit = true;
+  *rexmit = kRexmitLost;
 }
 
-// tcp_enter_recovery: PRR starts from the current cwnd unless a reduction
-// (CWR) is already under way; ssthresh from the congestion control.
-void TcpSock::EnterRecovery() {
-  if (!InCwndReduction()) InitCwndReduction();
+// tcp_enter_recovery: undo starts over (prior_ssthresh only without ECE);
+// PRR starts from the current cwnd unless a reduction (CWR) is already
+// under way; ssthresh from the congestion control.
+void TcpSock::EnterRecovery(bool ece_ack) {
+  RetransStampCleanup();  // the clock starts with our fast retransmit
+  prior_ssthresh_ = 0;
+  InitUndo();
+  if (!InCwndReduction()) {
+    if (!ece_ack) prior_ssthresh_ = CurrentSsthresh();
+    InitCwndReduction();
+  }
   SetCaState(CaState::kRecovery);
-}
-
-// tcp_try_undo_recovery without the undo: leave for Open, except that
-// Reno holds Recovery until something above high_seq is acked (RFC 2582,
-// tcp_is_non_sack_preventing_reopen). True when the state is held.
-bool TcpSock::TryUndoRecovery() {
-  if (!IsSack() && snd_una_ == high_seq_) return true;
-  SetCaState(CaState::kOpen);
-  return false;
 }
 
 // tcp_any_retrans_done.
@@ -106,25 +117,61 @@ void TcpSock::TryKeepOpen() {
 
 // tcp_try_to_open: ECE enters CWR; otherwise Open or Disorder.
 void TcpSock::TryToOpen(int flag) {
+  if (!AnyRetransDone()) retrans_stamp_ = 0;
   if (flag & kFlagEce) EnterCwr();
   if (ca_state_ != CaState::kCwr) TryKeepOpen();
 }
 
-// tcp_process_loss without F-RTO and undo: Loss ends once high_seq is
-// acked (tcp_try_undo_recovery); otherwise lost skbs go out again.
-void TcpSock::ProcessLoss(int flag, uint32_t num_dupack, bool* rexmit) {
-  if (snd_una_ >= high_seq_) {
-    TryUndoRecovery();
+// tcp_process_loss: Loss ends once high_seq is acked, or earlier when
+// the RTO proves spurious (undo, F-RTO RFC 5682 3.1 with SACK's
+// enhancement); otherwise lost skbs go out again. F-RTO: the first ACK
+// that advances snd_una sends new data instead (step 2.b, REXMIT_NEW);
+// an ACK after that which (s)acks never-retransmitted data shows the RTO
+// spurious (3.b), a SACK or duplicate ACK shows the loss real (3.a).
+void TcpSock::ProcessLoss(int flag, uint32_t num_dupack, int* rexmit) {
+  const bool recovered = snd_una_ >= high_seq_;
+  if ((flag & kFlagSndUnaAdvanced) && TryUndoLoss(false)) return;
+  if (frto_) {
+    if ((flag & kFlagOrigSackAcked) && TryUndoLoss(true)) return;  // 3.b
+    if (snd_nxt_ > high_seq_) {
+      if ((flag & kFlagDataSacked) || num_dupack != 0) frto_ = false;  // 3.a
+    } else if ((flag & kFlagSndUnaAdvanced) && !recovered) {
+      high_seq_ = snd_nxt_;
+      // 2.b: new data if any is queued and the window has room for it
+      // (sent by XmitRecovery once tcp_ack updated cwnd).
+      if (!write_queue_.empty() && snd_una_ + snd_wnd_ > snd_nxt_) {
+        *rexmit = kRexmitNew;
+        return;
+      }
+      frto_ = false;
+    }
+  }
+  if (recovered) {
+    TryUndoRecovery();  // 2.a and the first part of 3.a
     return;
   }
   if (!IsSack()) {
+    // A Reno duplicate ACK after F-RTO's new data: it was delivered.
     if (snd_nxt_ > high_seq_ && num_dupack != 0) {
       AddRenoSack(num_dupack, (flag & kFlagEce) != 0);
     } else if (flag & kFlagSndUnaAdvanced) {
       sacked_out_ = 0;
     }
   }
-  *rexmit = true;
+  *rexmit = kRexmitLost;
+}
+
+// tcp_xmit_recovery: after tcp_ack updated cwnd, F-RTO's new data (all
+// that cwnd and the window allow, Nagle off) or the lost skbs again. When
+// no new data could go, F-RTO ends and the retransmissions go instead.
+void TcpSock::XmitRecovery(int rexmit) {
+  if (rexmit == kRexmitNone) return;
+  if (rexmit == kRexmitNew) {
+    PushPendingFrames(CurrentMss(), kTcpNagleOff, PushReason::kAck);
+    if (snd_nxt_ > high_seq_) return;
+    frto_ = false;
+  }
+  XmitRetransmitQueue();
 }
 
 // tcp_identify_packet_loss: NewReno without SACK, RACK with it.
@@ -147,6 +194,8 @@ void TcpSock::ProcessTlpAck(uint64_t ack, int flag) {
   if (ack < tlp_high_seq_) return;
   if (!tlp_retrans_) {
     tlp_high_seq_ = 0;  // a probe of new data was acknowledged
+  } else if (flag & kFlagDsackTlp) {
+    tlp_high_seq_ = 0;  // original and probe both arrived
   } else if (ack > tlp_high_seq_) {
     InitCwndReduction();  // clears tlp_high_seq
     SetCaState(CaState::kCwr);
@@ -162,10 +211,14 @@ void TcpSock::ProcessTlpAck(uint64_t ack, int flag) {
 // RACK RTT); ssthresh drops unless this window was reduced already; cwnd
 // restarts from one segment (packets in flight are all lost).
 void TcpSock::EnterLoss() {
+  const bool new_recovery = ca_state_ < CaState::kRecovery;
   if (!IsSack()) sacked_out_ = 0;  // tcp_reset_reno_sack
   for (Skb& skb : rtx_queue_) MarkSkbLost(skb);
   if (ca_state_ <= CaState::kDisorder || high_seq_ <= snd_una_ || (ca_state_ == CaState::kLoss && retransmits_ == 0)) {
+    prior_ssthresh_ = CurrentSsthresh();
+    prior_cwnd_ = snd_cwnd_;
     snd_ssthresh_ = CaSsthresh();
+    InitUndo();
   }
   cubic_.epoch_start = 0;
   snd_cwnd_ = PacketsInFlight() + 1;
@@ -181,6 +234,10 @@ void TcpSock::EnterLoss() {
   high_seq_ = snd_nxt_;
   tlp_high_seq_ = 0;
   if (config_.ecn) ecn_queue_cwr_ = true;  // tcp_ecn_queue_cwr
+  // F-RTO (RFC 5682 3.1 step 1) unless a recovery was under way, except
+  // for a repeated timeout of the same snd_una (3.2); never with an MTU
+  // probe out.
+  frto_ = config_.sysctl.frto != 0 && (new_recovery || retransmits_ != 0) && mtup_.probe_size == 0;
 }
 
 // tcp_rack_advance: remember the most recently sent skb that was
@@ -256,7 +313,7 @@ void TcpSock::RackReoTimeout() {
   RackDetectLoss();
   if (prior_inflight != PacketsInFlight()) {
     if (ca_state_ != CaState::kRecovery) {
-      EnterRecovery();
+      EnterRecovery(false);
       CwndReduction(1, lost_ - lost_before, 0);
     }
     XmitRetransmitQueue();

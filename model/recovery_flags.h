@@ -16,8 +16,9 @@ inline constexpr int kFlagEce = 0x40;              // FLAG_ECE
 inline constexpr int kFlagLostRetrans = 0x80;      // FLAG_LOST_RETRANS: a retransmission lost again
 inline constexpr int kFlagOrigSackAcked = 0x200;   // FLAG_ORIG_SACK_ACKED
 inline constexpr int kFlagSndUnaAdvanced = 0x400;  // FLAG_SND_UNA_ADVANCED
-inline constexpr int kFlagDsackingAck = 0x800;     // FLAG_DSACKING_ACK (never set: D-SACK not modelled)
+inline constexpr int kFlagDsackingAck = 0x800;     // FLAG_DSACKING_ACK: a D-SACK block was accepted
 inline constexpr int kFlagSetXmitTimer = 0x1000;   // FLAG_SET_XMIT_TIMER
+inline constexpr int kFlagDsackTlp = 0x20000;      // FLAG_DSACK_TLP: a D-SACK of the loss probe
 
 inline constexpr int kFlagAcked = kFlagDataAcked;  // FLAG_ACKED (no SYN in the model)
 inline constexpr int kFlagNotDup = kFlagData | kFlagWinUpdate | kFlagAcked;

@@ -4,8 +4,7 @@
 // retrans_out follow the tags. Without SACK (Reno), duplicate ACKs count
 // as emulated SACKs in sacked_out.
 //
-// Simplifications (README "Model limits"): no D-SACK (the first block is
-// ignored when it is one), no reneging, no tcp_shift_skb_data (SACKed skbs
+// Simplifications (README "Model limits"): no reneging, no tcp_shift_skb_data (SACKed skbs
 // are never merged), no recv_sack_cache (every block walks the queue, with
 // the same outcome).
 
@@ -24,51 +23,49 @@ constexpr uint32_t kTcpMaxReordering = 300;  // sysctl_tcp_max_reordering
 }  // namespace
 
 // tcp_sacktag_write_queue. Runs after snd_una took the ACK's value and
-// before tcp_clean_rtx_queue.
-int TcpSock::SacktagWriteQueue(const Segment& seg, SacktagState* state) {
+// before tcp_clean_rtx_queue. A D-SACK block (tcp_check_dsack) counts
+// toward undo; its skbs still queued are tagged too (SacktagOne).
+int TcpSock::SacktagWriteQueue(const Segment& seg, uint64_t prior_snd_una, SacktagState* state) {
   state->reord = snd_nxt_;
-  if (packets_out_ == 0) return state->flag;
   if (sacked_out_ == 0) highest_sack_end_ = snd_una_;  // tcp_highest_sack_reset
   // Blocks are 32-bit sequence numbers; the model's are 64-bit, with no
   // wrap: place each one near snd_una.
   auto widen = [this](uint32_t s) {
     return static_cast<uint64_t>(static_cast<int64_t>(snd_una_) + static_cast<int32_t>(s - static_cast<uint32_t>(snd_una_)));
   };
-  std::vector<std::pair<uint64_t, uint64_t>> blocks;
-  for (size_t i = 0; i < seg.sack.size(); ++i) {
-    const uint64_t start = widen(seg.sack[i].first), end = widen(seg.sack[i].second);
-    // tcp_check_dsack: a first block below the ACK, or inside the second
-    // block, reports a duplicate (not modelled: dropped).
-    if (i == 0) {
-      const uint64_t ack = widen(seg.ack);
-      bool dsack = start < ack;
-      if (!dsack && seg.sack.size() > 1) {
-        const uint64_t start1 = widen(seg.sack[1].first), end1 = widen(seg.sack[1].second);
-        dsack = !(end > end1 || start < start1);
-      }
-      if (dsack) continue;
-    }
-    // tcp_is_sackblock_valid for a plain SACK: inside (snd_una, snd_nxt].
-    if (end > snd_nxt_ || start >= end || start <= snd_una_) continue;
-    blocks.emplace_back(start, end);
+  std::vector<std::pair<uint64_t, uint64_t>> wire;
+  for (const auto& [a, b] : seg.sack) wire.emplace_back(widen(a), widen(b));
+  const bool found_dup_sack = CheckDsack(wire, widen(seg.ack), prior_snd_una, state);
+  if (packets_out_ == 0) return state->flag;
+  struct Block {
+    uint64_t start, end;
+    bool dup;
+  };
+  std::vector<Block> blocks;
+  for (size_t i = 0; i < wire.size(); ++i) {
+    const auto [start, end] = wire[i];
+    const bool dup_sack = i == 0 && found_dup_sack;
+    if (!SackblockValid(dup_sack, start, end)) continue;
+    if (end <= prior_snd_una) continue;  // very old: nothing left to tag
+    blocks.push_back({start, end, dup_sack});
   }
   // The kernel sorts the blocks by start before walking the queue.
-  std::sort(blocks.begin(), blocks.end());
-  for (const auto& [start, end] : blocks) {
+  std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.start < b.start; });
+  for (const Block& b : blocks) {
     // tcp_sacktag_skip + tcp_sacktag_walk.
     for (size_t i = 0; i < rtx_queue_.size(); ++i) {
-      if (rtx_queue_[i].end_seq <= start) continue;
-      if (rtx_queue_[i].seq >= end) break;
-      const int in_sack = MatchSkbToSack(i, start, end);
+      if (rtx_queue_[i].end_seq <= b.start) continue;
+      if (rtx_queue_[i].seq >= b.end) break;
+      const int in_sack = MatchSkbToSack(i, b.start, b.end);
       if (in_sack < 0) break;
       if (in_sack == 0) continue;
       Skb& skb = rtx_queue_[i];
-      SacktagOne(skb, state);
+      SacktagOne(skb, b.dup, state);
       if (skb.seq >= HighestSackSeq()) highest_sack_end_ = skb.end_seq;  // tcp_advance_highest_sack
     }
   }
-  // Outside Loss (undo_marker is always set there: no undo modelled).
-  CheckSackReordering(state->reord);
+  // Outside Loss, or in Loss with undo_marker set.
+  if (ca_state_ != CaState::kLoss || undo_marker_set_) CheckSackReordering(state->reord);
   return state->flag;
 }
 
@@ -100,8 +97,15 @@ int TcpSock::MatchSkbToSack(size_t idx, uint64_t start_seq, uint64_t end_seq) {
   return in_sack ? 1 : 0;
 }
 
-// tcp_sacktag_one for a newly SACKed skb (no D-SACK).
-void TcpSock::SacktagOne(Skb& skb, SacktagState* state) {
+// tcp_sacktag_one. A D-SACK of a retransmitted skb proves one
+// retransmission spurious (undo_retrans).
+void TcpSock::SacktagOne(Skb& skb, bool dup_sack, SacktagState* state) {
+  if (dup_sack && (skb.retrans || skb.ever_retrans)) {
+    if (undo_marker_set_ && undo_retrans_ > 0 && skb.end_seq > undo_marker_) {
+      undo_retrans_ = std::max<int32_t>(0, undo_retrans_ - static_cast<int32_t>(skb.pcount));
+    }
+    if (skb.sacked && skb.seq < state->reord) state->reord = skb.seq;
+  }
   if (skb.end_seq <= snd_una_) return;  // about to be cumulatively acked
   if (skb.sacked) return;
   const uint32_t pcount = skb.pcount;

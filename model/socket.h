@@ -41,6 +41,7 @@ struct TcpInfo {
   uint32_t total_retrans = 0;     // retransmitted segments
   uint32_t delivered = 0;         // segments delivered, the handshake's one included
   uint32_t delivered_ce = 0;      // of those, acknowledged by ACKs with ECE
+  uint32_t dsack_dups = 0;        // segments D-SACKs reported (tp->dsack_dups)
   uint64_t pacing_rate = 0;       // bytes/s (UINT64_MAX: unlimited)
   uint32_t notsent_lowat = 0;     // effective TCP_NOTSENT_LOWAT (not in struct tcp_info)
 };

@@ -260,6 +260,7 @@ TcpInfo TcpSock::info() const {
   i.total_retrans = total_retrans_;
   i.delivered = delivered_;
   i.delivered_ce = delivered_ce_;
+  i.dsack_dups = dsack_dups_;
   i.pacing_rate = pacing_rate_;
   i.notsent_lowat = NotsentLowat();
   return i;

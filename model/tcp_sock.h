@@ -25,6 +25,8 @@
 //                  emulated SACKs (duplicate ACKs)
 //     recovery.cc  tcp_fastretrans_alert: Disorder/Recovery/Loss, PRR, RACK
 //                  (tcp_recovery.c), tcp_process_tlp_ack
+//     undo.cc      undo of a spurious cwnd reduction (tcp_try_undo_*,
+//                  D-SACK accounting, Eifel), F-RTO (tcp_process_loss)
 //   tcp_timer.c
 //     timers.cc    the ICSK xmit timer: tcp_write_timer, RTO, probe0
 //
@@ -36,6 +38,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -187,6 +190,15 @@ class TcpSock final : public Socket {
   uint32_t lost_out() const { return lost_out_; }
   uint32_t retrans_out() const { return retrans_out_; }
   uint32_t reordering() const { return reordering_; }
+  // Undo state (tcp_sock): undo_marker (nullopt: 0, no undo possible),
+  // undo_retrans, retrans_stamp (ms, 0: none), prior_ssthresh, F-RTO.
+  bool undo_marker_set() const { return undo_marker_set_; }
+  uint64_t undo_marker() const { return undo_marker_; }
+  int32_t undo_retrans() const { return undo_retrans_; }
+  uint32_t retrans_stamp() const { return retrans_stamp_; }
+  uint32_t prior_ssthresh() const { return prior_ssthresh_; }
+  bool frto() const { return frto_; }
+  uint32_t dsack_dups() const { return dsack_dups_; }
   const std::deque<Skb>& rtx_queue() const { return rtx_queue_; }
   uint32_t packets_out() const { return packets_out_; }
   uint32_t sndbuf() const { return sndbuf_; }
@@ -354,9 +366,10 @@ class TcpSock final : public Socket {
     TimeNs last_sackt = -1;
     uint32_t sack_delivered = 0;
   };
-  int SacktagWriteQueue(const Segment& seg, SacktagState* state);
+  int SacktagWriteQueue(const Segment& seg, uint64_t prior_snd_una, SacktagState* state);
   int MatchSkbToSack(size_t idx, uint64_t start_seq, uint64_t end_seq);
-  void SacktagOne(Skb& skb, SacktagState* state);
+  void SacktagOne(Skb& skb, bool dup_sack, SacktagState* state);
+  bool SackblockValid(bool is_dsack, uint64_t start_seq, uint64_t end_seq) const;  // tcp_is_sackblock_valid
   uint64_t HighestSackSeq() const { return sacked_out_ == 0 ? snd_una_ : highest_sack_end_; }
   void CheckSackReordering(uint64_t low_seq);
   void MarkSkbLost(Skb& skb);  // tcp_mark_skb_lost
@@ -369,14 +382,32 @@ class TcpSock final : public Socket {
 
   // --- recovery.cc ---
   void SetCaState(CaState state) { ca_state_ = state; }
-  void FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int* flag, bool* rexmit);
+  // What tcp_xmit_recovery does after an ACK (REXMIT_*).
+  enum Rexmit : int { kRexmitNone = 0, kRexmitLost = 1, kRexmitNew = 2 };
+  void FastretransAlert(uint64_t prior_snd_una, uint32_t num_dupack, int* flag, int* rexmit);
   bool TimeToRecover() const { return lost_out_ != 0; }  // RACK: only a proven loss
-  void EnterRecovery();
+  void EnterRecovery(bool ece_ack);
   bool TryUndoRecovery();
   void TryKeepOpen();
   void TryToOpen(int flag);
   bool AnyRetransDone() const;
-  void ProcessLoss(int flag, uint32_t num_dupack, bool* rexmit);
+  void ProcessLoss(int flag, uint32_t num_dupack, int* rexmit);
+  void XmitRecovery(int rexmit);  // tcp_xmit_recovery
+  // --- undo.cc ---
+  uint32_t TcpTimeStamp() const;  // tcp_time_stamp: ms, the TS val clock
+  void InitUndo();                // tcp_init_undo
+  void NoteRetransmit(const Skb& skb);  // __tcp_retransmit_skb's undo bookkeeping
+  bool PacketDelayed() const;     // tcp_packet_delayed (Eifel)
+  bool MayUndo() const;           // tcp_may_undo
+  void UndoCwndReduction(bool unmark_loss);
+  bool NonSackPreventingReopen();  // tcp_is_non_sack_preventing_reopen
+  void RetransStampCleanup();      // tcp_retrans_stamp_cleanup
+  bool TryUndoDsack();
+  bool TryUndoLoss(bool frto_undo);
+  bool TryUndoPartial(uint64_t prior_snd_una);
+  uint32_t DsackSeen(uint64_t start_seq, uint64_t end_seq, SacktagState* state);  // tcp_dsack_seen
+  bool CheckDsack(const std::vector<std::pair<uint64_t, uint64_t>>& blocks, uint64_t ack, uint64_t prior_snd_una,
+                  SacktagState* state);  // tcp_check_dsack
   void IdentifyPacketLoss(int* flag);
   void ProcessTlpAck(uint64_t ack, int flag);
   // RACK (tcp_recovery.c).
@@ -467,6 +498,15 @@ class TcpSock final : public Socket {
   uint32_t reord_seen_ = 0;
   uint32_t lost_ = 0;             // tp->lost: segments ever marked lost
   bool tlp_retrans_ = false;      // the outstanding TLP was a retransmission
+  // Undo (undo.cc). The kernel's undo_marker 0 means "none": a flag here.
+  bool undo_marker_set_ = false;
+  uint64_t undo_marker_ = 0;      // snd_una when the reduction began
+  int32_t undo_retrans_ = -1;     // retransmissions not yet proven spurious (0: undo now)
+  uint32_t retrans_stamp_ = 0;    // TS clock (ms) of the first retransmission, 0: none
+  uint32_t prior_ssthresh_ = 0;   // ssthresh before the reduction, 0: no undo of cwnd
+  uint32_t rcv_tsecr_ = 0;        // the current ACK's TS ecr (0: none seen)
+  uint32_t dsack_dups_ = 0;       // tp->dsack_dups: segments reported by D-SACK
+  bool frto_ = false;             // tp->frto: F-RTO running after this RTO
   CaState ca_state_ = CaState::kOpen;
   // RACK: the most recently sent (s)acked skb and its RTT.
   struct Rack {

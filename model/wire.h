@@ -58,8 +58,12 @@ struct Segment {
   // not from softirq (RpsBacklog::Remote).
   bool from_reader = false;
   std::vector<PayloadPiece> payload;
-  // SACK blocks (peer -> sender), [start, end) pairs.
+  // SACK blocks (peer -> sender), [start, end) pairs; the first may be a
+  // D-SACK (below the ACK, or inside the second block).
   std::vector<std::pair<uint32_t, uint32_t>> sack;
+  // Peer -> sender: the TS ecr it echoes, in the sender's TS clock (ms,
+  // TcpSock::TcpTimeStamp); 0 for none (the model's peer echoes none).
+  uint32_t tsecr = 0;
 };
 
 // Receives TX completions (tcp_wfree) for the sender's clones.

@@ -565,6 +565,7 @@ void TcpSock::XmitRetransmitQueue() {
     skb.ever_retrans = true;
     retrans_out_ += skb.pcount;
     TransmitSkb(skb, PushReason::kRto, true);
+    NoteRetransmit(skb);
     if (InCwndReduction()) prr_out_ += skb.pcount;
     if (i == 0 && xmit_timer_.kind != XmitTimer::kReoTimeout) rearm_timer = true;
   }
@@ -673,6 +674,7 @@ void TcpSock::SendLossProbe() {
     Skb& skb = rtx_queue_[idx];
     skb.ever_retrans = true;
     TransmitSkb(skb, PushReason::kTlp, true);
+    NoteRetransmit(skb);
     tlp_retrans_ = true;  // before v5.9 every tlp_high_seq is a retransmission's
     tlp_high_seq_ = snd_nxt_;
     ++counters_.tlp_fires;

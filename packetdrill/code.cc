@@ -62,7 +62,7 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"tcpi_lost", i.lost},                 {"tcpi_retrans", i.retrans},
       {"tcpi_sacked", i.sacked},             {"tcpi_reordering", i.reordering},
       {"tcpi_total_retrans", i.total_retrans}, {"tcpi_delivered", i.delivered},
-      {"tcpi_delivered_ce", i.delivered_ce},              {"tcpi_dsack_dups", 0},
+      {"tcpi_delivered_ce", i.delivered_ce},              {"tcpi_dsack_dups", i.dsack_dups},
       {"tcpi_pacing_rate", i.pacing_rate > static_cast<uint64_t>(INT64_MAX) ? int64_t{-1}
                                                                           : static_cast<int64_t>(i.pacing_rate)},
       {"tcpi_state", TcpiState(s)},          {"tcpi_options", TcpiOptions(s)},

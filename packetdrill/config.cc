@@ -194,6 +194,7 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   if (name == "tcp_pacing_ss_ratio") return integer(&s->tcp_pacing_ss_ratio);
   if (name == "tcp_pacing_ca_ratio") return integer(&s->tcp_pacing_ca_ratio);
   if (name == "tcp_invalid_ratelimit") return integer(&s->tcp_invalid_ratelimit);
+  if (name == "tcp_frto") return integer(&s->tcp_frto);
   if (name == "tcp_syn_retries") {
     // proc_dointvec_minmax: 1 .. MAX_TCP_SYNCNT (127).
     uint32_t v;
@@ -509,6 +510,7 @@ bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
       {"net.ipv4.tcp_pacing_ss_ratio", &Settings::tcp_pacing_ss_ratio},
       {"net.ipv4.tcp_pacing_ca_ratio", &Settings::tcp_pacing_ca_ratio},
       {"net.ipv4.tcp_invalid_ratelimit", &Settings::tcp_invalid_ratelimit},
+      {"net.ipv4.tcp_frto", &Settings::tcp_frto},
       {"net.ipv4.tcp_syn_retries", &Settings::tcp_syn_retries},
       {"net.ipv4.tcp_syn_linear_timeouts", &Settings::tcp_syn_linear_timeouts},
       {"net.ipv4.tcp_synack_retries", &Settings::tcp_synack_retries},
@@ -634,6 +636,7 @@ const std::vector<std::pair<std::string, std::string>>& DefaultsShSysctls() {
       {"net.ipv4.tcp_autocorking", "1"},
       {"net.ipv4.tcp_mtu_probing", "0"},
       {"net.ipv4.tcp_base_mss", "1024"},
+      {"net.ipv4.tcp_frto", "2"},
       {"net.ipv4.tcp_congestion_control", "cubic"},
   };
   return *kList;

@@ -41,6 +41,7 @@ struct Settings {
   uint32_t tcp_pacing_ss_ratio = 200;
   uint32_t tcp_pacing_ca_ratio = 120;
   uint32_t tcp_invalid_ratelimit = 500;  // ms between challenge ACKs per socket (reset.cc)
+  uint32_t tcp_frto = 2;                 // F-RTO after an RTO (0 off; 1 and 2 alike since v4.10)
   uint32_t tcp_syn_retries = 6;          // SYN retransmissions before connect() times out (syn_retransmit.cc)
   uint32_t tcp_syn_linear_timeouts = 4;  // v6.5+: SYN retransmissions at the initial RTO before backing off
   uint32_t tcp_synack_retries = 5;       // SYN-ACK retransmissions before the request is dropped (syn_retransmit.cc)

@@ -209,19 +209,15 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   }
   const uint32_t win = sock.PeerWindow(*p.win);
   // SACK blocks go to the model's scoreboard (script sequence numbers less
-  // one, as the ack). A D-SACK block (tcp_check_dsack: the first block
-  // below the ACK, or inside the second) would only matter for undo.
+  // one, as the ack), a D-SACK block first among them (tcp_check_dsack:
+  // below the ACK, or inside the second block), which may undo a
+  // reduction.
   std::vector<std::pair<uint32_t, uint32_t>> sack;
   for (const TcpOption& o : p.options) {
     if (o.kind != TcpOption::Kind::kSack) continue;
     for (const auto& [a, b] : o.sack) sack.emplace_back(a - 1, b - 1);
   }
   if (!sack.empty()) {
-    const uint32_t ack = *p.ack - 1;
-    const bool below = static_cast<int32_t>(sack[0].first - ack) < 0;
-    const bool inside = sack.size() > 1 && !(static_cast<int32_t>(sack[0].second - sack[1].second) > 0 ||
-                                             static_cast<int32_t>(sack[0].first - sack[1].first) < 0);
-    if (below || inside) return run.Skip(e.line, "D-SACK block: undoing a cwnd reduction is not modelled");
     // tcp_ack's old_ack path tags an old ACK's SACK blocks and may run
     // tcp_fastretrans_alert; the model ignores an ACK below snd_una whole.
     if (sock.have_last_ack && SeqBefore(*p.ack, sock.last_ack)) {

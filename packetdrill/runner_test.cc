@@ -316,8 +316,6 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
             "beyond a queued out-of-order FIN"},
            {"   +0 `rm -rf /tmp/somedir`\n", d, "unsupported command"},
            {"   +0 > F. 1:1(0) ack 1\n", d, "outbound FIN without close()"},
-           {"   +0 write(4, ..., 10) = 10\n   +0 > P. 1:11(10) ack 1\n"
-            "   +0 < . 1:1(0) ack 11 win 257 <sack 1:11,nop,nop>\n", d, "D-SACK block"},
            {"   +0 write(4, ..., 3000) = 3000\n   +0 > P. 1:3001(3000) ack 1\n"
             "  +.1 < . 1:1(0) ack 2001 win 257\n   +0 < . 1:1(0) ack 1001 win 257 <sack 2001:3001,nop,nop>\n", d,
             "an ACK below snd_una"},

@@ -38,6 +38,7 @@ model::ConnectionConfig SocketConfigFor(const Settings& s, const Negotiated& neg
   sys.tso_win_divisor = s.tcp_tso_win_divisor;
   sys.pacing_ss_ratio = s.tcp_pacing_ss_ratio;
   sys.pacing_ca_ratio = s.tcp_pacing_ca_ratio;
+  sys.frto = s.tcp_frto;
   sys.notsent_lowat = s.tcp_notsent_lowat;
   sys.mtu_probing = static_cast<uint32_t>(std::max(s.tcp_mtu_probing, 0));
   sys.base_mss = s.tcp_base_mss;

@@ -73,6 +73,12 @@ void SenderContext::AckSack(uint64_t ack, const std::vector<std::pair<uint64_t, 
   sock_->OnAckSegment(seg);
 }
 
+void SenderContext::AckSegment(Segment seg) {
+  if (seg.sent_at == 0) seg.sent_at = loop_.now();
+  if (seg.win == 0) seg.win = opts_.peer_window;
+  sock_->OnAckSegment(seg);
+}
+
 void SenderContext::CompleteTx(size_t n) {
   for (size_t i = 0; i < n && !pending_tx_.empty(); ++i) {
     const uint32_t ts = pending_tx_.front();

@@ -70,6 +70,9 @@ class SenderContext {
   // Peer: an ACK of `ack` with SACK blocks [start, end) (model sequence
   // numbers) and the initial peer window.
   void AckSack(uint64_t ack, const std::vector<std::pair<uint64_t, uint64_t>>& blocks);
+  // Peer: any segment, as built by the test (sent_at and win filled in
+  // when zero).
+  void AckSegment(Segment seg);
   // NIC: TX completion of the `n` oldest clones not yet completed.
   void CompleteTx(size_t n = 1);
   void CompleteAllTx() { CompleteTx(pending_tx_.size()); }
