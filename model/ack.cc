@@ -278,6 +278,8 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     queue_shrunk_ = true;
     rtx_queue_.pop_front();
   }
+  // tcp_clean_rtx_queue: all sent data acknowledged.
+  if (rtx_queue_.empty()) ChronoStop(Chrono::kBusy);
   // Karn: no cumulative RTT sample when retransmitted data was acked.
   if (*flag & kFlagRetransDataAcked) *first_ackt = *last_ackt = -1;
   if (*flag & kFlagAcked) {
@@ -587,7 +589,10 @@ void TcpSock::CheckSpace() {
     if (!queue_shrunk_) return;
     queue_shrunk_ = false;
   }
-  if (sock_nospace_) NewSpace();
+  if (sock_nospace_) {
+    NewSpace();
+    if (!sock_nospace_) ChronoStop(Chrono::kSndbufLimited);
+  }
 }
 
 // tcp_new_space: maybe grow sndbuf, then sk_write_space.

@@ -42,6 +42,11 @@ struct TcpInfo {
   uint32_t delivered = 0;         // segments delivered, the handshake's one included
   uint32_t delivered_ce = 0;      // of those, acknowledged by ACKs with ECE
   uint64_t pacing_rate = 0;       // bytes/s (UINT64_MAX: unlimited)
+  // tcp_get_info_chrono_stats (us, jiffy granularity): busy_time covers
+  // all three chronographs, the other two their own part of it.
+  uint64_t busy_time_us = 0;
+  uint64_t rwnd_limited_us = 0;
+  uint64_t sndbuf_limited_us = 0;
   uint32_t notsent_lowat = 0;     // effective TCP_NOTSENT_LOWAT (not in struct tcp_info)
 };
 

@@ -262,6 +262,7 @@ TcpInfo TcpSock::info() const {
   i.delivered_ce = delivered_ce_;
   i.pacing_rate = pacing_rate_;
   i.notsent_lowat = NotsentLowat();
+  ChronoStats(&i);
   return i;
 }
 

@@ -65,6 +65,9 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"tcpi_delivered_ce", i.delivered_ce},              {"tcpi_dsack_dups", 0},
       {"tcpi_pacing_rate", i.pacing_rate > static_cast<uint64_t>(INT64_MAX) ? int64_t{-1}
                                                                           : static_cast<int64_t>(i.pacing_rate)},
+      {"tcpi_busy_time", static_cast<int64_t>(i.busy_time_us)},
+      {"tcpi_rwnd_limited", static_cast<int64_t>(i.rwnd_limited_us)},
+      {"tcpi_sndbuf_limited", static_cast<int64_t>(i.sndbuf_limited_us)},
       {"tcpi_state", TcpiState(s)},          {"tcpi_options", TcpiOptions(s)},
       {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
       {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
