@@ -440,6 +440,17 @@ class TcpSock final : public Socket {
   uint32_t chrono_start_ = 0;     // jiffies
   uint32_t chrono_stat_[3] = {};  // jiffies spent per type (busy, rwnd, sndbuf)
 
+  // --- tcp_info counters (tcp_get_info) ---
+  void UpdateRtoStats();  // tcp_update_rto_stats (timers.cc)
+  void UpdateRtoTime();   // tcp_update_rto_time (ack.cc)
+  uint64_t bytes_retrans_ = 0;
+  uint32_t total_rto_ = 0;
+  uint32_t total_rto_recoveries_ = 0;
+  uint64_t total_rto_time_ms_ = 0;
+  int64_t rto_stamp_ms_ = -1;     // start of the current RTO series (-1: none)
+  uint32_t rcv_tstamp_ = 0;       // jiffies of the last acceptable ACK
+  bool syn_retransmitted_ = false;
+
   EventLoop* loop_;
   ConnectionConfig config_;
   Profile profile_;

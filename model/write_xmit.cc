@@ -313,7 +313,10 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   }
   if (skb.len() > mss_cache_ && skb.gso_size != mss_cache_ && !skb.mtu_probe)
     NoteViolation("skb larger than MSS without gso_size == mss");
-  if (retransmit) total_retrans_ += skb.pcount;  // __tcp_retransmit_skb
+  if (retransmit) {  // __tcp_retransmit_skb
+    total_retrans_ += skb.pcount;
+    bytes_retrans_ += skb.len();
+  }
   XmitSkb x;
   x.seq = static_cast<uint32_t>(skb.seq);
   x.len = skb.len();

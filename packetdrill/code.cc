@@ -41,11 +41,13 @@ int64_t TcpiOptions(const ScriptSocket& s) {
          (s.ecn_seen ? 16 : 0);
 }
 
+constexpr const char* kTotalRtoFields[] = {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"};
+
 // The names a code block may use, with their values now.
-std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
+std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Profile& profile) {
   const model::TcpInfo i = s.ep->socket().info();
   const Negotiated& neg = s.neg;
-  return {
+  std::map<std::string, int64_t> v = {
       {"tcpi_snd_cwnd", i.snd_cwnd},         {"tcpi_snd_ssthresh", i.snd_ssthresh},
       {"tcpi_snd_mss", i.snd_mss},           {"tcpi_advmss", neg.advmss},
       {"tcpi_rtt", i.rtt_us},                {"tcpi_unacked", i.unacked},
@@ -75,13 +77,37 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4}, {"TCPI_OPT_ECN", 8},
       {"TCPI_OPT_ECN_SEEN", 16},
   };
+  // tcp_get_info: tcpi_rttvar is mdev_us / 4; tcpi_min_rtt the windowed
+  // minimum RTT (~0U before a sample); the last_* times are
+  // jiffies_to_msecs of the time since lsndtime and rcv_tstamp.
+  v["tcpi_rttvar"] = i.rttvar_us;
+  v["tcpi_min_rtt"] = i.min_rtt_us;
+  v["tcpi_bytes_retrans"] = static_cast<int64_t>(i.bytes_retrans);
+  v["tcpi_last_data_sent"] = i.last_data_sent_ms;
+  v["tcpi_last_ack_recv"] = i.last_ack_recv_ms;
+  if (profile.tcp_info_total_rto && i.total_rto_known) {
+    v["tcpi_total_rto"] = i.total_rto;
+    v["tcpi_total_rto_recoveries"] = i.total_rto_recoveries;
+    v["tcpi_total_rto_time"] = i.total_rto_time_ms;
+  }
+  return v;
+}
+
+// The fields the profile's kernel lacks (named, they SKIP saying so).
+std::map<std::string, std::string> TcpiAbsent(const model::Profile& profile) {
+  std::map<std::string, std::string> absent;
+  if (!profile.tcp_info_total_rto) {
+    for (const char* f : kTotalRtoFields) absent[f] = profile.name;
+  }
+  return absent;
 }
 
 }  // namespace
 
 absl::Status RunCode(const RunState& run, int line, const std::string& code) {
   if (!run.sock.ep) return run.Skip(line, "%{ }% before the connection is established");
-  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, TcpiValues(run.sock));
+  absl::StatusOr<std::optional<std::string>> r =
+      EvalAssertBlock(code, TcpiValues(run.sock, run.profile), TcpiAbsent(run.profile));
   if (!r.ok()) return run.At(line, r.status());
   if (*r) return run.Fail(line, **r);
   return absl::OkStatus();
