@@ -58,6 +58,11 @@ struct TcpInfo {
   uint32_t total_rto_time_ms = 0;     // time in them, the current one included
   uint32_t last_data_sent_ms = 0;     // since lsndtime
   uint32_t last_ack_recv_ms = 0;      // since rcv_tstamp
+  // Since icsk_ack.lrcvtime as the connection's creation set it (the model
+  // socket receives no data; the packetdrill runner's receive side knows
+  // later arrivals).
+  uint32_t last_data_recv_ms = 0;
+  uint32_t pmtu = 0;                  // icsk_pmtu_cookie
   uint32_t notsent_lowat = 0;     // effective TCP_NOTSENT_LOWAT (not in struct tcp_info)
 };
 

@@ -34,6 +34,23 @@ TEST(TcpInfo, HandshakeSample) {
   EXPECT_EQ(i.last_ack_recv_ms, 0u);
 }
 
+// The model socket receives no data: last_data_recv counts from its
+// creation (lrcvtime's first value), whatever ACKs arrive; pmtu is the
+// route MTU tcp_sync_mss last saw (icsk_pmtu_cookie).
+TEST(TcpInfo, LastDataRecvAndPmtu) {
+  SenderContext ctx(NoSack());
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(40 * kNsPerMs);
+  ctx.Ack(1000);
+  ctx.At(100 * kNsPerMs);
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.last_data_recv_ms, 100u);
+  EXPECT_EQ(i.last_ack_recv_ms, 60u);
+  EXPECT_EQ(i.last_data_sent_ms, 100u);
+  EXPECT_EQ(i.pmtu, SenderContext::DefaultConfig().mtu);
+}
+
 // RTO = 100 us + max(200 us, TCP_RTO_MIN) -> 51 jiffies = 204 ms after the
 // send at 0; the next one doubles (408 ms later, 612 ms). Both are one
 // series: total_rto 2, one recovery, its clock from 204 ms. The ACK of

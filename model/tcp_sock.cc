@@ -29,6 +29,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   rto_jiffies_ = NsToJiffiesCeil(kTcpTimeoutInitNs);
   lsndtime_ = Jiffies();
   rcv_tstamp_ = Jiffies();  // the handshake's ACK or SYN-ACK (tcp_ack)
+  created_jiffies_ = Jiffies();  // tcp_create_openreq_child / tcp_rcv_synsent_state_process
   snd_cwnd_stamp_ = Jiffies();
   // tcp_init_buffer_space -> tcp_sndbuf_expand unless SO_SNDBUF was set.
   sndbuf_ = config.sysctl.wmem[1];  // tcp_init_sock
@@ -278,6 +279,8 @@ TcpInfo TcpSock::info() const {
   // jiffies_to_msecs of the time since.
   i.last_data_sent_ms = static_cast<uint32_t>((Jiffies() - lsndtime_) * jiffy_us_ / 1000);
   i.last_ack_recv_ms = static_cast<uint32_t>((Jiffies() - rcv_tstamp_) * jiffy_us_ / 1000);
+  i.last_data_recv_ms = static_cast<uint32_t>((Jiffies() - created_jiffies_) * jiffy_us_ / 1000);
+  i.pmtu = pmtu_cookie_;
   return i;
 }
 

@@ -449,6 +449,7 @@ class TcpSock final : public Socket {
   uint64_t total_rto_time_ms_ = 0;
   int64_t rto_stamp_ms_ = -1;     // start of the current RTO series (-1: none)
   uint32_t rcv_tstamp_ = 0;       // jiffies of the last acceptable ACK
+  uint32_t created_jiffies_ = 0;  // established: lrcvtime's first value
   bool syn_retransmitted_ = false;
 
   EventLoop* loop_;

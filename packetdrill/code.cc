@@ -44,7 +44,7 @@ int64_t TcpiOptions(const ScriptSocket& s) {
 constexpr const char* kTotalRtoFields[] = {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"};
 
 // The names a code block may use, with their values now.
-std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Profile& profile) {
+std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Profile& profile, model::TimeNs now) {
   const model::TcpInfo i = s.ep->socket().info();
   const Negotiated& neg = s.neg;
   std::map<std::string, int64_t> v = {
@@ -85,6 +85,18 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Pr
   v["tcpi_bytes_retrans"] = static_cast<int64_t>(i.bytes_retrans);
   v["tcpi_last_data_sent"] = i.last_data_sent_ms;
   v["tcpi_last_ack_recv"] = i.last_ack_recv_ms;
+  // icsk_ack.lrcvtime: the last data the receive side took, else the
+  // connection's creation (the model's own clock).
+  if (s.rcv.ato != 0) {
+    const int64_t now_jiffies = now / (model::kNsPerSec / s.hz);
+    v["tcpi_last_data_recv"] = (now_jiffies - s.rcv.lrcv_jiffies) * 1000 / s.hz;
+  } else {
+    v["tcpi_last_data_recv"] = i.last_data_recv_ms;
+  }
+  // tcp_rcv_nxt_update: every in-order byte, the FIN's sequence number
+  // included (rcv_nxt starts at the peer's ISN + 1, script sequence 1).
+  v["tcpi_bytes_received"] = static_cast<uint32_t>(s.rcv_nxt - 1);
+  v["tcpi_pmtu"] = i.pmtu;
   if (profile.tcp_info_total_rto && i.total_rto_known) {
     v["tcpi_total_rto"] = i.total_rto;
     v["tcpi_total_rto_recoveries"] = i.total_rto_recoveries;
@@ -107,7 +119,7 @@ std::map<std::string, std::string> TcpiAbsent(const model::Profile& profile) {
 absl::Status RunCode(const RunState& run, int line, const std::string& code) {
   if (!run.sock.ep) return run.Skip(line, "%{ }% before the connection is established");
   absl::StatusOr<std::optional<std::string>> r =
-      EvalAssertBlock(code, TcpiValues(run.sock, run.profile), TcpiAbsent(run.profile));
+      EvalAssertBlock(code, TcpiValues(run.sock, run.profile, run.loop.now()), TcpiAbsent(run.profile));
   if (!r.ok()) return run.At(line, r.status());
   if (*r) return run.Fail(line, **r);
   return absl::OkStatus();

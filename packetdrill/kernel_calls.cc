@@ -606,6 +606,8 @@ absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd, std::map
       {"tcpi_rttvar", i.tcpi_rttvar}, {"tcpi_min_rtt", i.tcpi_min_rtt},
       {"tcpi_bytes_retrans", static_cast<int64_t>(i.tcpi_bytes_retrans)},
       {"tcpi_last_data_sent", i.tcpi_last_data_sent}, {"tcpi_last_ack_recv", i.tcpi_last_ack_recv},
+      {"tcpi_last_data_recv", i.tcpi_last_data_recv}, {"tcpi_pmtu", i.tcpi_pmtu},
+      {"tcpi_bytes_received", static_cast<int64_t>(i.tcpi_bytes_received)},
       {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
       {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
       {"TCP_CLOSE", 7}, {"TCP_CLOSE_WAIT", 8}, {"TCP_LAST_ACK", 9}, {"TCP_CLOSING", 11},
