@@ -132,6 +132,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   if (ece) flag |= kFlagEce;
   if (sack_state.sack_delivered != 0) CountDelivered(sack_state.sack_delivered, ece);
   probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
+  rcv_tstamp_ = Jiffies();
   if (prior_packets == 0) {
     // no_queue: tcp_ack_probe.
     if (!write_queue_.empty()) {
@@ -189,7 +190,10 @@ void TcpSock::TcpAck(const Segment& seg) {
   // tcp_ack_is_dubious: a duplicate, SACK or ECE news, or not Open.
   if (!(flag & kFlagNotDup) || (flag & kFlagCaAlert) || ca_state_ != CaState::kOpen) {
     const uint32_t num_dupack = (flag & (kFlagSndUnaAdvanced | kFlagNotDup | kFlagDsackingAck)) ? 0 : 1;
+    const bool was_loss = ca_state_ == CaState::kLoss;
     FastretransAlert(prior_una, num_dupack, &flag, &rexmit);
+    // tcp_fastretrans_alert: leaving Loss ends the RTO recovery's clock.
+    if (was_loss && ca_state_ != CaState::kLoss) UpdateRtoTime();
   }
   if (flag & kFlagSetXmitTimer) SetXmitTimer();
   // tcp_cong_control with what this ACK delivered (acked and SACKed) and
@@ -284,6 +288,8 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     queue_shrunk_ = true;
     rtx_queue_.pop_front();
   }
+  // tcp_clean_rtx_queue: all sent data acknowledged.
+  if (rtx_queue_.empty()) ChronoStop(Chrono::kBusy);
   // Karn: no cumulative RTT sample when retransmitted data was acked.
   if (*flag & kFlagRetransDataAcked) *first_ackt = *last_ackt = -1;
   if (*flag & kFlagAcked) {
@@ -296,6 +302,13 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
       CheckSackReordering(reord);  // a never-retransmitted hole got filled
     }
   }
+}
+
+// tcp_update_rto_time: the RTO recovery's time joins total_rto_time.
+void TcpSock::UpdateRtoTime() {
+  if (rto_stamp_ms_ < 0) return;
+  total_rto_time_ms_ += loop_->now() / kNsPerMs - rto_stamp_ms_;
+  rto_stamp_ms_ = -1;
 }
 
 // tcp_rtt_estimator (Jacobson/Karels with Linux's mdev_max tracking).
@@ -595,7 +608,10 @@ void TcpSock::CheckSpace() {
     if (!queue_shrunk_) return;
     queue_shrunk_ = false;
   }
-  if (sock_nospace_) NewSpace();
+  if (sock_nospace_) {
+    NewSpace();
+    if (!sock_nospace_) ChronoStop(Chrono::kSndbufLimited);
+  }
 }
 
 // tcp_new_space: maybe grow sndbuf, then sk_write_space.

@@ -32,6 +32,7 @@ int TcpSock::Shutdown() {
     // alloc_skb_fclone(MAX_TCP_HEADER) + sk_forced_mem_schedule +
     // tcp_init_nondata_skb + tcp_queue_skb (not skb_entail: no PUSH clearing,
     // no restart-after-idle check). Head-only truesize.
+    ChronoStart(Chrono::kBusy);  // tcp_queue_skb -> tcp_add_write_queue_tail
     Skb& skb = write_queue_.emplace_back();
     skb.seq = write_seq_;
     skb.end_seq = write_seq_ + 1;
@@ -57,6 +58,9 @@ void TcpSock::Abort(int err) {
   aborted_ = true;
   sk_err_ = err;
   send_shutdown_ = true;
+  // tcp_write_queue_purge stops the busy chrono before it empties the
+  // queues: a running busy chrono restarts and keeps running.
+  ChronoStop(Chrono::kBusy);
   for (const std::deque<Skb>* q : {&write_queue_, &rtx_queue_}) {
     for (const Skb& skb : *q) wmem_queued_ -= skb.truesize;
   }

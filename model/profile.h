@@ -62,6 +62,9 @@ struct Profile {
   // out_reset_timer label it jumps to (read in 6.12.118, seen on 6.18); in
   // 6.1.192 and before it is skipped (tcpi_backoff stays 0).
   bool rto_zero_window_counts_backoff = false;
+  // struct tcp_info ends with tcpi_total_rto, tcpi_total_rto_recoveries and
+  // tcpi_total_rto_time (v6.7; 6.1.192's struct has none of them).
+  bool tcp_info_total_rto = false;
   // tcp_retransmit_timer in SYN-SENT keeps the initial RTO for the first
   // tcp_syn_linear_timeouts retransmissions of the SYN, and tcp_write_timeout
   // allows that many more (v6.5; read in 6.12.118, absent from 6.1.192).

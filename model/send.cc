@@ -48,6 +48,8 @@ bool TcpSock::StreamMemoryFree(int wake) const {
 
 // skb_entail.
 Skb& TcpSock::SkbEntail(uint32_t truesize, uint32_t linear_room) {
+  // tcp_add_write_queue_tail: the first unsent skb starts the busy chrono.
+  if (write_queue_.empty()) ChronoStart(Chrono::kBusy);
   Skb& skb = write_queue_.emplace_back();
   skb.seq = skb.end_seq = write_seq_;
   skb.tcp_flags = kTcpAck;
@@ -296,7 +298,10 @@ int64_t TcpSock::WaitForMemory(SendCursor& c) {
     ++counters_.eagains;
     // "make sure we wake any epoll edge trigger waiter"
     const bool empty = is_sendpage ? write_queue_.empty() : write_queue_.empty() && rtx_queue_.empty();
-    if (empty) WriteSpace();
+    if (empty) {
+      WriteSpace();
+      ChronoStop(Chrono::kSndbufLimited);
+    }
     return -kEagain;
   }
   return kInProgress;
@@ -306,6 +311,7 @@ void TcpSock::RemoveEmptyTailSkb() {
   if (!write_queue_.empty() && write_queue_.back().len() == 0) {
     wmem_queued_ -= write_queue_.back().truesize;
     write_queue_.pop_back();
+    if (write_queue_.empty()) ChronoStop(Chrono::kBusy);  // tcp_remove_empty_skb
   }
 }
 

@@ -43,6 +43,27 @@ struct TcpInfo {
   uint32_t delivered_ce = 0;      // of those, acknowledged by ACKs with ECE
   uint32_t dsack_dups = 0;        // segments D-SACKs reported (tp->dsack_dups)
   uint64_t pacing_rate = 0;       // bytes/s (UINT64_MAX: unlimited)
+  // tcp_get_info_chrono_stats (us, jiffy granularity): busy_time covers
+  // all three chronographs, the other two their own part of it.
+  uint64_t busy_time_us = 0;
+  uint64_t rwnd_limited_us = 0;
+  uint64_t sndbuf_limited_us = 0;
+  uint32_t rttvar_us = 0;             // mdev_us >> 2
+  uint32_t min_rtt_us = UINT32_MAX;   // tcp_min_rtt (~0U before any sample)
+  uint64_t bytes_retrans = 0;         // payload bytes retransmitted
+  // RTO statistics (tcp_update_rto_stats, v6.7+ fields). Unknown after a
+  // handshake that retransmitted (its timeouts are not modelled here).
+  bool total_rto_known = true;
+  uint32_t total_rto = 0;             // retransmission timeouts
+  uint32_t total_rto_recoveries = 0;  // RTO series (Loss episodes started by an RTO)
+  uint32_t total_rto_time_ms = 0;     // time in them, the current one included
+  uint32_t last_data_sent_ms = 0;     // since lsndtime
+  uint32_t last_ack_recv_ms = 0;      // since rcv_tstamp
+  // Since icsk_ack.lrcvtime as the connection's creation set it (the model
+  // socket receives no data; the packetdrill runner's receive side knows
+  // later arrivals).
+  uint32_t last_data_recv_ms = 0;
+  uint32_t pmtu = 0;                  // icsk_pmtu_cookie
   uint32_t notsent_lowat = 0;     // effective TCP_NOTSENT_LOWAT (not in struct tcp_info)
 };
 

@@ -28,6 +28,8 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   max_window_ = opts.initial_window;
   rto_jiffies_ = NsToJiffiesCeil(kTcpTimeoutInitNs);
   lsndtime_ = Jiffies();
+  rcv_tstamp_ = Jiffies();  // the handshake's ACK or SYN-ACK (tcp_ack)
+  created_jiffies_ = Jiffies();  // tcp_create_openreq_child / tcp_rcv_synsent_state_process
   snd_cwnd_stamp_ = Jiffies();
   // tcp_init_buffer_space -> tcp_sndbuf_expand unless SO_SNDBUF was set.
   sndbuf_ = config.sysctl.wmem[1];  // tcp_init_sock
@@ -52,6 +54,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
     }
   }
   if (opts.syn_retransmits > 0) InitAfterSynRetransmit(opts);
+  syn_retransmitted_ = opts.syn_retransmits > 0;
 }
 
 // The connection established after our SYN was retransmitted: each of the
@@ -263,6 +266,22 @@ TcpInfo TcpSock::info() const {
   i.dsack_dups = dsack_dups_;
   i.pacing_rate = pacing_rate_;
   i.notsent_lowat = NotsentLowat();
+  ChronoStats(&i);
+  // tcp_get_info's counters and times.
+  i.rttvar_us = mdev_us_ >> 2;
+  i.min_rtt_us = min_rtt_us_;
+  i.bytes_retrans = bytes_retrans_;
+  i.total_rto_known = !syn_retransmitted_;
+  i.total_rto = total_rto_;
+  i.total_rto_recoveries = total_rto_recoveries_;
+  uint64_t rto_ms = total_rto_time_ms_;
+  if (rto_stamp_ms_ >= 0) rto_ms += loop_->now() / kNsPerMs - rto_stamp_ms_;
+  i.total_rto_time_ms = static_cast<uint32_t>(rto_ms);
+  // jiffies_to_msecs of the time since.
+  i.last_data_sent_ms = static_cast<uint32_t>((Jiffies() - lsndtime_) * jiffy_us_ / 1000);
+  i.last_ack_recv_ms = static_cast<uint32_t>((Jiffies() - rcv_tstamp_) * jiffy_us_ / 1000);
+  i.last_data_recv_ms = static_cast<uint32_t>((Jiffies() - created_jiffies_) * jiffy_us_ / 1000);
+  i.pmtu = pmtu_cookie_;
   return i;
 }
 

@@ -27,6 +27,7 @@
 //                  (tcp_recovery.c), tcp_process_tlp_ack
 //     undo.cc      undo of a spurious cwnd reduction (tcp_try_undo_*,
 //                  D-SACK accounting, Eifel), F-RTO (tcp_process_loss)
+//     chrono.cc    tcp_chrono_start/stop (tcp_info's busy/limited times)
 //   tcp_timer.c
 //     timers.cc    the ICSK xmit timer: tcp_write_timer, RTO, probe0
 //
@@ -300,7 +301,7 @@ class TcpSock final : public Socket {
   bool NagleTest(const Skb& skb, uint32_t mss_now, int nonagle) const;
   bool NagleCheck(bool partial, int nonagle) const;
   bool MinshallCheck() const;
-  bool TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited);
+  bool TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited, bool* is_rwnd_limited);
   uint32_t MssSplitPoint(const Skb& skb, uint32_t mss_now, uint32_t max_segs, int nonagle) const;
   void SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t mss_now);  // tso_fragment / tcp_fragment
   void GrowSkb(uint32_t amount);  // tcp_grow_skb (v6.10+)
@@ -458,6 +459,29 @@ class TcpSock final : public Socket {
   void InitAfterSynRetransmit(const Options& opts);
 
   void NoteViolation(const char* what);
+
+  // --- chrono.cc: tcp_chrono_* (tcpi_busy_time and its limited parts) ---
+  // enum tcp_chrono, in its priority order.
+  enum class Chrono : uint8_t { kUnspec = 0, kBusy = 1, kRwndLimited = 2, kSndbufLimited = 3 };
+  void ChronoSet(Chrono type);    // tcp_chrono_set
+  void ChronoStart(Chrono type);  // tcp_chrono_start
+  void ChronoStop(Chrono type);   // tcp_chrono_stop
+  void ChronoStats(TcpInfo* info) const;  // tcp_get_info_chrono_stats
+  Chrono chrono_type_ = Chrono::kUnspec;
+  uint32_t chrono_start_ = 0;     // jiffies
+  uint32_t chrono_stat_[3] = {};  // jiffies spent per type (busy, rwnd, sndbuf)
+
+  // --- tcp_info counters (tcp_get_info) ---
+  void UpdateRtoStats();  // tcp_update_rto_stats (timers.cc)
+  void UpdateRtoTime();   // tcp_update_rto_time (ack.cc)
+  uint64_t bytes_retrans_ = 0;
+  uint32_t total_rto_ = 0;
+  uint32_t total_rto_recoveries_ = 0;
+  uint64_t total_rto_time_ms_ = 0;
+  int64_t rto_stamp_ms_ = -1;     // start of the current RTO series (-1: none)
+  uint32_t rcv_tstamp_ = 0;       // jiffies of the last acceptable ACK
+  uint32_t created_jiffies_ = 0;  // established: lrcvtime's first value
+  bool syn_retransmitted_ = false;
 
   EventLoop* loop_;
   ConnectionConfig config_;

@@ -91,6 +91,17 @@ void TcpSock::CheckProbeTimer() {
     ResetXmitTimer(XmitTimer::kProbe0, std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs)));
 }
 
+// tcp_update_rto_stats: the first RTO of a series (icsk_retransmits 0)
+// starts an RTO recovery and its clock (ms); each counts in total_rto.
+void TcpSock::UpdateRtoStats() {
+  if (retransmits_ == 0) {
+    ++total_rto_recoveries_;
+    rto_stamp_ms_ = loop_->now() / kNsPerMs;
+  }
+  ++retransmits_;
+  ++total_rto_;
+}
+
 // tcp_retransmit_timer -> tcp_enter_loss (recovery.cc), then the lost
 // skbs are resent in order as cwnd allows (go-back-N).
 void TcpSock::RetransmitTimer() {
@@ -101,7 +112,7 @@ void TcpSock::RetransmitTimer() {
   // without counting a backoff (Profile::rto_zero_window_counts_backoff).
   const bool zero_window = snd_wnd_ == 0;
   EnterLoss();
-  if (!zero_window) ++retransmits_;  // tcp_update_rto_stats, after tcp_enter_loss
+  if (!zero_window) UpdateRtoStats();  // after tcp_enter_loss
   XmitRetransmitQueue();
   if (!zero_window || profile_.rto_zero_window_counts_backoff) ++backoff_;
   rto_jiffies_ = std::min(rto_jiffies_ << 1, NsToJiffiesCeil(kTcpRtoMaxNs));

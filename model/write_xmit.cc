@@ -62,7 +62,7 @@ bool TcpSock::NagleTest(const Skb& skb, uint32_t mss_now, int nonagle) const {
 }
 
 // tcp_tso_should_defer (v4.19; v4.20+ ending and EDT "recent" test by profile).
-bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited) {
+bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_limited, bool* is_rwnd_limited) {
   const bool v420 = profile_.tso_defer_v420_ending;
   if (!v420 && (skb.tcp_flags & kTcpFin)) return false;
   if (ca_state_ >= CaState::kRecovery) return false;
@@ -98,7 +98,8 @@ bool TcpSock::TsoShouldDefer(const Skb& skb, uint32_t max_segs, bool* is_cwnd_li
         return true;
       }
     } else if (send_win <= skb.len()) {
-      return true;  // rwnd-limited
+      *is_rwnd_limited = true;
+      return true;
     }
     if ((skb.tcp_flags & kTcpFin) || (profile_.tso_defer_eor_sends && skb.eor)) return false;
     return true;
@@ -312,7 +313,10 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   }
   if (skb.len() > mss_cache_ && skb.gso_size != mss_cache_ && !skb.mtu_probe)
     NoteViolation("skb larger than MSS without gso_size == mss");
-  if (retransmit) total_retrans_ += skb.pcount;  // __tcp_retransmit_skb
+  if (retransmit) {  // __tcp_retransmit_skb
+    total_retrans_ += skb.pcount;
+    bytes_retrans_ += skb.len();
+  }
   XmitSkb x;
   x.seq = static_cast<uint32_t>(skb.seq);
   x.len = skb.len();
@@ -383,6 +387,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
   uint32_t sent_pkts = 0;
   uint32_t fin_over_cwnd = 0;  // tcp_cwnd_test lets a FIN skb past a full cwnd
   bool is_cwnd_limited = false;
+  bool is_rwnd_limited = false;
   const uint32_t max_segs = TsoSegs(mss_now);
   if (push_one == 0 && mtup_.enabled) {
     const int r = MtuProbe(reason);
@@ -409,7 +414,10 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
       skb->pcount = 0;  // tcp_set_skb_tso_segs: recounted on every pass
       tso_segs = InitTsoSegs(*skb, mss_now);
     }
-    if (!SndWndTest(*skb, mss_now)) break;
+    if (!SndWndTest(*skb, mss_now)) {
+      is_rwnd_limited = true;
+      break;
+    }
     if (tso_segs == 1) {
       const int mode = write_queue_.size() == 1 ? nonagle : kTcpNaglePush;
       if (!NagleTest(*skb, mss_now, mode)) {
@@ -420,7 +428,7 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
         }
         break;
       }
-    } else if (push_one == 0 && TsoShouldDefer(*skb, max_segs, &is_cwnd_limited)) {
+    } else if (push_one == 0 && TsoShouldDefer(*skb, max_segs, &is_cwnd_limited, &is_rwnd_limited)) {
       ++counters_.tso_deferrals;
       break;
     }
@@ -443,6 +451,11 @@ bool TcpSock::TcpWriteXmit(uint32_t mss_now, int nonagle, int push_one, PushReas
     EventNewDataSent();
     sent_pkts += pcount;
     if (push_one) break;
+  }
+  if (is_rwnd_limited) {
+    ChronoStart(Chrono::kRwndLimited);
+  } else {
+    ChronoStop(Chrono::kRwndLimited);
   }
   if (sent_pkts > 0) {
     if (InCwndReduction()) prr_out_ += sent_pkts;
@@ -469,6 +482,9 @@ void TcpSock::CwndValidate(bool is_cwnd_limited) {
     if (packets_out_ > snd_cwnd_used_) snd_cwnd_used_ = packets_out_;
     if (config_.slow_start_after_idle && static_cast<int32_t>(Jiffies() - snd_cwnd_stamp_) >= static_cast<int32_t>(rto_jiffies_))
       CwndApplicationLimited();
+    // The application hit the send buffer (SOCK_NOSPACE) and everything
+    // it queued is out: the sender is sndbuf-limited.
+    if (write_queue_.empty() && sock_nospace_ && !send_shutdown_) ChronoStart(Chrono::kSndbufLimited);
   }
 }
 

@@ -101,7 +101,8 @@ bool IsPythonKeyword(std::string_view n) {
 
 class Eval {
  public:
-  Eval(std::vector<Tok> toks, const std::map<std::string, int64_t>& vars) : t_(std::move(toks)), vars_(vars) {}
+  Eval(std::vector<Tok> toks, const std::map<std::string, int64_t>& vars, const std::map<std::string, std::string>& absent)
+      : t_(std::move(toks)), vars_(vars), absent_(absent) {}
 
   // Returns the truth value of the whole condition.
   absl::StatusOr<bool> Condition() {
@@ -195,6 +196,8 @@ class Eval {
       ++p_;
       auto it = vars_.find(t.text);
       if (it != vars_.end()) return it->second;
+      if (auto a = absent_.find(t.text); a != absent_.end())
+        return Unsupported(absl::StrFormat("%s is not in %s's struct tcp_info", t.text, a->second));
       if (IsTcpInfoField(t.text)) return Unsupported(absl::StrFormat("%s is not modelled", t.text));
       return Broken(absl::StrFormat("name '%s' is not defined", t.text.substr(0, 40)));
     }
@@ -218,6 +221,7 @@ class Eval {
 
   std::vector<Tok> t_;
   const std::map<std::string, int64_t>& vars_;
+  const std::map<std::string, std::string>& absent_;
   size_t p_ = 0;
 };
 
@@ -251,7 +255,8 @@ std::string_view Trim(std::string_view s) {
 }  // namespace
 
 absl::StatusOr<std::optional<std::string>> EvalAssertBlock(std::string_view code,
-                                                           const std::map<std::string, int64_t>& vars) {
+                                                           const std::map<std::string, int64_t>& vars,
+                                                           const std::map<std::string, std::string>& absent) {
   size_t start = 0;
   bool any = false;
   while (start <= code.size()) {
@@ -265,7 +270,7 @@ absl::StatusOr<std::optional<std::string>> EvalAssertBlock(std::string_view code
     std::string_view cond = Trim(ConditionOf(line.substr(6)));
     absl::StatusOr<std::vector<Tok>> toks = Tokenize(cond);
     if (!toks.ok()) return toks.status();
-    Eval e(*std::move(toks), vars);
+    Eval e(*std::move(toks), vars, absent);
     absl::StatusOr<bool> r = e.Condition();
     if (!r.ok()) return r.status();
     any = true;

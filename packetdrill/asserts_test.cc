@@ -42,6 +42,19 @@ TEST(AssertsTest, UnsupportedPythonIsUnimplemented) {
               HasSubstr("tcpi_reordering is not modelled"));
 }
 
+// A field the kernel in question lacks (v6.7's tcpi_total_rto on 6.1) is a
+// SKIP that says so, not "not modelled"; a field it has evaluates as usual.
+TEST(AssertsTest, FieldAbsentFromTheKernelSkips) {
+  const std::map<std::string, std::string> absent = {{"tcpi_total_rto", "linux-6.1"}};
+  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock("assert tcpi_total_rto == 0", kVars, absent);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("tcpi_total_rto is not in linux-6.1's struct tcp_info"));
+  r = EvalAssertBlock("assert tcpi_snd_cwnd == 10", kVars, absent);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->has_value());
+}
+
 // What Python itself rejects ends upstream's script: a FAIL (InvalidArgument
 // here), so a typo in an assert cannot pass as a SKIP.
 TEST(AssertsTest, BrokenAssertsAreErrors) {

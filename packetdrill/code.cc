@@ -41,11 +41,13 @@ int64_t TcpiOptions(const ScriptSocket& s) {
          (s.ecn_seen ? 16 : 0);
 }
 
+constexpr const char* kTotalRtoFields[] = {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"};
+
 // The names a code block may use, with their values now.
-std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
+std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Profile& profile, model::TimeNs now) {
   const model::TcpInfo i = s.ep->socket().info();
   const Negotiated& neg = s.neg;
-  return {
+  std::map<std::string, int64_t> v = {
       {"tcpi_snd_cwnd", i.snd_cwnd},         {"tcpi_snd_ssthresh", i.snd_ssthresh},
       {"tcpi_snd_mss", i.snd_mss},           {"tcpi_advmss", neg.advmss},
       {"tcpi_rtt", i.rtt_us},                {"tcpi_unacked", i.unacked},
@@ -65,6 +67,9 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"tcpi_delivered_ce", i.delivered_ce},              {"tcpi_dsack_dups", i.dsack_dups},
       {"tcpi_pacing_rate", i.pacing_rate > static_cast<uint64_t>(INT64_MAX) ? int64_t{-1}
                                                                           : static_cast<int64_t>(i.pacing_rate)},
+      {"tcpi_busy_time", static_cast<int64_t>(i.busy_time_us)},
+      {"tcpi_rwnd_limited", static_cast<int64_t>(i.rwnd_limited_us)},
+      {"tcpi_sndbuf_limited", static_cast<int64_t>(i.sndbuf_limited_us)},
       {"tcpi_state", TcpiState(s)},          {"tcpi_options", TcpiOptions(s)},
       {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
       {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
@@ -72,13 +77,49 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s) {
       {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4}, {"TCPI_OPT_ECN", 8},
       {"TCPI_OPT_ECN_SEEN", 16},
   };
+  // tcp_get_info: tcpi_rttvar is mdev_us / 4; tcpi_min_rtt the windowed
+  // minimum RTT (~0U before a sample); the last_* times are
+  // jiffies_to_msecs of the time since lsndtime and rcv_tstamp.
+  v["tcpi_rttvar"] = i.rttvar_us;
+  v["tcpi_min_rtt"] = i.min_rtt_us;
+  v["tcpi_bytes_retrans"] = static_cast<int64_t>(i.bytes_retrans);
+  v["tcpi_last_data_sent"] = i.last_data_sent_ms;
+  v["tcpi_last_ack_recv"] = i.last_ack_recv_ms;
+  // icsk_ack.lrcvtime: the last data the receive side took, else the
+  // connection's creation (the model's own clock).
+  if (s.rcv.ato != 0) {
+    const int64_t now_jiffies = now / (model::kNsPerSec / s.hz);
+    v["tcpi_last_data_recv"] = (now_jiffies - s.rcv.lrcv_jiffies) * 1000 / s.hz;
+  } else {
+    v["tcpi_last_data_recv"] = i.last_data_recv_ms;
+  }
+  // tcp_rcv_nxt_update: every in-order byte, the FIN's sequence number
+  // included (rcv_nxt starts at the peer's ISN + 1, script sequence 1).
+  v["tcpi_bytes_received"] = static_cast<uint32_t>(s.rcv_nxt - 1);
+  v["tcpi_pmtu"] = i.pmtu;
+  if (profile.tcp_info_total_rto && i.total_rto_known) {
+    v["tcpi_total_rto"] = i.total_rto;
+    v["tcpi_total_rto_recoveries"] = i.total_rto_recoveries;
+    v["tcpi_total_rto_time"] = i.total_rto_time_ms;
+  }
+  return v;
+}
+
+// The fields the profile's kernel lacks (named, they SKIP saying so).
+std::map<std::string, std::string> TcpiAbsent(const model::Profile& profile) {
+  std::map<std::string, std::string> absent;
+  if (!profile.tcp_info_total_rto) {
+    for (const char* f : kTotalRtoFields) absent[f] = profile.name;
+  }
+  return absent;
 }
 
 }  // namespace
 
 absl::Status RunCode(const RunState& run, int line, const std::string& code) {
   if (!run.sock.ep) return run.Skip(line, "%{ }% before the connection is established");
-  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, TcpiValues(run.sock));
+  absl::StatusOr<std::optional<std::string>> r =
+      EvalAssertBlock(code, TcpiValues(run.sock, run.profile, run.loop.now()), TcpiAbsent(run.profile));
   if (!r.ok()) return run.At(line, r.status());
   if (*r) return run.Fail(line, **r);
   return absl::OkStatus();

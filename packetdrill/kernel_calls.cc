@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <tuple>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 
@@ -565,14 +566,26 @@ absl::Status KernelScript::PrepareEpoll(int line, const SyscallEvent& sc, Body* 
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd) {
-  tcp_info i;
-  std::memset(&i, 0, sizeof(i));
-  socklen_t len = sizeof(i);
-  if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &i, &len) != 0) {
+absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd, std::map<std::string, std::string>* absent) {
+  // This machine's <linux/tcp.h> ends struct tcp_info at tcpi_snd_wnd; v6.2
+  // appended tcpi_rcv_wnd and tcpi_rehash (u32 each), v6.7 tcpi_total_rto,
+  // tcpi_total_rto_recoveries (u16 each) and tcpi_total_rto_time (u32). The
+  // kernel copies min(optlen, its struct's size) and returns that length.
+  constexpr size_t kTail = offsetof(tcp_info, tcpi_snd_wnd) + sizeof(uint32_t);
+  unsigned char buf[kTail + 64] = {};
+  socklen_t len = sizeof(buf);
+  if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, buf, &len) != 0) {
     return absl::InternalError(absl::StrFormat("TCP_INFO: %s", std::strerror(errno)));
   }
-  return std::map<std::string, int64_t>{
+  tcp_info i;
+  std::memcpy(&i, buf, sizeof(i));
+  uint16_t total_rto = 0, total_rto_recoveries = 0;
+  uint32_t total_rto_time = 0;
+  std::memcpy(&total_rto, buf + kTail + 8, sizeof(total_rto));
+  std::memcpy(&total_rto_recoveries, buf + kTail + 10, sizeof(total_rto_recoveries));
+  std::memcpy(&total_rto_time, buf + kTail + 12, sizeof(total_rto_time));
+  const bool has_total_rto = len >= kTail + 16;
+  std::map<std::string, int64_t> v = {
       {"tcpi_snd_cwnd", i.tcpi_snd_cwnd}, {"tcpi_snd_ssthresh", i.tcpi_snd_ssthresh},
       {"tcpi_snd_mss", i.tcpi_snd_mss}, {"tcpi_advmss", i.tcpi_advmss}, {"tcpi_rtt", i.tcpi_rtt},
       {"tcpi_unacked", i.tcpi_unacked}, {"tcpi_notsent_bytes", i.tcpi_notsent_bytes},
@@ -587,12 +600,28 @@ absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd) {
       {"tcpi_delivered_ce", i.tcpi_delivered_ce}, {"tcpi_dsack_dups", i.tcpi_dsack_dups},
       {"tcpi_pacing_rate", static_cast<int64_t>(i.tcpi_pacing_rate)}, {"tcpi_state", i.tcpi_state},
       {"tcpi_options", i.tcpi_options},
+      {"tcpi_busy_time", static_cast<int64_t>(i.tcpi_busy_time)},
+      {"tcpi_rwnd_limited", static_cast<int64_t>(i.tcpi_rwnd_limited)},
+      {"tcpi_sndbuf_limited", static_cast<int64_t>(i.tcpi_sndbuf_limited)},
+      {"tcpi_rttvar", i.tcpi_rttvar}, {"tcpi_min_rtt", i.tcpi_min_rtt},
+      {"tcpi_bytes_retrans", static_cast<int64_t>(i.tcpi_bytes_retrans)},
+      {"tcpi_last_data_sent", i.tcpi_last_data_sent}, {"tcpi_last_ack_recv", i.tcpi_last_ack_recv},
+      {"tcpi_last_data_recv", i.tcpi_last_data_recv}, {"tcpi_pmtu", i.tcpi_pmtu},
+      {"tcpi_bytes_received", static_cast<int64_t>(i.tcpi_bytes_received)},
       {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
       {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
       {"TCP_CLOSE", 7}, {"TCP_CLOSE_WAIT", 8}, {"TCP_LAST_ACK", 9}, {"TCP_CLOSING", 11},
       {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4}, {"TCPI_OPT_ECN", 8},
       {"TCPI_OPT_ECN_SEEN", 16},
   };
+  if (has_total_rto) {
+    v["tcpi_total_rto"] = total_rto;
+    v["tcpi_total_rto_recoveries"] = total_rto_recoveries;
+    v["tcpi_total_rto_time"] = total_rto_time;
+  } else {
+    for (const char* f : {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"}) (*absent)[f] = "this kernel";
+  }
+  return v;
 }
 
 }  // namespace sendsim::packetdrill

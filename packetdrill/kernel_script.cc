@@ -372,9 +372,10 @@ absl::Status KernelScript::SetHostSysctl(int line, const std::string& name, cons
 
 absl::Status KernelScript::Code(int line, const std::string& code) {
   if (conn_fd_ < 0) return Skip(line, "%{ }% before the connection is established");
-  absl::StatusOr<std::map<std::string, int64_t>> vars = KernelTcpiValues(conn_fd_);
+  std::map<std::string, std::string> absent;
+  absl::StatusOr<std::map<std::string, int64_t>> vars = KernelTcpiValues(conn_fd_, &absent);
   if (!vars.ok()) return Fail(line, std::string(vars.status().message()));
-  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, *vars);
+  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, *vars, absent);
   if (!r.ok()) return Skip(line, std::string(r.status().message()));
   if (*r) return Fail(line, **r);
   return absl::OkStatus();

@@ -111,7 +111,8 @@ class KernelScript {
 };
 
 // The tcpi_* names of asserts.h from the kernel's TCP_INFO of `fd`.
-absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd);
+// `absent` gets the tcp_info fields the running kernel's struct lacks.
+absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd, std::map<std::string, std::string>* absent);
 
 }  // namespace sendsim::packetdrill
 

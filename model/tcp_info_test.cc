@@ -1,0 +1,121 @@
+// tcp_get_info's counters and times: tcpi_rttvar, tcpi_min_rtt,
+// tcpi_bytes_retrans, tcpi_total_rto* (tcp_update_rto_stats,
+// tcp_update_rto_time), tcpi_last_data_sent, tcpi_last_ack_recv.
+// SenderContext: HZ 250 (4 ms jiffies), a 100 us handshake sample.
+
+#include "gtest/gtest.h"
+#include "model/constants.h"
+#include "model/socket.h"
+#include "model/tcp_sock.h"
+#include "model/testing/sender_context.h"
+
+namespace sendsim::model {
+namespace {
+
+using testing::SenderContext;
+
+SenderContext::Options NoSack() {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  o.config.sack = false;  // no TLP: the RTO fires first
+  return o;
+}
+
+// First sample m = 100 us: mdev = 2m = 200 us, so rttvar 50 us; min_rtt
+// 100 us. Nothing retransmitted yet; both times 0 at creation.
+TEST(TcpInfo, HandshakeSample) {
+  SenderContext ctx(NoSack());
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.rttvar_us, 50u);
+  EXPECT_EQ(i.min_rtt_us, 100u);
+  EXPECT_EQ(i.bytes_retrans, 0u);
+  EXPECT_EQ(i.total_rto, 0u);
+  EXPECT_EQ(i.last_data_sent_ms, 0u);
+  EXPECT_EQ(i.last_ack_recv_ms, 0u);
+}
+
+// The model socket receives no data: last_data_recv counts from its
+// creation (lrcvtime's first value), whatever ACKs arrive; pmtu is the
+// route MTU tcp_sync_mss last saw (icsk_pmtu_cookie).
+TEST(TcpInfo, LastDataRecvAndPmtu) {
+  SenderContext ctx(NoSack());
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(40 * kNsPerMs);
+  ctx.Ack(1000);
+  ctx.At(100 * kNsPerMs);
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.last_data_recv_ms, 100u);
+  EXPECT_EQ(i.last_ack_recv_ms, 60u);
+  EXPECT_EQ(i.last_data_sent_ms, 100u);
+  EXPECT_EQ(i.pmtu, SenderContext::DefaultConfig().mtu);
+}
+
+// RTO = 100 us + max(200 us, TCP_RTO_MIN) -> 51 jiffies = 204 ms after the
+// send at 0; the next one doubles (408 ms later, 612 ms). Both are one
+// series: total_rto 2, one recovery, its clock from 204 ms. The ACK of
+// high_seq keeps Loss (no SACK); the ACK of new data at 800 ms leaves it:
+// total_rto_time 800 - 204 = 596 ms, and it stays there.
+TEST(TcpInfo, RtoStatistics) {
+  SenderContext ctx(NoSack());
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(204 * kNsPerMs);
+  TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.total_rto, 1u);
+  EXPECT_EQ(i.total_rto_recoveries, 1u);
+  EXPECT_EQ(i.total_rto_time_ms, 0u);
+  EXPECT_EQ(i.bytes_retrans, 1000u);
+  EXPECT_EQ(i.last_data_sent_ms, 0u);  // the retransmission is data sent
+  ctx.CompleteAllTx();
+  ctx.At(300 * kNsPerMs);
+  EXPECT_EQ(ctx.sock().info().total_rto_time_ms, 96u);
+  ctx.At(612 * kNsPerMs);
+  i = ctx.sock().info();
+  EXPECT_EQ(i.total_rto, 2u);
+  EXPECT_EQ(i.total_rto_recoveries, 1u);
+  EXPECT_EQ(i.bytes_retrans, 2000u);
+  ctx.CompleteAllTx();
+  ctx.At(700 * kNsPerMs);
+  ctx.Ack(1000);
+  ASSERT_EQ(ctx.sock().ca_state(), CaState::kLoss);
+  EXPECT_EQ(ctx.sock().info().total_rto_time_ms, 496u);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(800 * kNsPerMs);
+  ctx.Ack(2000);
+  ASSERT_EQ(ctx.sock().ca_state(), CaState::kOpen);
+  ctx.At(900 * kNsPerMs);
+  i = ctx.sock().info();
+  EXPECT_EQ(i.total_rto_time_ms, 596u);
+  EXPECT_EQ(i.total_rto, 2u);
+  EXPECT_EQ(i.last_data_sent_ms, 200u);  // jiffies 175 -> 225, 4 ms each
+  EXPECT_EQ(i.last_ack_recv_ms, 100u);
+  EXPECT_EQ(i.min_rtt_us, 100u);         // the 100 ms sample is larger
+}
+
+// A new RTO after the series ended starts another recovery.
+TEST(TcpInfo, SecondSeriesCountsAnotherRecovery) {
+  SenderContext ctx(NoSack());
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(204 * kNsPerMs);
+  ctx.CompleteAllTx();
+  ctx.At(300 * kNsPerMs);
+  ctx.Ack(1000);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(400 * kNsPerMs);
+  ctx.Ack(2000);
+  ASSERT_EQ(ctx.sock().ca_state(), CaState::kOpen);
+  EXPECT_EQ(ctx.sock().info().total_rto_time_ms, 196u);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(2000 * kNsPerMs);  // well past the next RTO
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.total_rto_recoveries, 2u);
+  EXPECT_GE(i.total_rto, 2u);
+}
+
+}  // namespace
+}  // namespace sendsim::model
