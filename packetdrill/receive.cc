@@ -112,9 +112,25 @@ void EventDataRecv(RunState& run, uint32_t len, uint8_t ecn) {
   }
 }
 
+// tcp_delack_timer_handler: a missed delayed ACK leaves pingpong mode
+// (deflating ato) or, outside it, inflates ato; then the ACK goes.
+void DelackTimer(RunState& run) {
+  ScriptSocket& s = run.sock;
+  s.delack_event = 0;
+  if (s.rcv.pingpong) {
+    s.rcv.pingpong = false;
+    s.rcv.ato = AtoMinJiffies(s.hz);
+  } else {
+    const int64_t rto = static_cast<int64_t>(s.ep->socket().info().rto_us) * s.hz / 1000000;
+    s.rcv.ato = std::min(s.rcv.ato << 1, std::max<int64_t>(rto, 1));
+  }
+  run.EmitAck();
+}
+
 // tcp_send_delayed_ack: the timer is due ato jiffies from now, ato capped by
 // the RTT (at least TCP_DELACK_MIN) and by 200 ms (pingpong or PUSHED) or
-// HZ/2.
+// HZ/2. A timer already pending that is due within ato/4 makes the ACK
+// leave at once; otherwise the earlier of the two timeouts stands.
 void ScheduleDelayedAck(RunState& run) {
   ScriptSocket& sock = run.sock;
   int64_t ato = sock.rcv.ato;
@@ -127,25 +143,21 @@ void ScheduleDelayedAck(RunState& run) {
     if (rtt < max_ato) max_ato = rtt;
     ato = std::min(ato, max_ato);
   }
-  if (sock.delack_event != 0) return;  // already due (tcp_send_delayed_ack keeps the earlier timer)
+  const int64_t now = NowJiffies(run);
   // An ato of 0 (no data received: the peer's bare FIN) still waits for
   // the next tick; on a 6.18 kernel, HZ 250, the ACK of a FIN left 3.7 ms
   // after it.
-  const TimeNs at = (NowJiffies(run) + std::max<int64_t>(ato, 1)) * Jiffy(run);
-  sock.delack_event = run.loop.ScheduleAt(at, [&run] {
-    ScriptSocket& s = run.sock;
-    s.delack_event = 0;
-    // tcp_delack_timer_handler: a missed delayed ACK leaves pingpong mode
-    // (deflating ato) or, outside it, inflates ato.
-    if (s.rcv.pingpong) {
-      s.rcv.pingpong = false;
-      s.rcv.ato = AtoMinJiffies(s.hz);
-    } else {
-      const int64_t rto = static_cast<int64_t>(s.ep->socket().info().rto_us) * s.hz / 1000000;
-      s.rcv.ato = std::min(s.rcv.ato << 1, std::max<int64_t>(rto, 1));
+  int64_t timeout = now + std::max<int64_t>(ato, 1);
+  if (sock.delack_event != 0) {
+    if (sock.rcv.delack_timeout <= now + (ato >> 2)) {
+      run.EmitAck();
+      return;
     }
-    run.EmitAck();
-  });
+    if (timeout >= sock.rcv.delack_timeout) return;  // the earlier timer stands
+    run.loop.Cancel(sock.delack_event);
+  }
+  sock.rcv.delack_timeout = timeout;
+  sock.delack_event = run.loop.ScheduleAt(timeout * Jiffy(run), [&run] { DelackTimer(run); });
 }
 
 }  // namespace

@@ -120,6 +120,7 @@ struct ScriptSocket {
     uint32_t quick = 0;          // icsk_ack.quick: quick ACKs left
     int64_t ato = 0;             // icsk_ack.ato in jiffies (0 until the first data)
     int64_t lrcv_jiffies = 0;    // icsk_ack.lrcvtime
+    int64_t delack_timeout = 0;  // icsk_ack.timeout in jiffies, while delack_event is pending
     bool pingpong = false;       // interactive: ACKs wait to ride on replies
     bool ack_sched = false;      // ICSK_ACK_SCHED: data not yet acknowledged
     bool pushed = false;         // ICSK_ACK_PUSHED / PUSHED2: short segments seen
