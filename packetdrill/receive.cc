@@ -162,13 +162,19 @@ void ScheduleDelayedAck(RunState& run) {
 
 }  // namespace
 
+bool OldSequence(const ScriptSocket& sock, const PacketEvent& p) {
+  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  return SeqBefore(end_seq, sock.rcv.wup);
+}
+
 void EcnAcceptCwr(RunState& run, const PacketEvent& p) {
   if (!(p.flags & kFlagCwr)) return;
   // tcp_ecn_accept_cwr (in tcp_ack, on pure ACKs too, and whether or not
   // ECN was agreed): the peer reduced its window, so stop echoing ECE; its
-  // cwnd may be tiny, so data with CWR is ACKed at once.
+  // cwnd may be tiny, so a segment that takes sequence space (data or a
+  // FIN: seq != end_seq) is ACKed at once.
   run.sock.ecn_demand_cwr = false;
-  if (p.len != 0) run.sock.rcv.ack_now = true;
+  if (p.len != 0 || (p.flags & kFlagFin)) run.sock.rcv.ack_now = true;
 }
 
 absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
@@ -196,7 +202,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   // tcp_rcv_rtt_measure_ts (before tcp_data_queue): with timestamps a
   // segment of at least rcv_mss may give a receive RTT sample.
   if (sock.neg.timestamps && p.len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
-  if (SeqBefore(end_seq, sock.rcv.wup)) {
+  if (OldSequence(sock, p)) {
     // tcp_sequence: wholly before the window last advertised. tcp_send_dupack
     // enters quick-ACK mode and reports the duplicate.
     EnterQuickAckMode(sock, kMaxQuickAcks);

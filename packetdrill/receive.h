@@ -50,8 +50,14 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p);
 // would compress SACKs with an RTT estimate the runner lacks.
 absl::Status AckSndCheck(RunState& run);
 
-// The peer's segment carries CWR (tcp_ecn_accept_cwr): called before its
-// data is queued.
+// tcp_sequence's first test: the segment ends before rcv_wup, so
+// tcp_validate_incoming drops it (after a duplicate ACK) before tcp_ack
+// sees its ACK, timestamp or CWR.
+bool OldSequence(const ScriptSocket& sock, const PacketEvent& p);
+
+// The peer's segment carries CWR (tcp_ecn_accept_cwr, in tcp_ack after its
+// old-ACK test): called, for a segment that passed tcp_validate_incoming and
+// acknowledges at least snd_una, before its data is queued.
 void EcnAcceptCwr(RunState& run, const PacketEvent& p);
 
 // A segment of ours left now carrying the ACK field (tcp_event_ack_sent).
