@@ -232,6 +232,8 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // tcp_ecn_accept_cwr; so does a segment tcp_sequence drops.
   const bool old_ack = sock.have_last_ack && SeqBefore(*p.ack, sock.last_ack);
   if (!old_ack && !OldSequence(sock, p)) EcnAcceptCwr(run, p);
+  // tcp_rcv_established (not tcp_rcv_state_process, after a FIN either way).
+  if (!OldSequence(sock, p) && !sock.peer_fin && !sock.fin_seq) RcvRttMeasureTs(run, p);
   sock.RecordAck(*p.ack, win);
   // tcp_rcv_established: tcp_ack, then tcp_data_queue, then
   // tcp_data_snd_check (in the model's OnSegment below) and tcp_ack_snd_check.

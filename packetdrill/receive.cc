@@ -177,6 +177,24 @@ void EcnAcceptCwr(RunState& run, const PacketEvent& p) {
   if (p.len != 0 || (p.flags & kFlagFin)) run.sock.rcv.ack_now = true;
 }
 
+void RcvRttMeasureTs(RunState& run, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  if (!sock.neg.timestamps) return;
+  for (const TcpOption& o : p.options) {
+    if (o.kind != TcpOption::Kind::kTimestamp) continue;
+    // Only a TS ecr other than the last one seen (0 at first) measures.
+    if (o.ts_ecr == sock.rcv.rtt_last_tsecr) return;
+    sock.rcv.rtt_last_tsecr = o.ts_ecr;
+    // A segment of at least rcv_mss (end_seq - seq: a FIN counts) gives a
+    // sample. Linux also wants the echoed value not ahead of its own clock
+    // (and, from 6.12, behind it); the runner counts any such segment as a
+    // sample, erring towards the compressed-ACK skip.
+    const uint32_t len = p.len + ((p.flags & kFlagFin) ? 1 : 0);
+    if (len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
+    return;
+  }
+}
+
 absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
   const ScriptSocket& sock = run.sock;
   const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
@@ -199,9 +217,6 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   const uint32_t seq = p.seq_start, end_seq = seq + p.len + (fin ? 1 : 0);
   const bool dsack = sock.neg.sack && run.settings.tcp_dsack != 0;  // tcp_dsack_set
   const uint8_t ecn = InboundEcn(p.ecn).value_or(kEcnNotEct);
-  // tcp_rcv_rtt_measure_ts (before tcp_data_queue): with timestamps a
-  // segment of at least rcv_mss may give a receive RTT sample.
-  if (sock.neg.timestamps && p.len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
   if (OldSequence(sock, p)) {
     // tcp_sequence: wholly before the window last advertised. tcp_send_dupack
     // enters quick-ACK mode and reports the duplicate.

@@ -60,6 +60,12 @@ bool OldSequence(const ScriptSocket& sock, const PacketEvent& p);
 // acknowledges at least snd_una, before its data is queued.
 void EcnAcceptCwr(RunState& run, const PacketEvent& p);
 
+// tcp_rcv_rtt_measure_ts, for a segment tcp_rcv_established accepted (after
+// tcp_ack, before tcp_data_queue): a timestamp echo that changed, on a
+// segment of at least rcv_mss, may give a receive RTT sample (which makes
+// compressed SACKs wait: AckSndCheck skips).
+void RcvRttMeasureTs(RunState& run, const PacketEvent& p);
+
 // A segment of ours left now carrying the ACK field (tcp_event_ack_sent).
 void OnAckSent(RunState& run);
 
