@@ -295,6 +295,17 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+  // tcp_validate_incoming's PAWS test comes first: a segment whose TS val
+  // is older than ts_recent is dropped after a duplicate ACK. A pure ACK
+  // may pass as a disordered ACK (tcp_disordered_ack) or have its ACK rate
+  // limited: not modelled.
+  if (!syn && ack && PawsDiscard(run, p)) {
+    if (p.len == 0 && !(p.flags & kFlagFin)) {
+      return run.Skip(e.line, "PAWS on an inbound segment without data (tcp_disordered_ack) is not modelled");
+    }
+    SendDupAck(run, p);
+    return absl::OkStatus();
+  }
   // tcp_replace_ts_recent: on the connection only a segment that starts at
   // or before rcv_wup (within what our last ACK covered) updates
   // ts_recent; out-of-order data, or data behind a delayed ACK, does not.

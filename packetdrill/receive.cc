@@ -36,7 +36,7 @@ uint32_t RcvMss(ScriptSocket& sock) {
 
 // tcp_incr_quickack: enough quick ACKs for half the window in MSS segments.
 void IncrQuickAck(ScriptSocket& sock, uint32_t max_quick = kMaxQuickAcks) {
-  uint32_t quick = sock.neg.rcv_wnd / (2 * sock.rcv.mss);
+  uint32_t quick = sock.neg.rcv_wnd / (2 * RcvMss(sock));
   if (quick == 0) quick = 2;
   quick = std::min(quick, max_quick);
   sock.rcv.quick = std::max(sock.rcv.quick, quick);
@@ -165,6 +165,32 @@ void ScheduleDelayedAck(RunState& run) {
 bool OldSequence(const ScriptSocket& sock, const PacketEvent& p) {
   const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
   return SeqBefore(end_seq, sock.rcv.wup);
+}
+
+bool PawsDiscard(const RunState& run, const PacketEvent& p) {
+  const ScriptSocket& sock = run.sock;
+  if (!sock.neg.timestamps || !sock.ep || sock.phase != SocketPhase::kEstablished) return false;
+  const uint32_t ts_recent = sock.last_peer_tsval;
+  for (const TcpOption& o : p.options) {
+    if (o.kind != TcpOption::Kind::kTimestamp) continue;
+    // tcp_paws_check with TCP_PAWS_WINDOW 1; a ts_recent of 0 accepts all.
+    return ts_recent != 0 && static_cast<int32_t>(ts_recent - o.ts_val) > 1;
+  }
+  return false;
+}
+
+void SendDupAck(RunState& run, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  if (end_seq != p.seq_start && SeqBefore(p.seq_start, sock.rcv_nxt)) {
+    // A retransmission of what we have: quick-ACK mode and a D-SACK block
+    // for the part below rcv_nxt.
+    EnterQuickAckMode(sock, kMaxQuickAcks);
+    if (sock.neg.sack && run.settings.tcp_dsack != 0) {
+      sock.rcv.ofo.DsackSet(p.seq_start, SeqAfter(end_seq, sock.rcv_nxt) ? sock.rcv_nxt : end_seq);
+    }
+  }
+  run.EmitAck();
 }
 
 void EcnAcceptCwr(RunState& run, const PacketEvent& p) {

@@ -55,6 +55,16 @@ absl::Status AckSndCheck(RunState& run);
 // sees its ACK, timestamp or CWR.
 bool OldSequence(const ScriptSocket& sock, const PacketEvent& p);
 
+// tcp_paws_discard for a segment on the established connection (not a
+// SYN or RST: the caller's): its TS val is more than TCP_PAWS_WINDOW (1)
+// behind ts_recent, which is not 0.
+bool PawsDiscard(const RunState& run, const PacketEvent& p);
+
+// tcp_send_dupack: the ACK for a segment tcp_validate_incoming drops;
+// data reaching below rcv_nxt also enters quick-ACK mode and gets a D-SACK
+// block.
+void SendDupAck(RunState& run, const PacketEvent& p);
+
 // The peer's segment carries CWR (tcp_ecn_accept_cwr, in tcp_ack after its
 // old-ACK test): called, for a segment that passed tcp_validate_incoming and
 // acknowledges at least snd_una, before its data is queued.
