@@ -262,7 +262,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
     // tcp_data_queue_ofo (inside the window: UnmodelledData).
     EcnCheckCe(sock, ecn);
     RcvMss(sock);
-    MeasureRcvMss(sock, p.len);
+    if (run.profile.ofo_measures_rcv_mss) MeasureRcvMss(sock, p.len);
     sock.rcv.ack_sched = true;
     ofo.Queue(seq, end_seq, fin, sock.neg.sack, dsack);
     return {};
