@@ -138,9 +138,10 @@ void ScheduleDelayedAck(RunState& run) {
   if (ato > delack_min) {
     int64_t max_ato = sock.hz / 2;
     if (sock.rcv.pingpong || sock.rcv.pushed) max_ato = sock.hz / 5;  // TCP_DELACK_MAX
-    const int64_t srtt = static_cast<int64_t>(sock.ep->socket().info().rtt_us) * sock.hz / 1000000;
-    const int64_t rtt = std::max(srtt, delack_min);
-    if (rtt < max_ato) max_ato = rtt;
+    // The RTT bounds it only once there is an estimate (srtt_us != 0).
+    const uint32_t srtt_us = sock.ep->socket().info().rtt_us;
+    const int64_t rtt = std::max(static_cast<int64_t>(srtt_us) * sock.hz / 1000000, delack_min);
+    if (srtt_us != 0 && rtt < max_ato) max_ato = rtt;
     ato = std::min(ato, max_ato);
   }
   const int64_t now = NowJiffies(run);
