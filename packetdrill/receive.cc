@@ -43,11 +43,14 @@ void IncrQuickAck(ScriptSocket& sock, uint32_t max_quick = kMaxQuickAcks) {
 }
 
 // tcp_measure_rcv_mss, without its header-size branch: a segment at least
-// rcv_mss long raises rcv_mss; a shorter one marks the ACK as PUSHED (and
-// PUSHED2 on the second).
-void MeasureRcvMss(ScriptSocket& sock, uint32_t len) {
+// rcv_mss long raises rcv_mss, and with PSH (the end of a write) marks the
+// ACK as PUSHED (6.1.64 and 6.7 on, "fix delayed ACKs for MSS boundary
+// condition"; the receive side is claimed for 6.1 and later only); a
+// shorter one marks it PUSHED (and PUSHED2 on the second).
+void MeasureRcvMss(ScriptSocket& sock, uint32_t len, bool psh) {
   if (len >= sock.rcv.mss) {
     sock.rcv.mss = std::min(len, sock.neg.advmss);
+    if (psh) sock.rcv.pushed = true;
     return;
   }
   if (sock.rcv.pushed) sock.rcv.pushed2 = true;
@@ -79,10 +82,10 @@ void EcnCheckCe(ScriptSocket& sock, uint8_t ecn) {
 }
 
 // tcp_event_data_recv: the delayed-ACK estimator (ato) and quick ACKs.
-void EventDataRecv(RunState& run, uint32_t len, uint8_t ecn) {
+void EventDataRecv(RunState& run, uint32_t len, bool psh, uint8_t ecn) {
   ScriptSocket& sock = run.sock;
   RcvMss(sock);
-  MeasureRcvMss(sock, len);
+  MeasureRcvMss(sock, len, psh);
   const int64_t now = NowJiffies(run);
   const int64_t ato_min = AtoMinJiffies(sock.hz);
   const int64_t rto = std::max<int64_t>(
@@ -263,7 +266,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
     // tcp_data_queue_ofo (inside the window: UnmodelledData).
     EcnCheckCe(sock, ecn);
     RcvMss(sock);
-    if (run.profile.ofo_measures_rcv_mss) MeasureRcvMss(sock, p.len);
+    if (run.profile.ofo_measures_rcv_mss) MeasureRcvMss(sock, p.len, p.flags & kFlagPsh);
     sock.rcv.ack_sched = true;
     ofo.Queue(seq, end_seq, fin, sock.neg.sack, dsack);
     return {};
@@ -275,7 +278,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   sock.rcv.queued += new_bytes;
   if (p.len != 0) {
     sock.rcv.ack_sched = true;  // inet_csk_schedule_ack (tcp_event_data_recv)
-    EventDataRecv(run, p.len, ecn);
+    EventDataRecv(run, p.len, p.flags & kFlagPsh, ecn);
   }
   DataArrival r;
   if (fin) {

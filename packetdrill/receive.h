@@ -11,7 +11,8 @@
 // tcp_ecn_accept_cwr), the out-of-order queue with its SACK and D-SACK
 // blocks (receive_ofo.h) and the FIN at the end of the data.
 // Simplifications: the advertised window does not shrink with unread or
-// out-of-order data, the "more than one MSS unacked" rule ignores its
+// out-of-order data (nor grow: no rcv_ssthresh, so no quick ACK from
+// tcp_grow_window), the "more than one MSS unacked" rule ignores its
 // window-edge test, and data beyond the window or beyond a queued FIN is
 // not received (a skip).
 
