@@ -1,19 +1,24 @@
 #include "packetdrill/receive.h"
-#include "packetdrill/syscall_args.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "model/constants.h"
+#include "model/peer.h"
+#include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
 namespace {
 
 using model::TimeNs;
 
-constexpr uint32_t kMaxQuickAcks = 16;  // TCP_MAX_QUICKACKS
+constexpr uint32_t kMaxQuickAcks = model::kTcpMaxQuickacks;
 
 // TCP_ATO_MIN and TCP_DELACK_MIN: HZ / 25 jiffies (40 ms).
-int64_t AtoMinJiffies(int hz) { return hz / 25; }
+int64_t AtoMinJiffies(int hz) { return hz / model::kTcpAtoMinHzDivisor; }
+
+// TCP_DELACK_MAX: HZ / 5 jiffies (200 ms).
+int64_t DelackMaxJiffies(int hz) { return hz / model::kTcpDelackMaxHzDivisor; }
 
 TimeNs Jiffy(const RunState& run) { return model::kNsPerSec / run.sock.hz; }
 int64_t NowJiffies(const RunState& run) { return run.loop.now() / Jiffy(run); }
@@ -99,7 +104,7 @@ void EventDataRecv(RunState& run, uint32_t len, bool psh, uint8_t ecn) {
     if (m <= ato_min / 2) {
       sock.rcv.ato = (sock.rcv.ato >> 1) + ato_min / 2;
     } else if (m < sock.rcv.ato) {
-      sock.rcv.ato = std::min({(sock.rcv.ato >> 1) + m, rto, static_cast<int64_t>(sock.hz / 5)});  // TCP_DELACK_MAX
+      sock.rcv.ato = std::min({(sock.rcv.ato >> 1) + m, rto, DelackMaxJiffies(sock.hz)});
     } else if (m > rto) {
       IncrQuickAck(sock);  // a long gap: ACK quickly again
     }
@@ -140,7 +145,7 @@ void ScheduleDelayedAck(RunState& run) {
   const int64_t delack_min = AtoMinJiffies(sock.hz);
   if (ato > delack_min) {
     int64_t max_ato = sock.hz / 2;
-    if (sock.rcv.pingpong || sock.rcv.pushed) max_ato = sock.hz / 5;  // TCP_DELACK_MAX
+    if (sock.rcv.pingpong || sock.rcv.pushed) max_ato = DelackMaxJiffies(sock.hz);
     // The RTT bounds it only once there is an estimate (srtt_us != 0).
     const uint32_t srtt_us = sock.ep->socket().info().rtt_us;
     const int64_t rtt = std::max(static_cast<int64_t>(srtt_us) * sock.hz / 1000000, delack_min);
@@ -234,6 +239,9 @@ absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
   if (!SeqBefore(p.seq_start, sock.rcv_nxt + static_cast<uint32_t>(std::max<int64_t>(wnd, 0)))) {
     return absl::UnimplementedError("inbound data beyond the receive window is not modelled");
   }
+  // tcp_data_queue_ofo would queue data past a queued FIN, and tcp_ofo_queue
+  // would stop at the FIN (tcp_fin purges the rest); the runner's queue does
+  // not hold such data.
   if (std::optional<uint32_t> fin = sock.rcv.ofo.FinSeq(); fin && SeqAfter(end_seq, *fin)) {
     return absl::UnimplementedError("inbound data beyond a queued out-of-order FIN is not modelled");
   }
@@ -331,7 +339,7 @@ absl::Status AckSndCheck(RunState& run) {
     sock.rcv.compressed_ack_rcv_nxt = sock.rcv_nxt;
     sock.rcv.dup_ack_counter = 0;
   }
-  if (sock.rcv.dup_ack_counter < 3) {
+  if (sock.rcv.dup_ack_counter < model::kTcpFastretransThresh) {
     ++sock.rcv.dup_ack_counter;
     run.EmitAck();
     return absl::OkStatus();
@@ -340,7 +348,8 @@ absl::Status AckSndCheck(RunState& run) {
   // tcp_comp_sack_delay_ns): without a receive RTT sample that is 0, and
   // the ACK leaves at once.
   if (sock.rcv.rtt_sampled) {
-    return absl::UnimplementedError("a compressed SACK (tcp_comp_sack_delay_ns) after a receive RTT sample is not modelled");
+    return absl::UnimplementedError(
+        "a compressed SACK (tcp_comp_sack_delay_ns) after a receive RTT sample is not modelled");
   }
   run.EmitAck();
   return absl::OkStatus();
