@@ -129,6 +129,12 @@ struct Profile {
   // ooo packets"; in Debian's 6.12 from 6.12.43 and in 6.18, not in 6.1.192
   // nor, as it predates the change, 6.8): recv_ooo_rcv_mss*.pkt.
   bool ofo_measures_rcv_mss = false;
+  // ato never exceeds TCP_DELACK_MAX: tcp_event_data_recv's slow case and
+  // the delayed-ACK timer's inflation cap it (Debian's 6.12 from 6.12.105,
+  // "tcp: fix icsk_ack.ato bitfield overflow"). 6.1.192 caps ato by the RTO
+  // only, and so, as observed on this host, does 6.18 (its source was not
+  // read): recv_delack_ato_cap_v6_12.pkt, recv_delack_ato_uncapped.pkt.
+  bool ato_capped_delack_max = false;
 };
 
 // "linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18".

@@ -104,7 +104,8 @@ void EventDataRecv(RunState& run, uint32_t len, bool psh, uint8_t ecn) {
     if (m <= ato_min / 2) {
       sock.rcv.ato = (sock.rcv.ato >> 1) + ato_min / 2;
     } else if (m < sock.rcv.ato) {
-      sock.rcv.ato = std::min({(sock.rcv.ato >> 1) + m, rto, DelackMaxJiffies(sock.hz)});
+      sock.rcv.ato = std::min((sock.rcv.ato >> 1) + m, rto);
+      if (run.profile.ato_capped_delack_max) sock.rcv.ato = std::min(sock.rcv.ato, DelackMaxJiffies(sock.hz));
     } else if (m > rto) {
       IncrQuickAck(sock);  // a long gap: ACK quickly again
     }
@@ -131,6 +132,7 @@ void DelackTimer(RunState& run) {
   } else {
     const int64_t rto = static_cast<int64_t>(s.ep->socket().info().rto_us) * s.hz / 1000000;
     s.rcv.ato = std::min(s.rcv.ato << 1, std::max<int64_t>(rto, 1));
+    if (run.profile.ato_capped_delack_max) s.rcv.ato = std::min(s.rcv.ato, DelackMaxJiffies(s.hz));
   }
   run.EmitAck();
 }
