@@ -87,10 +87,13 @@ Profile Linux61() {
 // the next skb up to the cwnd quota (tcp_grow_skb, v6.10); a header-only skb
 // is charged 960 bytes (skb_small_head_cache, v6.3; measured on UML 6.12); the receiver leaves queued bytes out of
 // tcp_rcv_space_adjust's copied count (backported from v6.18's rework) but
-// keeps the 16-MSS cushion.
+// keeps the 16-MSS cushion. Out-of-order data raises rcv_mss (6.12.43); ato
+// stays within TCP_DELACK_MAX (6.12.105).
 Profile Linux612() {
   Profile p = Linux68();
   p.name = "linux-6.12";
+  p.ofo_measures_rcv_mss = true;
+  p.ato_capped_delack_max = true;
   p.rcv_drs_skips_queued = true;
   p.fin_cwnd_exempt = false;
   p.grow_skb_at_xmit = true;
@@ -105,6 +108,7 @@ Profile Linux612() {
 Profile Linux618() {
   Profile p = Linux68();
   p.name = "linux-6.18";
+  p.ofo_measures_rcv_mss = true;
   p.rcv_drs_skips_queued = true;
   p.rcv_drs_no_cushion = true;
   p.fin_cwnd_exempt = false;

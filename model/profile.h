@@ -125,6 +125,19 @@ struct Profile {
   // ... and the target window is 2 x copied plus twice the growth term,
   // without the 16-MSS cushion of older kernels (6.12.118 keeps it).
   bool rcv_drs_no_cushion = false;
+
+  // The packetdrill runner's receive side (packetdrill/receive.cc).
+  // tcp_data_queue_ofo runs tcp_measure_rcv_mss, so out-of-order data
+  // raises rcv_mss too (upstream 2025, "tcp: call tcp_measure_rcv_mss() for
+  // ooo packets"; in Debian's 6.12 from 6.12.43 and in 6.18, not in 6.1.192
+  // nor, as it predates the change, 6.8): recv_ooo_rcv_mss*.pkt.
+  bool ofo_measures_rcv_mss = false;
+  // ato never exceeds TCP_DELACK_MAX: tcp_event_data_recv's slow case and
+  // the delayed-ACK timer's inflation cap it (Debian's 6.12 from 6.12.105,
+  // "tcp: fix icsk_ack.ato bitfield overflow"). 6.1.192 caps ato by the RTO
+  // only, and so, as observed on this host, does 6.18 (its source was not
+  // read): recv_delack_ato_cap_v6_12.pkt, recv_delack_ato_uncapped.pkt.
+  bool ato_capped_delack_max = false;
 };
 
 // "linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18".

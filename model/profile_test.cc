@@ -86,6 +86,26 @@ TEST(ProfileTest, OnlyV53AndLaterMoveDeadDstsToTheBlackholeDevice) {
   }
 }
 
+// tcp_data_queue_ofo calls tcp_measure_rcv_mss in Debian's 6.12 source
+// (6.12.43 on) and in 6.18, not in 6.1.192's; 6.8 ended before the change.
+TEST(ProfileTest, OnlyV612AndLaterMeasureRcvMssOnOutOfOrderData) {
+  for (const char *n : {"linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8"}) {
+    EXPECT_FALSE(Get(n).ofo_measures_rcv_mss) << n;
+  }
+  EXPECT_TRUE(Get("linux-6.12").ofo_measures_rcv_mss);
+  EXPECT_TRUE(Get("linux-6.18").ofo_measures_rcv_mss);
+}
+
+// tcp_event_data_recv and tcp_delack_timer_handler cap ato at
+// TCP_DELACK_MAX in Debian's 6.12 source (6.12.105 on); 6.1.192 caps it by
+// the RTO alone, and this host's 6.18 behaves the same.
+TEST(ProfileTest, OnlyV612CapsAtoAtDelackMax) {
+  for (const char *n : {"linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.18"}) {
+    EXPECT_FALSE(Get(n).ato_capped_delack_max) << n;
+  }
+  EXPECT_TRUE(Get("linux-6.12").ato_capped_delack_max);
+}
+
 TEST(ProfileTest, NamesAreKnownAndOrderedByVersion) {
   EXPECT_EQ(ProfileNames(), (std::vector<std::string>{"linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12",
                                                       "linux-6.18"}));

@@ -224,8 +224,13 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
       return run.Skip(e.line, "SACK blocks on an ACK below snd_una (tcp_ack's old_ack path) are not modelled");
     }
   }
+  // tcp_ack: an ACK below snd_una takes the old_ack path, which skips
+  // tcp_ecn_accept_cwr; so does a segment tcp_sequence drops.
+  const bool old_ack = sock.have_last_ack && SeqBefore(*p.ack, sock.last_ack);
+  if (!old_ack && !OldSequence(sock, p)) EcnAcceptCwr(run, p);
+  // tcp_rcv_established (not tcp_rcv_state_process, after a FIN either way).
+  if (!OldSequence(sock, p) && !sock.peer_fin && !sock.fin_seq) RcvRttMeasureTs(run, p);
   sock.RecordAck(*p.ack, win);
-  EcnAcceptCwr(run, p);
   // tcp_rcv_established: tcp_ack, then tcp_data_queue, then
   // tcp_data_snd_check (in the model's OnSegment below) and tcp_ack_snd_check.
   // The data is queued first so that what the model sends acknowledges it.
@@ -286,13 +291,31 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   if (absl::Status st = UnmodelledInbound(run, p); !st.ok()) return run.At(e.line, st);
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
+  // tcp_validate_incoming's PAWS test comes first: a segment whose TS val
+  // is older than ts_recent is dropped after a duplicate ACK. A pure ACK
+  // may pass as a disordered ACK (tcp_disordered_ack) or have its ACK rate
+  // limited: not modelled.
+  if (!syn && ack && PawsDiscard(run, p)) {
+    if (p.len == 0 && !(p.flags & kFlagFin)) {
+      return run.Skip(e.line, "PAWS on an inbound segment without data (tcp_disordered_ack) is not modelled");
+    }
+    SendDupAck(run, p);
+    return absl::OkStatus();
+  }
   // tcp_replace_ts_recent: on the connection only a segment that starts at
   // or before rcv_wup (within what our last ACK covered) updates
   // ts_recent; out-of-order data, or data behind a delayed ACK, does not.
-  const bool beyond_wup = run.sock.ep && run.sock.phase == SocketPhase::kEstablished &&
-                          SeqAfter(p.seq_start, run.sock.rcv.wup);
+  // Nor does one that ends before rcv_wup: tcp_sequence drops it before
+  // tcp_ack. ts_recent moves only forward (tcp_paws_check with window 0),
+  // unless it is still 0.
+  const bool established = run.sock.ep && run.sock.phase == SocketPhase::kEstablished;
+  const bool no_ts_update =
+      established && (SeqAfter(p.seq_start, run.sock.rcv.wup) || OldSequence(run.sock, p));
   for (const TcpOption& o : p.options) {
-    if (o.kind == TcpOption::Kind::kTimestamp && !beyond_wup) run.sock.last_peer_tsval = o.ts_val;
+    if (o.kind != TcpOption::Kind::kTimestamp || no_ts_update) continue;
+    const uint32_t ts_recent = run.sock.last_peer_tsval;
+    if (established && ts_recent != 0 && static_cast<int32_t>(ts_recent - o.ts_val) > 0) continue;
+    run.sock.last_peer_tsval = o.ts_val;
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
   // tcp_rcv_state_process in LISTEN: an ACK with no handshake pending (its

@@ -1,19 +1,24 @@
 #include "packetdrill/receive.h"
-#include "packetdrill/syscall_args.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "model/constants.h"
+#include "model/peer.h"
+#include "packetdrill/syscall_args.h"
 
 namespace sendsim::packetdrill {
 namespace {
 
 using model::TimeNs;
 
-constexpr uint32_t kMaxQuickAcks = 16;  // TCP_MAX_QUICKACKS
+constexpr uint32_t kMaxQuickAcks = model::kTcpMaxQuickacks;
 
 // TCP_ATO_MIN and TCP_DELACK_MIN: HZ / 25 jiffies (40 ms).
-int64_t AtoMinJiffies(int hz) { return hz / 25; }
+int64_t AtoMinJiffies(int hz) { return hz / model::kTcpAtoMinHzDivisor; }
+
+// TCP_DELACK_MAX: HZ / 5 jiffies (200 ms).
+int64_t DelackMaxJiffies(int hz) { return hz / model::kTcpDelackMaxHzDivisor; }
 
 TimeNs Jiffy(const RunState& run) { return model::kNsPerSec / run.sock.hz; }
 int64_t NowJiffies(const RunState& run) { return run.loop.now() / Jiffy(run); }
@@ -36,18 +41,21 @@ uint32_t RcvMss(ScriptSocket& sock) {
 
 // tcp_incr_quickack: enough quick ACKs for half the window in MSS segments.
 void IncrQuickAck(ScriptSocket& sock, uint32_t max_quick = kMaxQuickAcks) {
-  uint32_t quick = sock.neg.rcv_wnd / (2 * sock.rcv.mss);
+  uint32_t quick = sock.neg.rcv_wnd / (2 * RcvMss(sock));
   if (quick == 0) quick = 2;
   quick = std::min(quick, max_quick);
   sock.rcv.quick = std::max(sock.rcv.quick, quick);
 }
 
 // tcp_measure_rcv_mss, without its header-size branch: a segment at least
-// rcv_mss long raises rcv_mss; a shorter one marks the ACK as PUSHED (and
-// PUSHED2 on the second).
-void MeasureRcvMss(ScriptSocket& sock, uint32_t len) {
+// rcv_mss long raises rcv_mss, and with PSH (the end of a write) marks the
+// ACK as PUSHED (6.1.64 and 6.7 on, "fix delayed ACKs for MSS boundary
+// condition"; the receive side is claimed for 6.1 and later only); a
+// shorter one marks it PUSHED (and PUSHED2 on the second).
+void MeasureRcvMss(ScriptSocket& sock, uint32_t len, bool psh) {
   if (len >= sock.rcv.mss) {
     sock.rcv.mss = std::min(len, sock.neg.advmss);
+    if (psh) sock.rcv.pushed = true;
     return;
   }
   if (sock.rcv.pushed) sock.rcv.pushed2 = true;
@@ -79,10 +87,10 @@ void EcnCheckCe(ScriptSocket& sock, uint8_t ecn) {
 }
 
 // tcp_event_data_recv: the delayed-ACK estimator (ato) and quick ACKs.
-void EventDataRecv(RunState& run, uint32_t len, uint8_t ecn) {
+void EventDataRecv(RunState& run, uint32_t len, bool psh, uint8_t ecn) {
   ScriptSocket& sock = run.sock;
   RcvMss(sock);
-  MeasureRcvMss(sock, len);
+  MeasureRcvMss(sock, len, psh);
   const int64_t now = NowJiffies(run);
   const int64_t ato_min = AtoMinJiffies(sock.hz);
   const int64_t rto = std::max<int64_t>(
@@ -96,7 +104,8 @@ void EventDataRecv(RunState& run, uint32_t len, uint8_t ecn) {
     if (m <= ato_min / 2) {
       sock.rcv.ato = (sock.rcv.ato >> 1) + ato_min / 2;
     } else if (m < sock.rcv.ato) {
-      sock.rcv.ato = std::min({(sock.rcv.ato >> 1) + m, rto, static_cast<int64_t>(sock.hz / 5)});  // TCP_DELACK_MAX
+      sock.rcv.ato = std::min((sock.rcv.ato >> 1) + m, rto);
+      if (run.profile.ato_capped_delack_max) sock.rcv.ato = std::min(sock.rcv.ato, DelackMaxJiffies(sock.hz));
     } else if (m > rto) {
       IncrQuickAck(sock);  // a long gap: ACK quickly again
     }
@@ -112,51 +121,115 @@ void EventDataRecv(RunState& run, uint32_t len, uint8_t ecn) {
   }
 }
 
+// tcp_delack_timer_handler: a missed delayed ACK leaves pingpong mode
+// (deflating ato) or, outside it, inflates ato; then the ACK goes.
+void DelackTimer(RunState& run) {
+  ScriptSocket& s = run.sock;
+  s.delack_event = 0;
+  if (s.rcv.pingpong) {
+    s.rcv.pingpong = false;
+    s.rcv.ato = AtoMinJiffies(s.hz);
+  } else {
+    const int64_t rto = static_cast<int64_t>(s.ep->socket().info().rto_us) * s.hz / 1000000;
+    s.rcv.ato = std::min(s.rcv.ato << 1, std::max<int64_t>(rto, 1));
+    if (run.profile.ato_capped_delack_max) s.rcv.ato = std::min(s.rcv.ato, DelackMaxJiffies(s.hz));
+  }
+  run.EmitAck();
+}
+
 // tcp_send_delayed_ack: the timer is due ato jiffies from now, ato capped by
 // the RTT (at least TCP_DELACK_MIN) and by 200 ms (pingpong or PUSHED) or
-// HZ/2.
+// HZ/2. A timer already pending that is due within ato/4 makes the ACK
+// leave at once; otherwise the earlier of the two timeouts stands.
 void ScheduleDelayedAck(RunState& run) {
   ScriptSocket& sock = run.sock;
   int64_t ato = sock.rcv.ato;
   const int64_t delack_min = AtoMinJiffies(sock.hz);
   if (ato > delack_min) {
     int64_t max_ato = sock.hz / 2;
-    if (sock.rcv.pingpong || sock.rcv.pushed) max_ato = sock.hz / 5;  // TCP_DELACK_MAX
-    const int64_t srtt = static_cast<int64_t>(sock.ep->socket().info().rtt_us) * sock.hz / 1000000;
-    const int64_t rtt = std::max(srtt, delack_min);
-    if (rtt < max_ato) max_ato = rtt;
+    if (sock.rcv.pingpong || sock.rcv.pushed) max_ato = DelackMaxJiffies(sock.hz);
+    // The RTT bounds it only once there is an estimate (srtt_us != 0).
+    const uint32_t srtt_us = sock.ep->socket().info().rtt_us;
+    const int64_t rtt = std::max(static_cast<int64_t>(srtt_us) * sock.hz / 1000000, delack_min);
+    if (srtt_us != 0 && rtt < max_ato) max_ato = rtt;
     ato = std::min(ato, max_ato);
   }
-  if (sock.delack_event != 0) return;  // already due (tcp_send_delayed_ack keeps the earlier timer)
+  const int64_t now = NowJiffies(run);
   // An ato of 0 (no data received: the peer's bare FIN) still waits for
   // the next tick; on a 6.18 kernel, HZ 250, the ACK of a FIN left 3.7 ms
   // after it.
-  const TimeNs at = (NowJiffies(run) + std::max<int64_t>(ato, 1)) * Jiffy(run);
-  sock.delack_event = run.loop.ScheduleAt(at, [&run] {
-    ScriptSocket& s = run.sock;
-    s.delack_event = 0;
-    // tcp_delack_timer_handler: a missed delayed ACK leaves pingpong mode
-    // (deflating ato) or, outside it, inflates ato.
-    if (s.rcv.pingpong) {
-      s.rcv.pingpong = false;
-      s.rcv.ato = AtoMinJiffies(s.hz);
-    } else {
-      const int64_t rto = static_cast<int64_t>(s.ep->socket().info().rto_us) * s.hz / 1000000;
-      s.rcv.ato = std::min(s.rcv.ato << 1, std::max<int64_t>(rto, 1));
+  int64_t timeout = now + std::max<int64_t>(ato, 1);
+  if (sock.delack_event != 0) {
+    if (sock.rcv.delack_timeout <= now + (ato >> 2)) {
+      run.EmitAck();
+      return;
     }
-    run.EmitAck();
-  });
+    if (timeout >= sock.rcv.delack_timeout) return;  // the earlier timer stands
+    run.loop.Cancel(sock.delack_event);
+  }
+  sock.rcv.delack_timeout = timeout;
+  sock.delack_event = run.loop.ScheduleAt(timeout * Jiffy(run), [&run] { DelackTimer(run); });
 }
 
 }  // namespace
+
+bool OldSequence(const ScriptSocket& sock, const PacketEvent& p) {
+  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  return SeqBefore(end_seq, sock.rcv.wup);
+}
+
+bool PawsDiscard(const RunState& run, const PacketEvent& p) {
+  const ScriptSocket& sock = run.sock;
+  if (!sock.neg.timestamps || !sock.ep || sock.phase != SocketPhase::kEstablished) return false;
+  const uint32_t ts_recent = sock.last_peer_tsval;
+  for (const TcpOption& o : p.options) {
+    if (o.kind != TcpOption::Kind::kTimestamp) continue;
+    // tcp_paws_check with TCP_PAWS_WINDOW 1; a ts_recent of 0 accepts all.
+    return ts_recent != 0 && static_cast<int32_t>(ts_recent - o.ts_val) > 1;
+  }
+  return false;
+}
+
+void SendDupAck(RunState& run, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  if (end_seq != p.seq_start && SeqBefore(p.seq_start, sock.rcv_nxt)) {
+    // A retransmission of what we have: quick-ACK mode and a D-SACK block
+    // for the part below rcv_nxt.
+    EnterQuickAckMode(sock, kMaxQuickAcks);
+    if (sock.neg.sack && run.settings.tcp_dsack != 0) {
+      sock.rcv.ofo.DsackSet(p.seq_start, SeqAfter(end_seq, sock.rcv_nxt) ? sock.rcv_nxt : end_seq);
+    }
+  }
+  run.EmitAck();
+}
 
 void EcnAcceptCwr(RunState& run, const PacketEvent& p) {
   if (!(p.flags & kFlagCwr)) return;
   // tcp_ecn_accept_cwr (in tcp_ack, on pure ACKs too, and whether or not
   // ECN was agreed): the peer reduced its window, so stop echoing ECE; its
-  // cwnd may be tiny, so data with CWR is ACKed at once.
+  // cwnd may be tiny, so a segment that takes sequence space (data or a
+  // FIN: seq != end_seq) is ACKed at once.
   run.sock.ecn_demand_cwr = false;
-  if (p.len != 0) run.sock.rcv.ack_now = true;
+  if (p.len != 0 || (p.flags & kFlagFin)) run.sock.rcv.ack_now = true;
+}
+
+void RcvRttMeasureTs(RunState& run, const PacketEvent& p) {
+  ScriptSocket& sock = run.sock;
+  if (!sock.neg.timestamps) return;
+  for (const TcpOption& o : p.options) {
+    if (o.kind != TcpOption::Kind::kTimestamp) continue;
+    // Only a TS ecr other than the last one seen (0 at first) measures.
+    if (o.ts_ecr == sock.rcv.rtt_last_tsecr) return;
+    sock.rcv.rtt_last_tsecr = o.ts_ecr;
+    // A segment of at least rcv_mss (end_seq - seq: a FIN counts) gives a
+    // sample. Linux also wants the echoed value not ahead of its own clock
+    // (and, from 6.12, behind it); the runner counts any such segment as a
+    // sample, erring towards the compressed-ACK skip.
+    const uint32_t len = p.len + ((p.flags & kFlagFin) ? 1 : 0);
+    if (len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
+    return;
+  }
 }
 
 absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
@@ -168,6 +241,9 @@ absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
   if (!SeqBefore(p.seq_start, sock.rcv_nxt + static_cast<uint32_t>(std::max<int64_t>(wnd, 0)))) {
     return absl::UnimplementedError("inbound data beyond the receive window is not modelled");
   }
+  // tcp_data_queue_ofo would queue data past a queued FIN, and tcp_ofo_queue
+  // would stop at the FIN (tcp_fin purges the rest); the runner's queue does
+  // not hold such data.
   if (std::optional<uint32_t> fin = sock.rcv.ofo.FinSeq(); fin && SeqAfter(end_seq, *fin)) {
     return absl::UnimplementedError("inbound data beyond a queued out-of-order FIN is not modelled");
   }
@@ -181,10 +257,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   const uint32_t seq = p.seq_start, end_seq = seq + p.len + (fin ? 1 : 0);
   const bool dsack = sock.neg.sack && run.settings.tcp_dsack != 0;  // tcp_dsack_set
   const uint8_t ecn = InboundEcn(p.ecn).value_or(kEcnNotEct);
-  // tcp_rcv_rtt_measure_ts (before tcp_data_queue): with timestamps a
-  // segment of at least rcv_mss may give a receive RTT sample.
-  if (sock.neg.timestamps && p.len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
-  if (SeqBefore(end_seq, sock.rcv.wup)) {
+  if (OldSequence(sock, p)) {
     // tcp_sequence: wholly before the window last advertised. tcp_send_dupack
     // enters quick-ACK mode and reports the duplicate.
     EnterQuickAckMode(sock, kMaxQuickAcks);
@@ -203,7 +276,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
     // tcp_data_queue_ofo (inside the window: UnmodelledData).
     EcnCheckCe(sock, ecn);
     RcvMss(sock);
-    MeasureRcvMss(sock, p.len);
+    if (run.profile.ofo_measures_rcv_mss) MeasureRcvMss(sock, p.len, p.flags & kFlagPsh);
     sock.rcv.ack_sched = true;
     ofo.Queue(seq, end_seq, fin, sock.neg.sack, dsack);
     return {};
@@ -215,7 +288,7 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   sock.rcv.queued += new_bytes;
   if (p.len != 0) {
     sock.rcv.ack_sched = true;  // inet_csk_schedule_ack (tcp_event_data_recv)
-    EventDataRecv(run, p.len, ecn);
+    EventDataRecv(run, p.len, p.flags & kFlagPsh, ecn);
   }
   DataArrival r;
   if (fin) {
@@ -268,7 +341,7 @@ absl::Status AckSndCheck(RunState& run) {
     sock.rcv.compressed_ack_rcv_nxt = sock.rcv_nxt;
     sock.rcv.dup_ack_counter = 0;
   }
-  if (sock.rcv.dup_ack_counter < 3) {
+  if (sock.rcv.dup_ack_counter < model::kTcpFastretransThresh) {
     ++sock.rcv.dup_ack_counter;
     run.EmitAck();
     return absl::OkStatus();
@@ -277,7 +350,8 @@ absl::Status AckSndCheck(RunState& run) {
   // tcp_comp_sack_delay_ns): without a receive RTT sample that is 0, and
   // the ACK leaves at once.
   if (sock.rcv.rtt_sampled) {
-    return absl::UnimplementedError("a compressed SACK (tcp_comp_sack_delay_ns) after a receive RTT sample is not modelled");
+    return absl::UnimplementedError(
+        "a compressed SACK (tcp_comp_sack_delay_ns) after a receive RTT sample is not modelled");
   }
   run.EmitAck();
   return absl::OkStatus();

@@ -11,7 +11,8 @@
 // tcp_ecn_accept_cwr), the out-of-order queue with its SACK and D-SACK
 // blocks (receive_ofo.h) and the FIN at the end of the data.
 // Simplifications: the advertised window does not shrink with unread or
-// out-of-order data, the "more than one MSS unacked" rule ignores its
+// out-of-order data (nor grow: no rcv_ssthresh, so no quick ACK from
+// tcp_grow_window), the "more than one MSS unacked" rule ignores its
 // window-edge test, and data beyond the window or beyond a queued FIN is
 // not received (a skip).
 
@@ -50,9 +51,31 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p);
 // would compress SACKs with an RTT estimate the runner lacks.
 absl::Status AckSndCheck(RunState& run);
 
-// The peer's segment carries CWR (tcp_ecn_accept_cwr): called before its
-// data is queued.
+// tcp_sequence's first test: the segment ends before rcv_wup, so
+// tcp_validate_incoming drops it (after a duplicate ACK) before tcp_ack
+// sees its ACK, timestamp or CWR.
+bool OldSequence(const ScriptSocket& sock, const PacketEvent& p);
+
+// tcp_paws_discard for a segment on the established connection (not a
+// SYN or RST: the caller's): its TS val is more than TCP_PAWS_WINDOW (1)
+// behind ts_recent, which is not 0.
+bool PawsDiscard(const RunState& run, const PacketEvent& p);
+
+// tcp_send_dupack: the ACK for a segment tcp_validate_incoming drops;
+// data reaching below rcv_nxt also enters quick-ACK mode and gets a D-SACK
+// block.
+void SendDupAck(RunState& run, const PacketEvent& p);
+
+// The peer's segment carries CWR (tcp_ecn_accept_cwr, in tcp_ack after its
+// old-ACK test): called, for a segment that passed tcp_validate_incoming and
+// acknowledges at least snd_una, before its data is queued.
 void EcnAcceptCwr(RunState& run, const PacketEvent& p);
+
+// tcp_rcv_rtt_measure_ts, for a segment tcp_rcv_established accepted (after
+// tcp_ack, before tcp_data_queue): a timestamp echo that changed, on a
+// segment of at least rcv_mss, may give a receive RTT sample (which makes
+// compressed SACKs wait: AckSndCheck skips).
+void RcvRttMeasureTs(RunState& run, const PacketEvent& p);
 
 // A segment of ours left now carrying the ACK field (tcp_event_ack_sent).
 void OnAckSent(RunState& run);

@@ -161,7 +161,8 @@ std::vector<SackBlock> OfoQueue::OptionBlocks(int max_blocks) const {
   std::vector<SackBlock> v;
   if (dsack_) v.push_back(*dsack_);
   v.insert(v.end(), sacks_.begin(), sacks_.end());
-  if (v.size() > static_cast<size_t>(std::max(max_blocks, 0))) v.resize(static_cast<size_t>(std::max(max_blocks, 0)));
+  const size_t max = static_cast<size_t>(std::max(max_blocks, 0));
+  if (v.size() > max) v.resize(max);
   return v;
 }
 

@@ -120,6 +120,7 @@ struct ScriptSocket {
     uint32_t quick = 0;          // icsk_ack.quick: quick ACKs left
     int64_t ato = 0;             // icsk_ack.ato in jiffies (0 until the first data)
     int64_t lrcv_jiffies = 0;    // icsk_ack.lrcvtime
+    int64_t delack_timeout = 0;  // icsk_ack.timeout in jiffies, while delack_event is pending
     bool pingpong = false;       // interactive: ACKs wait to ride on replies
     bool ack_sched = false;      // ICSK_ACK_SCHED: data not yet acknowledged
     bool pushed = false;         // ICSK_ACK_PUSHED / PUSHED2: short segments seen
@@ -131,9 +132,12 @@ struct ScriptSocket {
     uint32_t dup_ack_counter = 0;
     uint32_t compressed_ack_rcv_nxt = 0;
     // tcp_rcv_rtt_measure: the rcv_nxt whose arrival gives a receive RTT
-    // sample (0: none armed), and whether one may have been taken.
+    // sample (0: none armed), and whether one may have been taken (also by
+    // tcp_rcv_rtt_measure_ts); tp->rcv_rtt_last_tsecr, the TS ecr of the
+    // last segment tcp_rcv_established accepted.
     uint32_t rtt_est_seq = 0;
     bool rtt_sampled = false;
+    uint32_t rtt_last_tsecr = 0;
     // The model sent a segment longer than Linux's MSS less our SACK
     // option (match.cc's OnXmit): the runner skips.
     bool sack_shrinks_mss = false;
