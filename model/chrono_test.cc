@@ -13,6 +13,19 @@ namespace {
 
 using testing::SenderContext;
 
+// SO_SNDBUF at its minimum; 1000 bytes sent and acked at 20 ms with a zero
+// window; three 1000-byte writes fill the buffer and the fourth gets EAGAIN.
+void FillTheMinimumSndbufBehindAZeroWindow(SenderContext& ctx) {
+  ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kSoSndbuf, 1), 0);
+  ASSERT_EQ(ctx.sock().sndbuf(), kSockMinSndbuf);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  ctx.At(20 * kNsPerMs);
+  ctx.Ack(1000, 0);
+  for (int k = 0; k < 3; ++k) ASSERT_EQ(ctx.SendMsg(1000, kMsgEor | kMsgDontwait), 1000);
+  ASSERT_EQ(ctx.SendMsg(1000, kMsgEor | kMsgDontwait), -kEagain);
+}
+
 // Busy from the first queued skb (jiffy 0) to the ACK that empties the
 // retransmit queue at 40 ms: 10 jiffies. The second write meets window 0:
 // tcp_write_xmit starts rwnd-limited at jiffy 10, which runs until the
@@ -60,14 +73,7 @@ TEST(Chrono, SndbufLimited) {
   SenderContext::Options opts;
   opts.profile = "linux-6.12";
   SenderContext ctx(opts);
-  ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kSoSndbuf, 1), 0);
-  ASSERT_EQ(ctx.sock().sndbuf(), kSockMinSndbuf);
-  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
-  ctx.CompleteAllTx();
-  ctx.At(20 * kNsPerMs);
-  ctx.Ack(1000, 0);
-  for (int k = 0; k < 3; ++k) ASSERT_EQ(ctx.SendMsg(1000, kMsgEor | kMsgDontwait), 1000);
-  ASSERT_EQ(ctx.SendMsg(1000, kMsgEor | kMsgDontwait), -kEagain);
+  FillTheMinimumSndbufBehindAZeroWindow(ctx);
   EXPECT_EQ(ctx.sock().info().sndbuf_limited_us, 0u);
   ctx.At(40 * kNsPerMs);
   ctx.Ack(1000, 65535);
@@ -90,13 +96,7 @@ TEST(Chrono, WriteSpaceEndsSndbufLimited) {
   SenderContext::Options opts;
   opts.profile = "linux-6.12";
   SenderContext ctx(opts);
-  ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kSoSndbuf, 1), 0);
-  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
-  ctx.CompleteAllTx();
-  ctx.At(20 * kNsPerMs);
-  ctx.Ack(1000, 0);
-  for (int k = 0; k < 3; ++k) ASSERT_EQ(ctx.SendMsg(1000, kMsgEor | kMsgDontwait), 1000);
-  ASSERT_EQ(ctx.SendMsg(1000, kMsgEor | kMsgDontwait), -kEagain);
+  FillTheMinimumSndbufBehindAZeroWindow(ctx);
   ctx.At(40 * kNsPerMs);
   ctx.Ack(1000, 65535);
   ctx.CompleteAllTx();

@@ -102,6 +102,17 @@ TEST(UndoTest, DsackWithoutRetransmissionIsIgnored) {
   EXPECT_FALSE(s.undo_marker_set());
 }
 
+// At 120 ms, the ACK of the head (a partial ACK: the hole is filled) with
+// SACK of segments 2-4 and TS ecr `tsecr`.
+void PartialAckAt120Ms(SenderContext& ctx, uint64_t una, uint32_t tsecr) {
+  ctx.At(120 * kNsPerMs);
+  Segment seg;
+  seg.ack = static_cast<uint32_t>(una + kMss);
+  seg.tsecr = tsecr;
+  seg.sack = {{static_cast<uint32_t>(una + kMss), static_cast<uint32_t>(una + 4 * kMss)}};
+  ctx.AckSegment(seg);
+}
+
 // Eifel (tcp_try_undo_partial): a partial ACK echoing TS val 10, before the
 // retransmission's 110, filled the hole with the original. The reordering
 // was underestimated: tcp_check_sack_reordering(prior snd_una) with the
@@ -115,12 +126,7 @@ TEST(UndoTest, PartialAckEchoingTheOriginalUndoes) {
   const uint64_t una = Fill(ctx);
   EnterRecovery(ctx, una);
   TcpSock& s = ctx.sock();
-  ctx.At(120 * kNsPerMs);
-  Segment seg;
-  seg.ack = static_cast<uint32_t>(una + kMss);
-  seg.tsecr = 10;
-  seg.sack = {{static_cast<uint32_t>(una + kMss), static_cast<uint32_t>(una + 4 * kMss)}};
-  ctx.AckSegment(seg);
+  PartialAckAt120Ms(ctx, una, 10);
   EXPECT_EQ(s.ca_state(), CaState::kDisorder);
   EXPECT_FALSE(s.undo_marker_set());
   EXPECT_EQ(s.lost_out(), 0u);
@@ -138,12 +144,7 @@ TEST(UndoTest, PartialAckEchoingTheRetransmissionKeepsRecovery) {
   const uint64_t una = Fill(ctx);
   EnterRecovery(ctx, una);
   TcpSock& s = ctx.sock();
-  ctx.At(120 * kNsPerMs);
-  Segment seg;
-  seg.ack = static_cast<uint32_t>(una + kMss);
-  seg.tsecr = 110;
-  seg.sack = {{static_cast<uint32_t>(una + kMss), static_cast<uint32_t>(una + 4 * kMss)}};
-  ctx.AckSegment(seg);
+  PartialAckAt120Ms(ctx, una, 110);
   EXPECT_EQ(s.ca_state(), CaState::kRecovery);
   EXPECT_TRUE(s.undo_marker_set());
   EXPECT_EQ(s.snd_ssthresh(), 7u);
