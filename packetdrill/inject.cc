@@ -268,7 +268,10 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // The state switch after tcp_ack (LAST_ACK ends, TIME_WAIT begins); a
   // repeated FIN is then answered by a socket still whole.
   AfterInboundAck(run);
-  if (fin_again && !sock.reset) OnRetransmittedFin(run, p);
+  // The peer's FIN again (seq rcv_nxt - 1) in CLOSE_WAIT, CLOSING or
+  // LAST_ACK: tcp_data_queue's old-segment path (tcp_dsack_set, quick-ACK
+  // mode) acknowledges it at once.
+  if (fin_again && !sock.reset) SendDupAck(run, p);
   return absl::OkStatus();
 }
 

@@ -99,26 +99,6 @@ void AfterInboundAck(RunState& run) {
   // A socket still open stays in FIN_WAIT2 (sk_state_change) for good.
 }
 
-void OnRetransmittedFin(RunState& run, const PacketEvent& p) {
-  ScriptSocket& sock = run.sock;
-  // tcp_data_queue: a segment wholly before rcv_nxt sets a D-SACK block
-  // (tcp_dsack_set: SACK agreed and the tcp_dsack sysctl, read live),
-  // enters quick ACK mode (leaving pingpong) and schedules an ACK, which
-  // tcp_ack_snd_check sends at once.
-  sock.rcv.pingpong = false;
-  run.EmitAck();
-  if (sock.neg.sack && run.settings.tcp_dsack != 0) {
-    // tcp_options_write: the SACK option after the timestamps, NOP-padded.
-    TcpOption sack;
-    sack.kind = TcpOption::Kind::kSack;
-    sack.sack.emplace_back(p.seq_start, p.seq_start + p.len + 1);
-    std::vector<TcpOption>& opts = run.out.back().options;
-    opts.push_back(TcpOption{});
-    opts.push_back(TcpOption{});
-    opts.push_back(sack);
-  }
-}
-
 // tcp_timewait_state_process. PAWS (tcp_paws_reject) is not modelled: a
 // script's timestamps do not go back.
 absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent& p) {

@@ -32,11 +32,6 @@ bool StreamClosing(const ScriptSocket& s);
 // FIN become TIME_WAIT, an orphaned FIN_WAIT2 becomes a timewait socket.
 void AfterInboundAck(RunState& run);
 
-// The peer's FIN came again (seq rcv_nxt - 1) to the whole socket in
-// CLOSE_WAIT, CLOSING or LAST_ACK: tcp_data_queue's old-segment path
-// (tcp_dsack_set, quick ACK mode) acknowledges it at once.
-void OnRetransmittedFin(RunState& run, const PacketEvent& p);
-
 // A segment for the timewait socket (run.sock.tw.alive).
 absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent& p);
 
