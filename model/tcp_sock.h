@@ -13,8 +13,9 @@
 //   tcp_output.c
 //     write_xmit.cc  tcp_write_xmit and its tests, tso_fragment, TSQ, tcp_wfree/tasklet,
 //                    tcp_release_cb, __tcp_push_pending_frames, tcp_push_one,
-//                    tcp_xmit_retransmit_queue, cwnd restart/validation, probes
-//                    (tcp_write_wakeup, tcp_xmit_probe_skb, TLP)
+//                    tcp_xmit_retransmit_queue, cwnd restart/validation
+//     probes.cc      the loss probe (TLP) and window probes (tcp_write_wakeup,
+//                    tcp_xmit_probe_skb)
 //     mtu_probe.cc   tcp_mtup_init, tcp_mtu_probe
 //     route_mss.cc   tcp_current_mss, tcp_sync_mss, tcp_mtu_to_mss; the cached
 //                    route (sk_dst_cache, __sk_dst_check) and route changes
@@ -323,6 +324,8 @@ class TcpSock final : public Socket {
   void SlowStartAfterIdleCheck();
   void CwndApplicationLimited();
   void XmitRetransmitQueue();
+
+  // --- probes.cc ---
   bool ScheduleLossProbe(bool advancing_rto);
   int WriteWakeup();
   void XmitProbeSkb();  // tcp_xmit_probe_skb: bare ACK with seq snd_una - 1
