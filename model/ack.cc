@@ -307,7 +307,7 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
 // tcp_update_rto_time: the RTO recovery's time joins total_rto_time.
 void TcpSock::UpdateRtoTime() {
   if (rto_stamp_ms_ < 0) return;
-  total_rto_time_ms_ += loop_->now() / kNsPerMs - rto_stamp_ms_;
+  total_rto_time_ms_ += TcpTimeStamp() - rto_stamp_ms_;  // tcp_time_stamp_ms
   rto_stamp_ms_ = -1;
 }
 
@@ -372,7 +372,7 @@ void TcpSock::CubicAcked(uint64_t rtt_us) {
 // converted to ms.
 uint32_t TcpSock::HystartClock() const {
   if (profile_.cubic_usec_clock) return static_cast<uint32_t>(loop_->now() / kNsPerUs);
-  if (config_.hz < 1000) return static_cast<uint32_t>(loop_->now() / kNsPerMs);
+  if (config_.hz < 1000) return TcpTimeStamp();
   return static_cast<uint32_t>(static_cast<uint64_t>(Jiffies()) * 1000 / static_cast<uint64_t>(config_.hz));
 }
 

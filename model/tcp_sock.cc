@@ -275,7 +275,7 @@ TcpInfo TcpSock::info() const {
   i.total_rto = total_rto_;
   i.total_rto_recoveries = total_rto_recoveries_;
   uint64_t rto_ms = total_rto_time_ms_;
-  if (rto_stamp_ms_ >= 0) rto_ms += loop_->now() / kNsPerMs - rto_stamp_ms_;
+  if (rto_stamp_ms_ >= 0) rto_ms += TcpTimeStamp() - rto_stamp_ms_;
   i.total_rto_time_ms = static_cast<uint32_t>(rto_ms);
   // jiffies_to_msecs of the time since.
   i.last_data_sent_ms = static_cast<uint32_t>((Jiffies() - lsndtime_) * jiffy_us_ / 1000);

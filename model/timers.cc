@@ -96,7 +96,7 @@ void TcpSock::CheckProbeTimer() {
 void TcpSock::UpdateRtoStats() {
   if (retransmits_ == 0) {
     ++total_rto_recoveries_;
-    rto_stamp_ms_ = loop_->now() / kNsPerMs;
+    rto_stamp_ms_ = TcpTimeStamp();
   }
   ++retransmits_;
   ++total_rto_;
