@@ -217,16 +217,15 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
     if (o.kind != TcpOption::Kind::kSack) continue;
     for (const auto& [a, b] : o.sack) sack.emplace_back(a - 1, b - 1);
   }
-  if (!sack.empty()) {
-    // tcp_ack's old_ack path tags an old ACK's SACK blocks and may run
-    // tcp_fastretrans_alert; the model ignores an ACK below snd_una whole.
-    if (sock.have_last_ack && SeqBefore(*p.ack, sock.last_ack)) {
-      return run.Skip(e.line, "SACK blocks on an ACK below snd_una (tcp_ack's old_ack path) are not modelled");
-    }
-  }
-  // tcp_ack: an ACK below snd_una takes the old_ack path, which skips
-  // tcp_ecn_accept_cwr; so does a segment tcp_sequence drops.
+  // tcp_ack: an ACK below snd_una takes the old_ack path.
   const bool old_ack = sock.have_last_ack && SeqBefore(*p.ack, sock.last_ack);
+  // That path tags an old ACK's SACK blocks and may run
+  // tcp_fastretrans_alert; the model ignores an ACK below snd_una whole.
+  if (!sack.empty() && old_ack) {
+    return run.Skip(e.line, "SACK blocks on an ACK below snd_una (tcp_ack's old_ack path) are not modelled");
+  }
+  // The old_ack path skips tcp_ecn_accept_cwr; so does a segment
+  // tcp_sequence drops.
   if (!old_ack && !OldSequence(sock, p)) EcnAcceptCwr(run, p);
   // tcp_rcv_established (not tcp_rcv_state_process, after a FIN either way).
   if (!OldSequence(sock, p) && !sock.peer_fin && !sock.fin_seq) RcvRttMeasureTs(run, p);
