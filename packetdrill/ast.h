@@ -70,6 +70,12 @@ struct PacketEvent {
   std::string unsupported;
 };
 
+// TCP_SKB_CB(skb)->end_seq: the payload's end, with one more for a SYN and
+// for a FIN (each takes a sequence number).
+inline uint32_t EndSeq(const PacketEvent& p) {
+  return p.seq_start + p.len + ((p.flags & kFlagSyn) ? 1 : 0) + ((p.flags & kFlagFin) ? 1 : 0);
+}
+
 // Syscall argument expressions.
 struct Expr {
   enum class Kind : uint8_t {

@@ -174,7 +174,7 @@ void ScheduleDelayedAck(RunState& run) {
 }  // namespace
 
 bool OldSequence(const ScriptSocket& sock, const PacketEvent& p) {
-  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  const uint32_t end_seq = EndSeq(p);
   return SeqBefore(end_seq, sock.rcv.wup);
 }
 
@@ -192,7 +192,7 @@ bool PawsDiscard(const RunState& run, const PacketEvent& p) {
 
 void SendDupAck(RunState& run, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
-  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  const uint32_t end_seq = EndSeq(p);
   if (end_seq != p.seq_start && SeqBefore(p.seq_start, sock.rcv_nxt)) {
     // A retransmission of what we have: quick-ACK mode and a D-SACK block
     // for the part below rcv_nxt.
@@ -234,7 +234,7 @@ void RcvRttMeasureTs(RunState& run, const PacketEvent& p) {
 
 absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
   const ScriptSocket& sock = run.sock;
-  const uint32_t end_seq = p.seq_start + p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  const uint32_t end_seq = EndSeq(p);
   if (!SeqAfter(end_seq, sock.rcv_nxt)) return absl::OkStatus();  // a duplicate
   // tcp_receive_window: what is left of the window last advertised.
   const int64_t wnd = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;

@@ -106,7 +106,7 @@ absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent&
   ScriptSocket::TimeWait& tw = sock.tw;
   const bool rst = p.flags & kFlagRst, syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck, fin = p.flags & kFlagFin;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
-  const uint32_t seq = p.seq_start, end_seq = p.seq_start + p.len + (syn ? 1 : 0) + (fin ? 1 : 0);
+  const uint32_t seq = p.seq_start, end_seq = EndSeq(p);
   if (tw.fin_wait2) {
     // The checks of tcp_rcv_state_process, repeated. tw_rcv_wnd: the
     // window last advertised (tcp_receive_window).
