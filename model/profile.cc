@@ -59,6 +59,7 @@ Profile Linux68() {
   p.tlp_one_per_flight = true;
   p.syn_cwnd_cut_needs_undo_marker = true;
   p.dead_dst_on_blackhole = true;
+  p.tsval_replay_1200 = true;
   return p;
 }
 
@@ -79,6 +80,7 @@ Profile Linux61() {
   p.rto_zero_window_counts_backoff = false;
   p.tcp_info_total_rto = false;
   p.syn_linear_timeouts = false;
+  p.tsval_replay_1200 = false;
   return p;
 }
 

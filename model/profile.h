@@ -138,6 +138,10 @@ struct Profile {
   // only, and so, as observed on this host, does 6.18 (its source was not
   // read): recv_delack_ato_cap_v6_12.pkt, recv_delack_ato_uncapped.pkt.
   bool ato_capped_delack_max = false;
+  // tcp_disordered_ack's replay window is icsk_rto * 1200 / HZ
+  // (tcp_tsval_replay, v6.7's usec-timestamp series), not * 1024: in
+  // Debian's 6.12.118 source, not in 6.1.192 (paws_disordered_ack*.pkt).
+  bool tsval_replay_1200 = false;
 };
 
 // "linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12", "linux-6.18".

@@ -106,6 +106,17 @@ TEST(ProfileTest, OnlyV612CapsAtoAtDelackMax) {
   EXPECT_TRUE(Get("linux-6.12").ato_capped_delack_max);
 }
 
+// tcp_tsval_replay (icsk_rto * 1200 / HZ) is in Debian's 6.12 source and
+// came with v6.7's usec-timestamp series; 6.1.192 multiplies by 1024.
+TEST(ProfileTest, DisorderedAckReplayWindowIs1200PerSecondFromV67) {
+  for (const char *n : {"linux-4.19", "linux-5.0", "linux-6.1"}) {
+    EXPECT_FALSE(Get(n).tsval_replay_1200) << n;
+  }
+  for (const char *n : {"linux-6.8", "linux-6.12", "linux-6.18"}) {
+    EXPECT_TRUE(Get(n).tsval_replay_1200) << n;
+  }
+}
+
 TEST(ProfileTest, NamesAreKnownAndOrderedByVersion) {
   EXPECT_EQ(ProfileNames(), (std::vector<std::string>{"linux-4.19", "linux-5.0", "linux-6.1", "linux-6.8", "linux-6.12",
                                                       "linux-6.18"}));

@@ -161,6 +161,10 @@ absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (*p.ack != 1) return run.Fail(e.line, absl::StrFormat("SYN-ACK acknowledges %u, our SYN was 0:0", *p.ack));
   StopSynRetransmit(run);
   NegotiateWithPeer(run, p);
+  // tcp_rcv_synsent_state_process: tcp_init_wl at the SYN-ACK's seq, the
+  // window unscaled.
+  run.sock.snd_wl1 = p.seq_start;
+  run.sock.snd_wnd = *p.win;
   // tcp_ecn_rcv_synack: our ECN SYN is answered yes by ECE without CWR.
   run.sock.neg.ecn = run.sock.ecn_syn && (p.flags & (kFlagEce | kFlagCwr)) == kFlagEce;
   // tcp_rcv_synsent_state_process: the handshake ACK leaves at once.
@@ -172,6 +176,9 @@ absl::Status OnSynAck(RunState& run, const Event& e, const PacketEvent& p) {
 absl::Status OnHandshakeAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (*p.ack != 1) return run.Skip(e.line, absl::StrFormat("handshake ACK acknowledges %u instead of 1", *p.ack));
   const uint32_t win = run.sock.PeerWindow(*p.win);
+  // tcp_rcv_state_process in SYN_RECV: tcp_init_wl at this ACK's seq.
+  run.sock.snd_wl1 = p.seq_start;
+  run.sock.snd_wnd = win;
   run.sock.RecordAck(*p.ack, win);
   StopSynRetransmit(run);
   return Establish(run, e.line, win, HandshakeRtt(run, run.sock.synack_at));
@@ -229,6 +236,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   if (!old_ack && !OldSequence(sock, p)) EcnAcceptCwr(run, p);
   // tcp_rcv_established (not tcp_rcv_state_process, after a FIN either way).
   if (!OldSequence(sock, p) && !sock.peer_fin && !sock.fin_seq) RcvRttMeasureTs(run, p);
+  if (!old_ack && !OldSequence(sock, p)) sock.UpdateWindow(*p.ack, p.seq_start, win);
   sock.RecordAck(*p.ack, win);
   // tcp_rcv_established: tcp_ack, then tcp_data_queue, then
   // tcp_data_snd_check (in the model's OnSegment below) and tcp_ack_snd_check.
@@ -294,13 +302,11 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
   // tcp_validate_incoming's PAWS test comes first: a segment whose TS val
-  // is older than ts_recent is dropped after a duplicate ACK. A pure ACK
-  // may pass as a disordered ACK (tcp_disordered_ack) or have its ACK rate
-  // limited: not modelled.
+  // is older than ts_recent (and is no disordered ACK) is dropped after a
+  // duplicate ACK, which tcp_oow_rate_limited holds back for a segment
+  // without data (or FIN) when one went out within tcp_invalid_ratelimit.
   if (!syn && ack && PawsDiscard(run, p)) {
-    if (p.len == 0 && !(p.flags & kFlagFin)) {
-      return run.Skip(e.line, "PAWS on an inbound segment without data (tcp_disordered_ack) is not modelled");
-    }
+    if (EndSeq(p) == p.seq_start && OowRateLimited(run, &run.sock.last_oow_ack_jiffies)) return absl::OkStatus();
     SendDupAck(run, p);
     return absl::OkStatus();
   }

@@ -178,6 +178,19 @@ bool OldSequence(const ScriptSocket& sock, const PacketEvent& p) {
   return SeqBefore(end_seq, sock.rcv.wup);
 }
 
+bool DisorderedAck(const RunState& run, const PacketEvent& p, uint32_t ts_val) {
+  const ScriptSocket& sock = run.sock;
+  // A pure ACK at rcv_nxt that acknowledges nothing new and may not update
+  // the window ...
+  if (EndSeq(p) != p.seq_start || p.seq_start != sock.rcv_nxt || *p.ack != sock.SndUna()) return false;
+  if (sock.MayUpdateWindow(*p.ack, p.seq_start, sock.PeerWindow(*p.win))) return false;
+  // ... whose TS val is behind ts_recent by no more than the replay window:
+  // icsk_rto in jiffies times 1024 (tcp_tsval_replay from v6.7: 1200) / HZ.
+  const int64_t rto_jiffies = static_cast<int64_t>(sock.ep->socket().info().rto_us) * sock.hz / 1000000;
+  const int64_t replay = rto_jiffies * (run.profile.tsval_replay_1200 ? 1200 : 1024) / sock.hz;
+  return static_cast<int32_t>(sock.last_peer_tsval - ts_val) <= replay;
+}
+
 bool PawsDiscard(const RunState& run, const PacketEvent& p) {
   const ScriptSocket& sock = run.sock;
   if (!sock.neg.timestamps || !sock.ep || sock.phase != SocketPhase::kEstablished) return false;
@@ -185,7 +198,9 @@ bool PawsDiscard(const RunState& run, const PacketEvent& p) {
   for (const TcpOption& o : p.options) {
     if (o.kind != TcpOption::Kind::kTimestamp) continue;
     // tcp_paws_check with TCP_PAWS_WINDOW 1; a ts_recent of 0 accepts all.
-    return ts_recent != 0 && static_cast<int32_t>(ts_recent - o.ts_val) > 1;
+    if (ts_recent == 0 || static_cast<int32_t>(ts_recent - o.ts_val) <= 1) return false;
+    // tcp_paws_discard: a disordered ACK passes.
+    return !DisorderedAck(run, p, o.ts_val);
   }
   return false;
 }

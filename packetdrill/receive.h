@@ -58,8 +58,13 @@ bool OldSequence(const ScriptSocket& sock, const PacketEvent& p);
 
 // tcp_paws_discard for a segment on the established connection (not a
 // SYN or RST: the caller's): its TS val is more than TCP_PAWS_WINDOW (1)
-// behind ts_recent, which is not 0.
+// behind ts_recent, which is not 0, and it is no disordered ACK.
 bool PawsDiscard(const RunState& run, const PacketEvent& p);
+
+// tcp_disordered_ack: a duplicate pure ACK at rcv_nxt that may not update
+// the window, with a TS val at most the replay window (about one RTO in
+// ms) behind ts_recent, passes PAWS.
+bool DisorderedAck(const RunState& run, const PacketEvent& p, uint32_t ts_val);
 
 // tcp_send_dupack: the ACK for a segment tcp_validate_incoming drops;
 // data reaching below rcv_nxt also enters quick-ACK mode and gets a D-SACK

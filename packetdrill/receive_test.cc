@@ -193,5 +193,27 @@ TEST(ReceiveTest, FullSegmentWithSackBlocksSkips) {
   EXPECT_THAT(full.reason, HasSubstr("shrink the MSS"));
 }
 
+// tcp_may_update_window, worked by hand: snd_una 1001 (the last ACK),
+// snd_wl1 101, snd_wnd 1000.
+TEST(ReceiveTest, MayUpdateWindowFollowsTheKernelsThreeCases) {
+  ScriptSocket s;
+  s.RecordAck(1001, 1000);
+  s.snd_wl1 = 101;
+  s.snd_wnd = 1000;
+  EXPECT_TRUE(s.MayUpdateWindow(1002, 101, 500));   // the ACK advances
+  EXPECT_TRUE(s.MayUpdateWindow(1001, 102, 500));   // a newer segment
+  EXPECT_TRUE(s.MayUpdateWindow(1001, 101, 1001));  // as new, larger window
+  EXPECT_TRUE(s.MayUpdateWindow(1001, 101, 0));     // as new, zero window
+  EXPECT_FALSE(s.MayUpdateWindow(1001, 101, 1000));
+  EXPECT_FALSE(s.MayUpdateWindow(1001, 101, 999));
+  EXPECT_FALSE(s.MayUpdateWindow(1001, 100, 5000));  // an older segment
+  // Only a permitted update moves snd_wl1 and snd_wnd.
+  s.UpdateWindow(1001, 101, 999);
+  EXPECT_EQ(s.snd_wnd, 1000u);
+  s.UpdateWindow(1001, 150, 999);
+  EXPECT_EQ(s.snd_wl1, 150u);
+  EXPECT_EQ(s.snd_wnd, 999u);
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill

@@ -151,6 +151,11 @@ struct ScriptSocket {
   bool have_last_ack = false;
   uint32_t last_ack = 0;
   uint32_t last_win = 0;
+  // snd_wl1 and snd_wnd as Linux keeps them (tcp_ack_update_window), for
+  // tcp_disordered_ack: the seq of the last segment allowed to update the
+  // window, and that window in bytes.
+  uint32_t snd_wl1 = 0;
+  uint32_t snd_wnd = 0;
   uint32_t last_peer_tsval = 0;
   std::unique_ptr<Endpoint> ep;
   // Wakes the connection's (or the listener's) waiters with a poll key
@@ -179,6 +184,21 @@ struct ScriptSocket {
   uint32_t PeerWindow(uint32_t field) const { return neg.wscale_ok ? (field << neg.snd_wscale) : field; }
   // tcp_ack: an ACK below snd_una (old_ack) changes neither snd_una nor
   // the window.
+  // snd_una as the runner sees it: the highest ACK so far, or our ISN + 1.
+  uint32_t SndUna() const { return have_last_ack ? last_ack : 1; }
+  // tcp_may_update_window: the ACK advances, or the segment is newer than
+  // snd_wl1, or as new with a larger (or zero) window.
+  bool MayUpdateWindow(uint32_t ack, uint32_t seq, uint32_t nwin) const {
+    return static_cast<int32_t>(ack - SndUna()) > 0 || static_cast<int32_t>(seq - snd_wl1) > 0 ||
+           (seq == snd_wl1 && (nwin > snd_wnd || nwin == 0));
+  }
+  // tcp_ack_update_window (and tcp_ack's fast path, tcp_update_wl): run
+  // before RecordAck, for a segment tcp_ack takes.
+  void UpdateWindow(uint32_t ack, uint32_t seq, uint32_t nwin) {
+    if (!MayUpdateWindow(ack, seq, nwin)) return;
+    snd_wl1 = seq;
+    snd_wnd = nwin;
+  }
   void RecordAck(uint32_t ack, uint32_t win) {
     if (have_last_ack && static_cast<int32_t>(ack - last_ack) < 0) return;
     have_last_ack = true;
