@@ -324,6 +324,7 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     const uint32_t ts_recent = run.sock.last_peer_tsval;
     if (established && ts_recent != 0 && static_cast<int32_t>(ts_recent - o.ts_val) > 0) continue;
     run.sock.last_peer_tsval = o.ts_val;
+    run.sock.ts_recent_at = run.loop.now();
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
   // tcp_rcv_state_process in LISTEN: an ACK with no handshake pending (its

@@ -169,7 +169,11 @@ absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
   WireTcp w;
   w.sport = active_ ? kKernelPort : kRemotePassivePort;
   w.dport = active_ ? k_port_ : kKernelPort;
-  w.seq = syn ? kRemoteIsn : kRemoteIsn + p.seq_start;
+  // The first SYN (or SYN-ACK) is the origin of the peer's numbers and its
+  // repeats are retransmissions; a SYN with another number comes later in
+  // the same numbering (a new SYN to a timewait socket).
+  if (syn && !peer_syn_seq_) peer_syn_seq_ = p.seq_start;
+  w.seq = syn && p.seq_start == *peer_syn_seq_ ? kRemoteIsn : kRemoteIsn + p.seq_start;
   w.ack = (p.flags & kFlagAck) && p.ack ? *k_isn_ + *p.ack : 0;
   w.flags = p.flags;
   w.ecn = *ecn;

@@ -103,6 +103,7 @@ class KernelScript {
   int conn_fd_ = -1;               // the connection's real descriptor (TCP_INFO)
   bool active_ = false;            // connect() was called
   std::optional<uint32_t> k_isn_;  // the kernel's ISN, from its SYN or SYN-ACK
+  std::optional<uint32_t> peer_syn_seq_;  // the script number of the peer's first SYN or SYN-ACK
   uint16_t k_port_ = kKernelPort;  // the kernel's port (ephemeral on an active open)
   uint32_t last_k_tsval_ = 0;      // echoed in the peer's TS ecr
   std::unique_ptr<Call> pending_;

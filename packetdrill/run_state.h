@@ -157,6 +157,7 @@ struct ScriptSocket {
   uint32_t snd_wl1 = 0;
   uint32_t snd_wnd = 0;
   uint32_t last_peer_tsval = 0;
+  model::TimeNs ts_recent_at = 0;  // when last_peer_tsval was stored (ts_recent_stamp)
   std::unique_ptr<Endpoint> ep;
   // Wakes the connection's (or the listener's) waiters with a poll key
   // (sk_data_ready, sk_write_space, sk_state_change; 0: every event). Set by

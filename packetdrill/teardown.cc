@@ -1,6 +1,7 @@
 #include "packetdrill/teardown.h"
 
 #include <cstdint>
+#include <optional>
 
 #include "model/constants.h"
 #include "packetdrill/seq.h"
@@ -52,24 +53,55 @@ void EnterTimeWait(RunState& run, bool fin_wait2) {
 // SACK blocks: the timewait socket keeps none).
 void TwAck(RunState& run) { run.EmitAck(); }
 
-// tcp_timewait_check_oow_rate_limit (__tcp_oow_rate_limited): an answer
-// to a segment that occupies no sequence space (a bare ACK or RST) leaves
-// at most once per tcp_invalid_ratelimit; one with data or FIN always.
-void TwOowAck(RunState& run, uint32_t seq, uint32_t end_seq) {
-  if (seq == end_seq && OowRateLimited(run, &run.sock.tw.last_oow_ack_jiffies)) return;
+// tcp_timewait_check_oow_rate_limit (tcp_oow_rate_limited): an answer to
+// a SYN or to a segment that occupies no sequence space (a bare ACK or
+// RST) leaves at most once per tcp_invalid_ratelimit; one with data or FIN
+// always.
+void TwOowAck(RunState& run, const PacketEvent& p) {
+  const bool limited = EndSeq(p) == p.seq_start || (p.flags & kFlagSyn);
+  if (limited && OowRateLimited(run, &run.sock.tw.last_oow_ack_jiffies)) return;
   TwAck(run);
 }
 
+// The segment's TS val, if timestamps were agreed (tw_ts_recent_stamp set)
+// and it carries one.
+std::optional<uint32_t> TwTsVal(const RunState& run, const PacketEvent& p) {
+  if (!run.sock.neg.timestamps) return std::nullopt;
+  for (const TcpOption& o : p.options) {
+    if (o.kind == TcpOption::Kind::kTimestamp) return o.ts_val;
+  }
+  return std::nullopt;
+}
+
+// tcp_paws_reject against tw_ts_recent (tcp_paws_check with window 0): a
+// TS val behind it, unless ts_recent is 0; a RST passes once ts_recent is
+// TCP_PAWS_MSL (60 s) old, counted in whole seconds of the runner's clock
+// (Linux's ktime_get_seconds has another phase: within a second of that
+// bound the two may differ).
+bool TwPawsReject(const RunState& run, const PacketEvent& p) {
+  const std::optional<uint32_t> ts_val = TwTsVal(run, p);
+  const uint32_t ts_recent = run.sock.last_peer_tsval;
+  if (!ts_val || ts_recent == 0 || static_cast<int32_t>(ts_recent - *ts_val) <= 0) return false;
+  const int64_t age_s = run.loop.now() / model::kNsPerSec - run.sock.ts_recent_at / model::kNsPerSec;
+  return !((p.flags & kFlagRst) && age_s >= kTcpPawsMslSecs);
+}
+
 // tcp_v4_send_reset for a segment the timewait socket refuses (TCP_TW_RST):
-// R at its ack (the segment has ACK here).
+// R at its ack, or R. at its end without ACK (a SYN).
 void TwReset(RunState& run, const PacketEvent& p) {
-  run.EmitReset(*p.ack, kFlagRst, 0, false);
+  if (p.flags & kFlagAck) {
+    run.EmitReset(*p.ack, kFlagRst, 0, false);
+  } else {
+    run.EmitReset(0, kFlagRst | kFlagAck, EndSeq(p), false);
+  }
   TwKill(run);
 }
 
+// tw_ts_recent and its stamp take an accepted segment's TS val.
 void RecordPeerTsval(RunState& run, const PacketEvent& p) {
-  for (const TcpOption& o : p.options) {
-    if (o.kind == TcpOption::Kind::kTimestamp) run.sock.last_peer_tsval = o.ts_val;
+  if (const std::optional<uint32_t> ts_val = TwTsVal(run, p)) {
+    run.sock.last_peer_tsval = *ts_val;
+    run.sock.ts_recent_at = run.loop.now();
   }
 }
 
@@ -99,28 +131,32 @@ void AfterInboundAck(RunState& run) {
   // A socket still open stays in FIN_WAIT2 (sk_state_change) for good.
 }
 
-// tcp_timewait_state_process. PAWS (tcp_paws_reject) is not modelled: a
-// script's timestamps do not go back.
+// tcp_timewait_state_process.
 absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
   ScriptSocket::TimeWait& tw = sock.tw;
   const bool rst = p.flags & kFlagRst, syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck, fin = p.flags & kFlagFin;
   if (ack && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
   const uint32_t seq = p.seq_start, end_seq = EndSeq(p);
+  const bool paws_reject = TwPawsReject(run, p);
   if (tw.fin_wait2) {
     // The checks of tcp_rcv_state_process, repeated. tw_rcv_wnd: the
     // window last advertised (tcp_receive_window).
     const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
     const uint32_t rcv_wnd = right > 0 ? static_cast<uint32_t>(right) : 0;
-    if (!SeqInWindow(seq, end_seq, sock.rcv_nxt, sock.rcv_nxt + rcv_wnd)) {
-      TwOowAck(run, seq, end_seq);
+    if (paws_reject || !SeqInWindow(seq, end_seq, sock.rcv_nxt, sock.rcv_nxt + rcv_wnd)) {
+      TwOowAck(run, p);
       return absl::OkStatus();
     }
     if (rst) {
       TwKill(run);
       return absl::OkStatus();
     }
-    if (syn && !SeqBefore(seq, sock.rcv_nxt)) return run.Skip(e.line, "a SYN to a timewait socket is not modelled");
+    // A SYN at or past rcv_nxt: TCP_TW_RST, and the timewait socket goes.
+    if (syn && !SeqBefore(seq, sock.rcv_nxt)) {
+      TwReset(run, p);
+      return absl::OkStatus();
+    }
     // A duplicate ACK, or a segment without ACK: dropped.
     if (!ack || !SeqAfter(end_seq, sock.rcv_nxt) || end_seq == seq) return absl::OkStatus();
     // New data after our close: reset.
@@ -138,23 +174,35 @@ absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent&
     TwAck(run);
     return absl::OkStatus();
   }
-  // TIME_WAIT. An in-window RST or bare ACK: the RST kills the timewait
-  // socket (tcp_rfc1337 = 0, not a runner sysctl), the ACK restarts its
-  // timer; neither is answered.
-  if (seq == sock.rcv_nxt && (seq == end_seq || rst)) {
+  // TIME_WAIT. An in-window RST or bare ACK that passes PAWS: the RST
+  // kills the timewait socket (tcp_rfc1337 = 0, not a runner sysctl), the
+  // ACK restarts its timer and sets tw_ts_recent; neither is answered.
+  if (!paws_reject && seq == sock.rcv_nxt && (seq == end_seq || rst)) {
     if (rst) {
       TwKill(run);
     } else {
       TwSchedule(run, kTcpTimewaitLenSecs * model::kNsPerSec);
+      RecordPeerTsval(run, p);
     }
     return absl::OkStatus();
   }
-  if (syn && !rst && !ack) return run.Skip(e.line, "a SYN to a timewait socket is not modelled");
+  // A new SYN (past rcv_nxt, or with a newer timestamp): TCP_TW_SYN. A
+  // listener on the port would take it as a new connection; without one
+  // tcp_v4_rcv answers with the timewait ACK, not rate-limited.
+  if (syn && !rst && !ack && !paws_reject) {
+    const std::optional<uint32_t> ts_val = TwTsVal(run, p);
+    if (SeqAfter(seq, sock.rcv_nxt) || (ts_val && static_cast<int32_t>(sock.last_peer_tsval - *ts_val) < 0)) {
+      if (sock.listening) return run.Skip(e.line, "a SYN reopening a timewait connection on a listener is not modelled");
+      TwAck(run);
+      return absl::OkStatus();
+    }
+  }
   if (!rst) {
-    // Anything else (a retransmitted FIN, old or future data): the timer
-    // restarts when it carries ACK, and the timewait ACK answers it.
-    if (ack) TwSchedule(run, kTcpTimewaitLenSecs * model::kNsPerSec);
-    TwOowAck(run, seq, end_seq);
+    // Anything else (a retransmitted FIN, old or future data, an old SYN,
+    // a segment PAWS rejects): the timer restarts when it carries ACK or
+    // was rejected, and the timewait ACK answers it.
+    if (ack || paws_reject) TwSchedule(run, kTcpTimewaitLenSecs * model::kNsPerSec);
+    TwOowAck(run, p);
   }
   return absl::OkStatus();
 }

@@ -19,6 +19,8 @@ namespace sendsim::packetdrill {
 // TCP_TIMEWAIT_LEN; also tcp_fin_timeout's default (the orphaned FIN_WAIT2's
 // lifetime).
 inline constexpr int64_t kTcpTimewaitLenSecs = 60;
+// TCP_PAWS_MSL: a RST older in timestamp passes PAWS once ts_recent is this old.
+inline constexpr int64_t kTcpPawsMslSecs = 60;
 
 // Our FIN is acknowledged.
 bool FinAcked(const ScriptSocket& s);

@@ -165,5 +165,56 @@ TEST(TeardownTest, ZeroLingerInLastAckSendsNothing) {
   EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
 }
 
+// TCP_TW_SYN: a SYN past tw_rcv_nxt to the timewait socket of a passive
+// open finds the listener (still open here) and would start a new
+// connection there: a skip, not an answer.
+TEST(TeardownTest, NewSynWithTheListenerOpenSkips) {
+  Result r = RunPassive(std::string(kTimeWait) + R"(
+ +.01 < S 1000:1000(0) win 32792 <mss 1000,sackOK,nop,nop,nop,wscale 7>
+)");
+  EXPECT_EQ(r.verdict, Verdict::kSkip);
+  EXPECT_THAT(r.reason, HasSubstr("reopening a timewait connection"));
+}
+
+// tcp_paws_reject lets a RST with an old timestamp through once ts_recent
+// is TCP_PAWS_MSL (60 s) old. ts_recent (300) was stored at 0.11 s (the
+// peer's FIN); TIME_WAIT lasts 60 s from then, restarted by the
+// PAWS-rejected ACK at 59.0 s. At 60.5 s (second 60 against 0) a RST at
+// rcv_nxt with TS val 250 kills the socket; at 59.5 s it is rejected and
+// dropped unanswered, and the socket lives on.
+TEST(TeardownTest, OldTimestampRstPassesPawsAfterSixtySeconds) {
+  auto run = [](const char* rst_at) {
+    const std::string text = absl::StrFormat(R"(`../common/defaults.sh`
+    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
+   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
+   +0 bind(3, ..., ...) = 0
+   +0 listen(3, 1) = 0
+   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,TS val 100 ecr 0,nop,wscale 7>
+   +0 > S. 0:0(0) ack 1 <mss 1460,sackOK,TS val 0 ecr 100,nop,wscale 8>
+  +.1 < . 1:1(0) ack 1 win 257 <nop,nop,TS val 200 ecr 0>
+   +0 accept(3, ..., ...) = 4
+   +0 close(4) = 0
+   +0 > F. 1:1(0) ack 1 <nop,nop,TS val 0 ecr 200>
+ +.01 < F. 1:1(0) ack 2 win 257 <nop,nop,TS val 300 ecr 0>
+   +0 > . 2:2(0) ack 2 <nop,nop,TS val 0 ecr 300>
+ 59.0 < . 2:2(0) ack 2 win 257 <nop,nop,TS val 250 ecr 0>
+   +0 > . 2:2(0) ack 2 <nop,nop,TS val 0 ecr 300>
+ %s < R. 2:2(0) ack 2 win 257 <nop,nop,TS val 250 ecr 0>
+ +.01 < F. 1:1(0) ack 2 win 257 <nop,nop,TS val 310 ecr 0>
+   +0 > . 2:2(0) ack 2 <nop,nop,TS val 0 ecr 300>
+)", rst_at);
+    absl::StatusOr<Script> s = ParseScript("t.pkt", text);
+    if (!s.ok()) return Result{Verdict::kFail, std::string(s.status().message())};
+    model::Profile p;
+    p.name = "test";
+    return RunParsedScript(*s, p, FakeEndpointFactory({}));
+  };
+  Result rejected = run("59.5");
+  EXPECT_EQ(rejected.verdict, Verdict::kPass) << rejected.reason;
+  Result killed = run("60.5");
+  EXPECT_EQ(killed.verdict, Verdict::kFail);
+  EXPECT_THAT(killed.reason, HasSubstr("R 2:2(0)"));
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill
