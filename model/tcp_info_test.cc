@@ -117,5 +117,69 @@ TEST(TcpInfo, SecondSeriesCountsAnotherRecovery) {
   EXPECT_GE(i.total_rto, 2u);
 }
 
+// __tcp_transmit_skb: segs_out counts every segment the socket sends,
+// data_segs_out those with payload. Two 1000-byte writes (NODELAY: two
+// segments), the RTO resends the head (204 ms, see RtoStatistics), then
+// shutdown() sends a bare FIN once everything is acknowledged: segs_out
+// 2 + 1 + 1 = 4, data_segs_out 3 (the FIN has no payload).
+TEST(TcpInfo, SegsOutCountsRetransmissionsAndTheFin) {
+  SenderContext ctx(NoSack());
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 2u);
+  EXPECT_EQ(i.data_segs_out, 2u);
+  ctx.At(204 * kNsPerMs);
+  ctx.CompleteAllTx();
+  i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 3u);
+  EXPECT_EQ(i.data_segs_out, 3u);
+  ctx.At(300 * kNsPerMs);
+  ctx.Ack(2000);
+  ASSERT_EQ(ctx.sock().Shutdown(), 0);
+  ctx.CompleteAllTx();
+  i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 4u);
+  EXPECT_EQ(i.data_segs_out, 3u);
+}
+
+// tcp_xmit_probe_skb goes through tcp_transmit_skb: a window probe (a bare
+// ACK) counts in segs_out only. Zero window after the first 1000 bytes; the
+// probe timer fires at 204 ms (persist_test.cc derives it).
+TEST(TcpInfo, WindowProbeIsASegmentWithoutData) {
+  SenderContext ctx;
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.AtUs(100);
+  ctx.Ack(1000, 0);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.At(204 * kNsPerMs);
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 2u);
+  EXPECT_EQ(i.data_segs_out, 1u);
+}
+
+// tcp_check_sack_reordering from tcp_clean_rtx_queue: three segments, the
+// second SACKed, then one ACK of all three. The first was never SACKed nor
+// retransmitted and lies below the highest SACK (prior fack 2 * 1448): an
+// event for reord_seen. The distance (fack = snd_una 3 * 1448, since
+// nothing is SACKed any more, minus 0) is not above 3 segments, so
+// tp->reordering stays 3.
+TEST(TcpInfo, ReordSeenCountsALateHole) {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  SenderContext ctx(o);
+  ASSERT_EQ(ctx.SendMsg(3 * 1448, 0), 3 * 1448);
+  ctx.CompleteAllTx();
+  ctx.AtUs(200);
+  ctx.AckSack(0, {{1448, 2 * 1448}});
+  EXPECT_EQ(ctx.sock().info().reord_seen, 0u);
+  ctx.AtUs(300);
+  ctx.Ack(3 * 1448);
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.reord_seen, 1u);
+  EXPECT_EQ(i.reordering, 3u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

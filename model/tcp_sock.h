@@ -665,7 +665,8 @@ class TcpSock final : public Socket {
 
   std::unique_ptr<PendingCall> pending_call_;
   const char* violation_ = nullptr;
-  uint64_t segs_out_ = 0;
+  uint64_t segs_out_ = 0;       // tp->segs_out (__tcp_transmit_skb: every segment)
+  uint64_t data_segs_out_ = 0;  // tp->data_segs_out (those with payload)
   std::vector<Iovec> iov_scratch_;
 };
 
