@@ -55,6 +55,7 @@ Profile Linux68() {
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
   p.tcp_info_total_rto = true;
+  p.tcp_info_rcv_wnd_rehash = true;
   p.syn_linear_timeouts = true;
   p.tlp_one_per_flight = true;
   p.syn_cwnd_cut_needs_undo_marker = true;
@@ -78,6 +79,7 @@ Profile Linux61() {
   p.rcv_backlog_ack_defer = false;
   p.rto_zero_window_counts_backoff = false;
   p.tcp_info_total_rto = false;
+  p.tcp_info_rcv_wnd_rehash = false;
   p.syn_linear_timeouts = false;
   return p;
 }

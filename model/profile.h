@@ -65,6 +65,8 @@ struct Profile {
   // struct tcp_info ends with tcpi_total_rto, tcpi_total_rto_recoveries and
   // tcpi_total_rto_time (v6.7; 6.1.192's struct has none of them).
   bool tcp_info_total_rto = false;
+  // ... and before them tcpi_rcv_wnd and tcpi_rehash (v6.2; not in 6.1.192's).
+  bool tcp_info_rcv_wnd_rehash = false;
   // tcp_retransmit_timer in SYN-SENT keeps the initial RTO for the first
   // tcp_syn_linear_timeouts retransmissions of the SYN, and tcp_write_timeout
   // allows that many more (v6.5; read in 6.12.118, absent from 6.1.192).

@@ -197,7 +197,7 @@ class Eval {
       auto it = vars_.find(t.text);
       if (it != vars_.end()) return it->second;
       if (auto a = absent_.find(t.text); a != absent_.end())
-        return Unsupported(absl::StrFormat("%s is not in %s's struct tcp_info", t.text, a->second));
+        return Unsupported(a->second);
       if (IsTcpInfoField(t.text)) return Unsupported(absl::StrFormat("%s is not modelled", t.text));
       return Broken(absl::StrFormat("name '%s' is not defined", t.text.substr(0, 40)));
     }

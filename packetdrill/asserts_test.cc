@@ -45,7 +45,7 @@ TEST(AssertsTest, UnsupportedPythonIsUnimplemented) {
 // A field the kernel in question lacks (v6.7's tcpi_total_rto on 6.1) is a
 // SKIP that says so, not "not modelled"; a field it has evaluates as usual.
 TEST(AssertsTest, FieldAbsentFromTheKernelSkips) {
-  const std::map<std::string, std::string> absent = {{"tcpi_total_rto", "linux-6.1"}};
+  const std::map<std::string, std::string> absent = {{"tcpi_total_rto", "tcpi_total_rto is not in linux-6.1's struct tcp_info"}};
   absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock("assert tcpi_total_rto == 0", kVars, absent);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
