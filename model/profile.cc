@@ -28,6 +28,7 @@ Profile Linux50() {
   p.tcp_rmem_default = 131072;
   p.initial_rwnd_capped = false;  // v4.20 "tcp: up initial rmem to 128KB and SYN rwin to around 64KB"
   p.rcv_backlog_coalesce = true;
+  p.initial_rcv_wnd_u16_max = true;
   return p;
 }
 
@@ -60,6 +61,7 @@ Profile Linux68() {
   p.tlp_one_per_flight = true;
   p.syn_cwnd_cut_needs_undo_marker = true;
   p.dead_dst_on_blackhole = true;
+  p.initial_rcv_wnd_u16_max = false;
   return p;
 }
 
@@ -81,6 +83,7 @@ Profile Linux61() {
   p.tcp_info_total_rto = false;
   p.tcp_info_rcv_wnd_rehash = false;
   p.syn_linear_timeouts = false;
+  p.initial_rcv_wnd_u16_max = true;
   return p;
 }
 

@@ -51,18 +51,21 @@ constexpr const char* kRcvWndRehashFields[] = {"tcpi_rcv_wnd", "tcpi_rehash"};
 // tcp_win_from_space gives it with the default scaling on every profile)
 // less one advmss reserved (tcp_app_win 31), at least 2 * advmss;
 // rcv_ssthresh, which began as the initial window, is held to it.
-uint32_t InitRcvSsthresh(const Negotiated& neg) {
+uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd) {
   const uint64_t maxwin = neg.full_space;
   uint64_t clamp = maxwin;
   if (clamp > 2 * uint64_t{neg.advmss}) clamp = std::max<uint64_t>(2 * uint64_t{neg.advmss}, maxwin - neg.advmss);
-  return static_cast<uint32_t>(std::min<uint64_t>(neg.rcv_wnd, clamp));
+  return static_cast<uint32_t>(std::min<uint64_t>(init_wnd, clamp));
 }
 
 // The receive-side fields and why they are unknown, if they are.
 void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model::TcpInfo& i,
                std::map<std::string, int64_t>* v, std::map<std::string, std::string>* unknown) {
   const Negotiated& neg = s.neg;
-  const uint32_t ssthresh = InitRcvSsthresh(neg);
+  // tp->rcv_wnd as tcp_select_initial_window left it (at most 65535 on
+  // v4.20..v6.5 profiles).
+  const uint32_t init_wnd = profile.initial_rcv_wnd_u16_max ? std::min<uint32_t>(neg.rcv_wnd, 65535) : neg.rcv_wnd;
+  const uint32_t ssthresh = InitRcvSsthresh(neg, init_wnd);
   // tcp_rcv_space_adjust moves rcvq_space.space only once there is a
   // receive RTT sample, and from v6.6 tcp_measure_rcv_mss rescales the
   // window clamp (and so space and rcv_ssthresh) by a full segment's
@@ -71,7 +74,7 @@ void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model
     (*unknown)["tcpi_rcv_space"] = "tcpi_rcv_space after a receive RTT sample or a full-sized data segment "
                                    "(tcp_rcv_space_adjust, the v6.6+ truesize scaling) is not modelled";
   } else {
-    (*v)["tcpi_rcv_space"] = std::min<uint32_t>({ssthresh, neg.rcv_wnd, static_cast<uint32_t>(model::kTcpInitCwnd) * neg.advmss});
+    (*v)["tcpi_rcv_space"] = std::min<uint32_t>({ssthresh, init_wnd, static_cast<uint32_t>(model::kTcpInitCwnd) * neg.advmss});
   }
   // tcp_grow_window (data of 128 bytes and more, or out of order) raises it
   // by rules that weigh the skb's truesize.
