@@ -63,8 +63,16 @@ void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model
                std::map<std::string, int64_t>* v, std::map<std::string, std::string>* unknown) {
   const Negotiated& neg = s.neg;
   // tp->rcv_wnd as tcp_select_initial_window left it (at most 65535 on
-  // v4.20..v6.5 profiles).
-  const uint32_t init_wnd = profile.initial_rcv_wnd_u16_max ? std::min<uint32_t>(neg.rcv_wnd, 65535) : neg.rcv_wnd;
+  // v4.20..v6.5 profiles). An active open chose it in tcp_connect_init,
+  // before it knew whether timestamps would be used: the space is rounded
+  // down to whole advmss (the timestamp option is taken off only for a
+  // reused timewait's ts_recent_stamp), not to advmss less the option as
+  // a passive open's tcp_openreq_init_rwin does.
+  uint32_t init_wnd = neg.rcv_wnd;
+  if (s.active_open && !profile.initial_rwnd_capped && neg.full_space > neg.syn_mss) {
+    init_wnd = neg.full_space / neg.syn_mss * neg.syn_mss;
+  }
+  if (profile.initial_rcv_wnd_u16_max) init_wnd = std::min<uint32_t>(init_wnd, 65535);
   const uint32_t ssthresh = InitRcvSsthresh(neg, init_wnd);
   // tcp_rcv_space_adjust moves rcvq_space.space only once there is a
   // receive RTT sample, and from v6.6 tcp_measure_rcv_mss rescales the
@@ -92,9 +100,11 @@ void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model
   if (s.rcv_nxt != 1 || s.rcv.ooopack != 0) {
     (*unknown)["tcpi_rcv_wnd"] = "tcpi_rcv_wnd after inbound data (the receive buffer's truesize) is not modelled";
   } else if (profile.tcp_info_rcv_wnd_rehash) {
-    const uint64_t sent = i.segs_out + s.tcpi.segs_out - (s.active_open ? 1 : 0);  // not the SYN
+    // An active open sent its handshake ACK; a passive open's child sent
+    // nothing at first (the SYN-ACK was the request's).
+    const bool sent = s.active_open || i.segs_out + s.tcpi.segs_out != 0;
     const uint32_t unit = 1u << neg.rcv_wscale;
-    (*v)["tcpi_rcv_wnd"] = sent == 0 ? neg.rcv_wnd : (neg.rcv_wnd + unit - 1) / unit * unit;
+    (*v)["tcpi_rcv_wnd"] = sent ? (init_wnd + unit - 1) / unit * unit : init_wnd;
   }
   // tcp_rcv_rtt_measure*: 0 until the first sample.
   if (s.rcv.rtt_sampled) {
