@@ -44,6 +44,8 @@ struct TcpInfo {
   uint32_t delivered_ce = 0;      // of those, acknowledged by ACKs with ECE
   uint32_t dsack_dups = 0;        // segments D-SACKs reported (tp->dsack_dups)
   uint32_t reord_seen = 0;        // reordering events detected (tp->reord_seen)
+  uint64_t delivery_rate = 0;     // bytes/s of the last recorded rate sample (tcp_compute_delivery_rate)
+  bool delivery_rate_app_limited = false;  // that sample was application-limited
   uint64_t pacing_rate = 0;       // bytes/s (UINT64_MAX: unlimited)
   // tcp_get_info_chrono_stats (us, jiffy granularity): busy_time covers
   // all three chronographs, the other two their own part of it.

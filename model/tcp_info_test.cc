@@ -181,5 +181,56 @@ TEST(TcpInfo, ReordSeenCountsALateHole) {
   EXPECT_EQ(i.reordering, 3u);
 }
 
+// tcp_rate.c. SACK (segments count as delivered when acked), MSS 1448,
+// min_rtt 100 us from the handshake. tcp_init_sock starts app-limited with
+// no sample. write(11 * 1448) at 0 on an idle socket: tcp_rate_check_app_limited
+// marks a bubble up to delivered 1 + 0 in flight; ten segments go (cwnd
+// 10), each remembering delivered 1, the delivery clock 0 and app-limited.
+// Their ACK at 1 ms: 11 - 1 = 10 segments over max(send phase 0, ACK phase
+// 1000 us) = 1000 us: 10 * 1448 * 1e6 / 1000 = 14480000 B/s, app-limited
+// (recorded: nothing was). The bubble is over (delivered 11 > 1), so the
+// 11th segment, sent on that ACK with nothing else in flight, is not
+// app-limited: its ACK at 3 ms gives 12 - 11 = 1 segment over 2000 us,
+// 724000 B/s, which replaces the faster app-limited sample.
+TEST(TcpInfo, DeliveryRateSamples) {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  SenderContext ctx(o);
+  TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.delivery_rate, 0u);
+  EXPECT_TRUE(i.delivery_rate_app_limited);
+  ASSERT_EQ(ctx.SendMsg(11 * 1448, 0), 11 * 1448);
+  ctx.DrainTx(0);
+  ASSERT_EQ(ctx.sock().packets_out(), 10u);
+  ctx.AtUs(1000);
+  ctx.Ack(10 * 1448);
+  i = ctx.sock().info();
+  EXPECT_EQ(i.delivery_rate, 14480000u);
+  EXPECT_TRUE(i.delivery_rate_app_limited);
+  ctx.DrainTx(0);
+  ASSERT_EQ(ctx.sock().packets_out(), 1u);
+  ctx.AtUs(3000);
+  ctx.Ack(11 * 1448);
+  i = ctx.sock().info();
+  EXPECT_EQ(i.delivery_rate, 724000u);
+  EXPECT_FALSE(i.delivery_rate_app_limited);
+}
+
+// tcp_rate_gen drops a sample shorter than min_rtt, but the ACK's own RTT
+// sample (tcp_ack_update_rtt in tcp_clean_rtx_queue) comes first: an ACK
+// 50 us after the send lowers min_rtt from 100 to 50 us, and the 50 us
+// interval is valid: 1448 * 1e6 / 50 = 28960000 B/s.
+TEST(TcpInfo, DeliveryRateAfterTheAcksRttSample) {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  SenderContext ctx(o);
+  ASSERT_EQ(ctx.SendMsg(1448, 0), 1448);
+  ctx.DrainTx(0);
+  ctx.AtUs(50);
+  ctx.Ack(1448);
+  EXPECT_EQ(ctx.sock().info().min_rtt_us, 50u);
+  EXPECT_EQ(ctx.sock().info().delivery_rate, 28960000u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

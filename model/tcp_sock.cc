@@ -266,6 +266,8 @@ TcpInfo TcpSock::info() const {
   i.delivered_ce = delivered_ce_;
   i.dsack_dups = dsack_dups_;
   i.reord_seen = reord_seen_;
+  i.delivery_rate = DeliveryRate();
+  i.delivery_rate_app_limited = rate_app_limited_;
   i.pacing_rate = pacing_rate_;
   i.notsent_lowat = NotsentLowat();
   ChronoStats(&i);

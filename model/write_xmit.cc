@@ -351,6 +351,7 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   lsndtime_ = Jiffies();
   last_xmit_ns_ = now;
   skb.sent_ns = now;
+  RateSkbSent(skb);
   // __tcp_transmit_skb: every segment counts in segs_out, those with
   // payload (not a bare FIN) in data_segs_out too.
   segs_out_ += skb.pcount;

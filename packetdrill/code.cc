@@ -182,6 +182,9 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Pr
   v["tcpi_segs_in"] = static_cast<int64_t>(s.tcpi.segs_in);
   v["tcpi_data_segs_in"] = static_cast<int64_t>(s.tcpi.data_segs_in);
   v["tcpi_reord_seen"] = i.reord_seen;
+  // tcp_rate.c's last recorded sample (model/rate.cc).
+  v["tcpi_delivery_rate"] = static_cast<int64_t>(i.delivery_rate);
+  v["tcpi_delivery_rate_app_limited"] = i.delivery_rate_app_limited ? 1 : 0;
   v["tcpi_rcv_ooopack"] = s.rcv.ooopack;
   // tcp_get_info leaves these 0: no FACK counter, no last-ACK-sent time,
   // and no Fast Open (the runner skips it).
@@ -216,9 +219,6 @@ std::map<std::string, std::string> TcpiAbsent(const model::Profile& profile) {
   }
   if (!profile.tcp_info_rcv_wnd_rehash) {
     for (const char* f : kRcvWndRehashFields) lacks(f);
-  }
-  for (const char* f : {"tcpi_delivery_rate", "tcpi_delivery_rate_app_limited"}) {
-    absent[f] = absl::StrFormat("%s is not modelled (no delivery rate samples, tcp_rate.c)", f);
   }
   return absent;
 }

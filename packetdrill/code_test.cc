@@ -99,13 +99,6 @@ TEST(CodeTest, FieldsBecomeUnknownWithData) {
   EXPECT_THAT(r.reason, HasSubstr("tcp_grow_window"));
 }
 
-// The fields without a model: a SKIP naming them.
-TEST(CodeTest, DeliveryRateIsNotModelled) {
-  Result r = RunPassive("   +0 %{ assert tcpi_delivery_rate_app_limited == 0 }%\n");
-  EXPECT_EQ(r.verdict, Verdict::kSkip);
-  EXPECT_THAT(r.reason, HasSubstr("tcpi_delivery_rate_app_limited is not modelled"));
-}
-
 // segs_in / segs_out around the handshake of a passive open: the child
 // counts the SYN and the ACK that created it; it sent nothing. An
 // out-of-order segment counts in rcv_ooopack, and its duplicate ACK (a
