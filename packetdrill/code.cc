@@ -82,7 +82,8 @@ void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model
     (*unknown)["tcpi_rcv_space"] = "tcpi_rcv_space after a receive RTT sample or a full-sized data segment "
                                    "(tcp_rcv_space_adjust, the v6.6+ truesize scaling) is not modelled";
   } else {
-    (*v)["tcpi_rcv_space"] = std::min<uint32_t>({ssthresh, init_wnd, static_cast<uint32_t>(model::kTcpInitCwnd) * neg.advmss});
+    const uint32_t init_cwnd_bytes = static_cast<uint32_t>(model::kTcpInitCwnd) * neg.advmss;
+    (*v)["tcpi_rcv_space"] = std::min<uint32_t>({ssthresh, init_wnd, init_cwnd_bytes});
   }
   // tcp_grow_window (data of 128 bytes and more, or out of order) raises it
   // by rules that weigh the skb's truesize.
