@@ -126,6 +126,7 @@ void TcpSock::TcpAck(const Segment& seg) {
     }
   }
   snd_una_ = ack;
+  rate_sample_ = RateSample();
   rcv_tsecr_ = seg.tsecr;  // tcp_fast_parse_options: this ACK's TS ecr (0: none)
   SacktagState sack_state;
   if (IsSack() && !seg.sack.empty()) flag |= SacktagWriteQueue(seg, prior_una, &sack_state);
@@ -200,6 +201,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   // newly marked lost: PRR in CWR/Recovery, else tcp_may_raise_cwnd
   // (in-order delivery, or any progress once reordering was raised).
   const uint32_t delivered = delivered_ - prior_delivered;
+  RateGen(delivered, &rate_sample_);
   if (InCwndReduction()) {
     CwndReduction(delivered, lost_ - prior_lost, flag);
   } else if (flag & (reordering_ > kTcpReorderingDefault ? kFlagForwardProgress : kFlagDataAcked)) {
@@ -283,6 +285,7 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     packets_out_ -= acked_pcount;
     *acked_total += acked_pcount;
     *flag |= kFlagDataAcked;
+    RateSkbDelivered(skb, &rate_sample_);
     if (!fully_acked) break;
     wmem_queued_ -= skb.truesize;
     queue_shrunk_ = true;

@@ -65,6 +65,7 @@ void TcpSock::XmitProbeSkb() {
   x.win = 65535;
   x.reason = PushReason::kProbe0;
   x.tag = call_tag_;
+  ++segs_out_;  // tcp_transmit_skb counts it (no payload: not in data_segs_out)
   xmit_(std::move(x));
 }
 

@@ -28,6 +28,7 @@ Profile Linux50() {
   p.tcp_rmem_default = 131072;
   p.initial_rwnd_capped = false;  // v4.20 "tcp: up initial rmem to 128KB and SYN rwin to around 64KB"
   p.rcv_backlog_coalesce = true;
+  p.initial_rcv_wnd_u16_max = true;
   return p;
 }
 
@@ -55,11 +56,13 @@ Profile Linux68() {
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
   p.tcp_info_total_rto = true;
+  p.tcp_info_rcv_wnd_rehash = true;
   p.syn_linear_timeouts = true;
   p.tlp_one_per_flight = true;
   p.syn_cwnd_cut_needs_undo_marker = true;
   p.dead_dst_on_blackhole = true;
   p.tsval_replay_1200 = true;
+  p.initial_rcv_wnd_u16_max = false;
   return p;
 }
 
@@ -79,8 +82,10 @@ Profile Linux61() {
   p.rcv_backlog_ack_defer = false;
   p.rto_zero_window_counts_backoff = false;
   p.tcp_info_total_rto = false;
+  p.tcp_info_rcv_wnd_rehash = false;
   p.syn_linear_timeouts = false;
   p.tsval_replay_1200 = false;
+  p.initial_rcv_wnd_u16_max = true;
   return p;
 }
 

@@ -65,6 +65,14 @@ struct Profile {
   // struct tcp_info ends with tcpi_total_rto, tcpi_total_rto_recoveries and
   // tcpi_total_rto_time (v6.7; 6.1.192's struct has none of them).
   bool tcp_info_total_rto = false;
+  // ... and before them tcpi_rcv_wnd and tcpi_rehash (v6.2; not in 6.1.192's).
+  bool tcp_info_rcv_wnd_rehash = false;
+  // tcp_select_initial_window holds tp->rcv_wnd (and so rcv_ssthresh) to
+  // 65535 whatever the buffer (v4.20 "up initial rmem to 128KB and SYN rwin
+  // to around 64KB", read in 6.1.192; seen on UML 6.1: tcpi_rcv_ssthresh
+  // 65535); v6.6 removed the limit (absent from 6.12.118's source). Only the
+  // window the SYN carries was ever capped at 65535 besides.
+  bool initial_rcv_wnd_u16_max = false;
   // tcp_retransmit_timer in SYN-SENT keeps the initial RTO for the first
   // tcp_syn_linear_timeouts retransmissions of the SYN, and tcp_write_timeout
   // allows that many more (v6.5; read in 6.12.118, absent from 6.1.192).

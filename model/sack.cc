@@ -61,6 +61,7 @@ int TcpSock::SacktagWriteQueue(const Segment& seg, uint64_t prior_snd_una, Sackt
       if (in_sack == 0) continue;
       Skb& skb = rtx_queue_[i];
       SacktagOne(skb, b.dup, state);
+      RateSkbDelivered(skb, &rate_sample_);  // tcp_sacktag_walk
       if (skb.seq >= HighestSackSeq()) highest_sack_end_ = skb.end_seq;  // tcp_advance_highest_sack
     }
   }

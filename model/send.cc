@@ -156,6 +156,7 @@ int64_t TcpSock::sendpage(Page page, uint32_t offset, uint32_t size, int flags, 
   if (sk_err_ != 0) return -TakeSockError();  // sk_stream_error: sock_error before EPIPE
   if (send_shutdown_) return -kEpipe;  // sk_stream_error after SEND_SHUTDOWN
   LockSock();
+  RateCheckAppLimited();  // do_tcp_sendpages
   SendCursor c;
   c.kind = SendCursor::Kind::kPage;
   c.flags = flags;
@@ -218,6 +219,7 @@ void TcpSock::PushFullSkb(Skb& skb, uint32_t mss_now) {
 // waits for memory is parked with its own copy of the caller's vectors.
 int64_t TcpSock::SendmsgCall(SendCursor c, DoneFn done) {
   LockSock();
+  RateCheckAppLimited();  // tcp_sendmsg_locked: is sending application-limited?
   const int64_t r = TcpSendmsgLocked(c);
   if (r == kInProgress) {
     pending_call_ = std::make_unique<PendingCall>();

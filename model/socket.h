@@ -25,7 +25,8 @@ struct TcpInfo {
   uint32_t notsent_bytes = 0;
   uint64_t bytes_sent = 0;
   uint64_t bytes_acked = 0;
-  uint64_t segs_out = 0;      // data segments on the wire
+  uint64_t segs_out = 0;       // segments the socket sent (tp->segs_out): data, FIN, window probes
+  uint64_t data_segs_out = 0;  // of those, the ones with payload (tp->data_segs_out)
   uint32_t snd_wnd = 0;
   uint32_t sndbuf = 0;
   uint32_t wmem_queued = 0;
@@ -42,6 +43,9 @@ struct TcpInfo {
   uint32_t delivered = 0;         // segments delivered, the handshake's one included
   uint32_t delivered_ce = 0;      // of those, acknowledged by ACKs with ECE
   uint32_t dsack_dups = 0;        // segments D-SACKs reported (tp->dsack_dups)
+  uint32_t reord_seen = 0;        // reordering events detected (tp->reord_seen)
+  uint64_t delivery_rate = 0;     // bytes/s of the last recorded rate sample (tcp_compute_delivery_rate)
+  bool delivery_rate_app_limited = false;  // that sample was application-limited
   uint64_t pacing_rate = 0;       // bytes/s (UINT64_MAX: unlimited)
   // tcp_get_info_chrono_stats (us, jiffy granularity): busy_time covers
   // all three chronographs, the other two their own part of it.

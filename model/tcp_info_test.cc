@@ -117,5 +117,120 @@ TEST(TcpInfo, SecondSeriesCountsAnotherRecovery) {
   EXPECT_GE(i.total_rto, 2u);
 }
 
+// __tcp_transmit_skb: segs_out counts every segment the socket sends,
+// data_segs_out those with payload. Two 1000-byte writes (NODELAY: two
+// segments), the RTO resends the head (204 ms, see RtoStatistics), then
+// shutdown() sends a bare FIN once everything is acknowledged: segs_out
+// 2 + 1 + 1 = 4, data_segs_out 3 (the FIN has no payload).
+TEST(TcpInfo, SegsOutCountsRetransmissionsAndTheFin) {
+  SenderContext ctx(NoSack());
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.CompleteAllTx();
+  TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 2u);
+  EXPECT_EQ(i.data_segs_out, 2u);
+  ctx.At(204 * kNsPerMs);
+  ctx.CompleteAllTx();
+  i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 3u);
+  EXPECT_EQ(i.data_segs_out, 3u);
+  ctx.At(300 * kNsPerMs);
+  ctx.Ack(2000);
+  ASSERT_EQ(ctx.sock().Shutdown(), 0);
+  ctx.CompleteAllTx();
+  i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 4u);
+  EXPECT_EQ(i.data_segs_out, 3u);
+}
+
+// tcp_xmit_probe_skb goes through tcp_transmit_skb: a window probe (a bare
+// ACK) counts in segs_out only. Zero window after the first 1000 bytes; the
+// probe timer fires at 204 ms (persist_test.cc derives it).
+TEST(TcpInfo, WindowProbeIsASegmentWithoutData) {
+  SenderContext ctx;
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.AtUs(100);
+  ctx.Ack(1000, 0);
+  ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
+  ctx.At(204 * kNsPerMs);
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.segs_out, 2u);
+  EXPECT_EQ(i.data_segs_out, 1u);
+}
+
+// tcp_check_sack_reordering from tcp_clean_rtx_queue: three segments, the
+// second SACKed, then one ACK of all three. The first was never SACKed nor
+// retransmitted and lies below the highest SACK (prior fack 2 * 1448): an
+// event for reord_seen. The distance (fack = snd_una 3 * 1448, since
+// nothing is SACKed any more, minus 0) is not above 3 segments, so
+// tp->reordering stays 3.
+TEST(TcpInfo, ReordSeenCountsALateHole) {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  SenderContext ctx(o);
+  ASSERT_EQ(ctx.SendMsg(3 * 1448, 0), 3 * 1448);
+  ctx.CompleteAllTx();
+  ctx.AtUs(200);
+  ctx.AckSack(0, {{1448, 2 * 1448}});
+  EXPECT_EQ(ctx.sock().info().reord_seen, 0u);
+  ctx.AtUs(300);
+  ctx.Ack(3 * 1448);
+  const TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.reord_seen, 1u);
+  EXPECT_EQ(i.reordering, 3u);
+}
+
+// tcp_rate.c. SACK (segments count as delivered when acked), MSS 1448,
+// min_rtt 100 us from the handshake. tcp_init_sock starts app-limited with
+// no sample. write(11 * 1448) at 0 on an idle socket: tcp_rate_check_app_limited
+// marks a bubble up to delivered 1 + 0 in flight; ten segments go (cwnd
+// 10), each remembering delivered 1, the delivery clock 0 and app-limited.
+// Their ACK at 1 ms: 11 - 1 = 10 segments over max(send phase 0, ACK phase
+// 1000 us) = 1000 us: 10 * 1448 * 1e6 / 1000 = 14480000 B/s, app-limited
+// (recorded: nothing was). The bubble is over (delivered 11 > 1), so the
+// 11th segment, sent on that ACK with nothing else in flight, is not
+// app-limited: its ACK at 3 ms gives 12 - 11 = 1 segment over 2000 us,
+// 724000 B/s, which replaces the faster app-limited sample.
+TEST(TcpInfo, DeliveryRateSamples) {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  SenderContext ctx(o);
+  TcpInfo i = ctx.sock().info();
+  EXPECT_EQ(i.delivery_rate, 0u);
+  EXPECT_TRUE(i.delivery_rate_app_limited);
+  ASSERT_EQ(ctx.SendMsg(11 * 1448, 0), 11 * 1448);
+  ctx.DrainTx(0);
+  ASSERT_EQ(ctx.sock().packets_out(), 10u);
+  ctx.AtUs(1000);
+  ctx.Ack(10 * 1448);
+  i = ctx.sock().info();
+  EXPECT_EQ(i.delivery_rate, 14480000u);
+  EXPECT_TRUE(i.delivery_rate_app_limited);
+  ctx.DrainTx(0);
+  ASSERT_EQ(ctx.sock().packets_out(), 1u);
+  ctx.AtUs(3000);
+  ctx.Ack(11 * 1448);
+  i = ctx.sock().info();
+  EXPECT_EQ(i.delivery_rate, 724000u);
+  EXPECT_FALSE(i.delivery_rate_app_limited);
+}
+
+// tcp_rate_gen drops a sample shorter than min_rtt, but the ACK's own RTT
+// sample (tcp_ack_update_rtt in tcp_clean_rtx_queue) comes first: an ACK
+// 50 us after the send lowers min_rtt from 100 to 50 us, and the 50 us
+// interval is valid: 1448 * 1e6 / 50 = 28960000 B/s.
+TEST(TcpInfo, DeliveryRateAfterTheAcksRttSample) {
+  SenderContext::Options o;
+  o.profile = "linux-6.12";
+  SenderContext ctx(o);
+  ASSERT_EQ(ctx.SendMsg(1448, 0), 1448);
+  ctx.DrainTx(0);
+  ctx.AtUs(50);
+  ctx.Ack(1448);
+  EXPECT_EQ(ctx.sock().info().min_rtt_us, 50u);
+  EXPECT_EQ(ctx.sock().info().delivery_rate, 28960000u);
+}
+
 }  // namespace
 }  // namespace sendsim::model

@@ -248,6 +248,7 @@ TcpInfo TcpSock::info() const {
   i.bytes_sent = snd_nxt_;
   i.bytes_acked = snd_una_;
   i.segs_out = segs_out_;
+  i.data_segs_out = data_segs_out_;
   i.snd_wnd = snd_wnd_;
   i.sndbuf = sndbuf_;
   i.wmem_queued = wmem_queued_;
@@ -264,6 +265,9 @@ TcpInfo TcpSock::info() const {
   i.delivered = delivered_;
   i.delivered_ce = delivered_ce_;
   i.dsack_dups = dsack_dups_;
+  i.reord_seen = reord_seen_;
+  i.delivery_rate = DeliveryRate();
+  i.delivery_rate_app_limited = rate_app_limited_;
   i.pacing_rate = pacing_rate_;
   i.notsent_lowat = NotsentLowat();
   ChronoStats(&i);

@@ -79,6 +79,13 @@ struct Skb {
   uint32_t frag_end[kMaxSkbFrags] = {};
   uint64_t tag = 0;
   TimeNs sent_ns = 0;  // skb_mstamp of the last (re)transmission
+  // tcp_rate_skb_sent's snapshot (TCP_SKB_CB(skb)->tx): the socket's
+  // first_tx_mstamp, delivered_mstamp (-1: none, or spent by a SACK),
+  // delivered and app_limited when the skb was (re)sent.
+  TimeNs tx_first_ns = 0;
+  TimeNs tx_delivered_ns = -1;
+  uint32_t tx_delivered = 0;
+  bool tx_app_limited = false;
   std::vector<PayloadPiece> payload;  // only when payload is tracked
 
   // skb->len: a FIN occupies a sequence number (end_seq) but no payload byte.
@@ -325,6 +332,22 @@ class TcpSock final : public Socket {
   void CwndApplicationLimited();
   void XmitRetransmitQueue();
 
+  // --- rate.cc (tcp_rate.c) ---
+  struct RateSample {
+    TimeNs prior_ns = -1;          // prior_mstamp (-1: no timing)
+    uint32_t prior_delivered = 0;
+    bool have_prior = false;
+    int64_t interval_us = -1;
+    bool is_app_limited = false;
+    bool is_retrans = false;
+    uint64_t last_end_seq = 0;
+  };
+  void RateSkbSent(Skb& skb);
+  void RateSkbDelivered(Skb& skb, RateSample* rs);
+  void RateGen(uint32_t delivered, RateSample* rs);
+  void RateCheckAppLimited();
+  uint64_t DeliveryRate() const;  // tcp_compute_delivery_rate
+
   // --- probes.cc ---
   bool ScheduleLossProbe(bool advancing_rto);
   int WriteWakeup();
@@ -523,6 +546,16 @@ class TcpSock final : public Socket {
   uint64_t highest_sack_end_ = 0; // tcp_highest_sack_seq while sacked_out > 0
   uint32_t reordering_ = kTcpReorderingDefault;  // tp->reordering
   uint32_t reord_seen_ = 0;
+  // tcp_rate.c: the send phase's start, the last delivery's time, the
+  // app-limited bubble's end (0: none), the last recorded sample.
+  TimeNs first_tx_ns_ = 0;
+  TimeNs delivered_ns_ = 0;
+  // tcp_init_sock starts app-limited (app_limited ~0U, rate_app_limited 1).
+  uint32_t app_limited_ = UINT32_MAX;
+  uint32_t rate_delivered_ = 0;
+  int64_t rate_interval_us_ = 0;
+  bool rate_app_limited_ = true;
+  RateSample rate_sample_;  // the one tcp_ack is building (sack_state.rate)
   uint32_t lost_ = 0;             // tp->lost: segments ever marked lost
   bool tlp_retrans_ = false;      // the outstanding TLP was a retransmission
   // Undo (undo.cc). The kernel's undo_marker 0 means "none": a flag here.
@@ -665,7 +698,8 @@ class TcpSock final : public Socket {
 
   std::unique_ptr<PendingCall> pending_call_;
   const char* violation_ = nullptr;
-  uint64_t segs_out_ = 0;
+  uint64_t segs_out_ = 0;       // tp->segs_out (__tcp_transmit_skb: every segment)
+  uint64_t data_segs_out_ = 0;  // tp->data_segs_out (those with payload)
   std::vector<Iovec> iov_scratch_;
 };
 

@@ -351,7 +351,11 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   lsndtime_ = Jiffies();
   last_xmit_ns_ = now;
   skb.sent_ns = now;
+  RateSkbSent(skb);
+  // __tcp_transmit_skb: every segment counts in segs_out, those with
+  // payload (not a bare FIN) in data_segs_out too.
   segs_out_ += skb.pcount;
+  if (skb.len() != 0) data_segs_out_ += skb.pcount;
   ChargeXmit(skb.pcount);
   xmit_(std::move(x));
 }

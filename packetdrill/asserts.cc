@@ -8,11 +8,27 @@
 namespace sendsim::packetdrill {
 namespace {
 
+// Python's integers are unbounded; the subset computes in 128 bits, enough
+// for tcp_info's u64 fields (an unlimited pacing rate is 2**64 - 1).
+using Num = __int128;
+constexpr Num kU64Max = (Num{1} << 64) - 1;
+
 struct Tok {
   enum Kind { kInt, kName, kOp, kEnd } kind;
   std::string text;
-  int64_t num = 0;
+  Num num = 0;
 };
+
+// struct tcp_info's __u64 fields. The value maps hold int64_t: -1 there
+// stands for ~0ULL (an unlimited pacing rate).
+bool IsU64Field(std::string_view n) {
+  for (std::string_view f : {"tcpi_pacing_rate", "tcpi_max_pacing_rate", "tcpi_bytes_acked", "tcpi_bytes_received",
+                             "tcpi_delivery_rate", "tcpi_busy_time", "tcpi_rwnd_limited", "tcpi_sndbuf_limited",
+                             "tcpi_bytes_sent", "tcpi_bytes_retrans"}) {
+    if (n == f) return true;
+  }
+  return false;
+}
 
 absl::Status Unsupported(std::string_view what) {
   return absl::UnimplementedError(absl::StrFormat("python in %%{ }%%: %s", what));
@@ -58,13 +74,13 @@ absl::StatusOr<std::vector<Tok>> Tokenize(std::string_view s) {
       size_t b = i;
       while (i < s.size() && std::isalnum(static_cast<unsigned char>(s[i]))) ++i;
       std::string t(s.substr(b, i - b));
-      int64_t v = 0;
+      Num v = 0;
       bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
       for (size_t k = hex ? 2 : 0; k < t.size(); ++k) {
         int d = std::isdigit(static_cast<unsigned char>(t[k])) ? t[k] - '0'
                 : hex && std::isxdigit(static_cast<unsigned char>(t[k])) ? std::tolower(t[k]) - 'a' + 10
                                                                           : -1;
-        if (d < 0 || v > (INT64_MAX - d) / (hex ? 16 : 10)) return Broken(absl::StrFormat("number '%s'", t.substr(0, 40)));
+        if (d < 0 || v > (kU64Max - d) / (hex ? 16 : 10)) return Broken(absl::StrFormat("number '%s'", t.substr(0, 40)));
         v = v * (hex ? 16 : 10) + d;
       }
       out.push_back({Tok::kInt, t, v});
@@ -131,13 +147,13 @@ class Eval {
   }
 
   absl::StatusOr<bool> Comparison() {
-    absl::StatusOr<int64_t> left = Arith();
+    absl::StatusOr<Num> left = Arith();
     if (!left.ok()) return left.status();
     if (!IsRel(t_[p_])) return Unsupported("a condition that is not a comparison");
     bool ok = true;
     while (IsRel(t_[p_])) {
       std::string op = t_[p_++].text;
-      absl::StatusOr<int64_t> right = Arith();
+      absl::StatusOr<Num> right = Arith();
       if (!right.ok()) return right.status();
       bool r = op == "==" ? *left == *right
                : op == "!=" ? *left != *right
@@ -151,31 +167,37 @@ class Eval {
     return ok;
   }
 
-  absl::StatusOr<int64_t> Arith() {
-    absl::StatusOr<int64_t> v = Term();
+  absl::StatusOr<Num> Arith() {
+    absl::StatusOr<Num> v = Term();
     while (v.ok() && t_[p_].kind == Tok::kOp && (t_[p_].text == "+" || t_[p_].text == "-")) {
       bool add = t_[p_++].text == "+";
-      absl::StatusOr<int64_t> r = Term();
+      absl::StatusOr<Num> r = Term();
       if (!r.ok()) return r;
-      v = add ? *v + *r : *v - *r;
+      Num out;
+      if (add ? __builtin_add_overflow(*v, *r, &out) : __builtin_sub_overflow(*v, *r, &out)) {
+        return Unsupported("integers beyond 128 bits");
+      }
+      v = out;
     }
     return v;
   }
 
-  absl::StatusOr<int64_t> Term() {
-    absl::StatusOr<int64_t> v = Factor();
+  absl::StatusOr<Num> Term() {
+    absl::StatusOr<Num> v = Factor();
     while (v.ok() && t_[p_].kind == Tok::kOp &&
            (t_[p_].text == "*" || t_[p_].text == "/" || t_[p_].text == "//" || t_[p_].text == "%")) {
       std::string op = t_[p_++].text;
-      absl::StatusOr<int64_t> r = Factor();
+      absl::StatusOr<Num> r = Factor();
       if (!r.ok()) return r;
       if (op == "*") {
-        v = *v * *r;
+        Num out;
+        if (__builtin_mul_overflow(*v, *r, &out)) return Unsupported("integers beyond 128 bits");
+        v = out;
       } else {
         if (*r == 0) return Broken("division by zero");
         if (op == "/") return Unsupported("true division '/'");
         // Python floors; operands here are non-negative counters in practice.
-        int64_t q = *v / *r, m = *v % *r;
+        Num q = *v / *r, m = *v % *r;
         if (m != 0 && ((m < 0) != (*r < 0))) {
           --q;
           m += *r;
@@ -186,7 +208,7 @@ class Eval {
     return v;
   }
 
-  absl::StatusOr<int64_t> Factor() {
+  absl::StatusOr<Num> Factor() {
     const Tok& t = t_[p_];
     if (t.kind == Tok::kInt) {
       ++p_;
@@ -195,15 +217,15 @@ class Eval {
     if (t.kind == Tok::kName) {
       ++p_;
       auto it = vars_.find(t.text);
-      if (it != vars_.end()) return it->second;
+      if (it != vars_.end()) return it->second < 0 && IsU64Field(t.text) ? Num{it->second} + kU64Max + 1 : Num{it->second};
       if (auto a = absent_.find(t.text); a != absent_.end())
-        return Unsupported(absl::StrFormat("%s is not in %s's struct tcp_info", t.text, a->second));
+        return Unsupported(a->second);
       if (IsTcpInfoField(t.text)) return Unsupported(absl::StrFormat("%s is not modelled", t.text));
       return Broken(absl::StrFormat("name '%s' is not defined", t.text.substr(0, 40)));
     }
     if (t.kind == Tok::kOp && t.text == "(") {
       ++p_;
-      absl::StatusOr<int64_t> v = Arith();
+      absl::StatusOr<Num> v = Arith();
       if (!v.ok()) return v;
       if (!(t_[p_].kind == Tok::kOp && t_[p_].text == ")")) return Broken("unbalanced parentheses");
       ++p_;
@@ -211,7 +233,7 @@ class Eval {
     }
     if (t.kind == Tok::kOp && t.text == "-") {
       ++p_;
-      absl::StatusOr<int64_t> v = Factor();
+      absl::StatusOr<Num> v = Factor();
       if (!v.ok()) return v;
       return -*v;
     }
@@ -277,7 +299,9 @@ absl::StatusOr<std::optional<std::string>> EvalAssertBlock(std::string_view code
     if (!*r) {
       std::string values;
       for (const auto& [name, v] : vars) {
-        if (cond.find(name) != std::string_view::npos) values += absl::StrFormat(" %s=%d", name, v);
+        if (cond.find(name) == std::string_view::npos) continue;
+        values += IsU64Field(name) ? absl::StrFormat(" %s=%d", name, static_cast<uint64_t>(v))
+                                   : absl::StrFormat(" %s=%d", name, v);
       }
       return std::optional<std::string>(absl::StrFormat("assertion failed: %s (%s)", cond, Trim(values)));
     }

@@ -18,8 +18,9 @@ namespace sendsim::packetdrill {
 
 // OK(nullopt): all assertions hold. OK(text): the first failing assertion.
 // UnimplementedError: a construct outside the subset (message = reason).
-// `absent`: tcp_info fields the kernel in question does not have (name ->
-// that kernel, e.g. "linux-6.1"); naming one is a SKIP saying so.
+// `absent`: tcp_info fields without a value here (name -> why, e.g.
+// "tcpi_total_rto is not in linux-6.1's struct tcp_info"); naming one is a
+// SKIP with that reason.
 absl::StatusOr<std::optional<std::string>> EvalAssertBlock(std::string_view code,
                                                            const std::map<std::string, int64_t>& vars,
                                                            const std::map<std::string, std::string>& absent = {});

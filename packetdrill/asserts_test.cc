@@ -45,7 +45,7 @@ TEST(AssertsTest, UnsupportedPythonIsUnimplemented) {
 // A field the kernel in question lacks (v6.7's tcpi_total_rto on 6.1) is a
 // SKIP that says so, not "not modelled"; a field it has evaluates as usual.
 TEST(AssertsTest, FieldAbsentFromTheKernelSkips) {
-  const std::map<std::string, std::string> absent = {{"tcpi_total_rto", "linux-6.1"}};
+  const std::map<std::string, std::string> absent = {{"tcpi_total_rto", "tcpi_total_rto is not in linux-6.1's struct tcp_info"}};
   absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock("assert tcpi_total_rto == 0", kVars, absent);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
@@ -53,6 +53,25 @@ TEST(AssertsTest, FieldAbsentFromTheKernelSkips) {
   r = EvalAssertBlock("assert tcpi_snd_cwnd == 10", kVars, absent);
   ASSERT_TRUE(r.ok());
   EXPECT_FALSE(r->has_value());
+}
+
+// tcp_info's __u64 fields compare as Python sees them: an unlimited
+// pacing rate (-1 in the value map) is 2**64 - 1, and 0xffffffffffffffff
+// is a valid literal; arithmetic past 128 bits is a SKIP.
+TEST(AssertsTest, UnsignedSixtyFourBitFields) {
+  const std::map<std::string, int64_t> vars = {{"tcpi_max_pacing_rate", -1}, {"tcpi_snd_cwnd", -1}};
+  for (const char* code : {"assert tcpi_max_pacing_rate == 18446744073709551615",
+                           "assert tcpi_max_pacing_rate == 0xffffffffffffffff", "assert tcpi_max_pacing_rate > 0",
+                           "assert tcpi_snd_cwnd == -1", "assert tcpi_max_pacing_rate + 1 == 18446744073709551615 + 1"}) {
+    absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, vars);
+    ASSERT_TRUE(r.ok()) << code << ": " << r.status();
+    EXPECT_FALSE(r->has_value()) << code << ": " << **r;
+  }
+  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock("assert tcpi_max_pacing_rate == 0", vars);
+  ASSERT_TRUE(r.ok() && r->has_value());
+  EXPECT_THAT(**r, HasSubstr("tcpi_max_pacing_rate=18446744073709551615"));
+  r = EvalAssertBlock("assert 18446744073709551615 * 18446744073709551615 * 18446744073709551615 > 0", vars);
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kUnimplemented);
 }
 
 // What Python itself rejects ends upstream's script: a FAIL (InvalidArgument

@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
 #include "model/constants.h"
+#include "model/peer.h"
 #include "packetdrill/asserts.h"
 
 namespace sendsim::packetdrill {
@@ -42,6 +44,84 @@ int64_t TcpiOptions(const ScriptSocket& s) {
 }
 
 constexpr const char* kTotalRtoFields[] = {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"};
+constexpr const char* kRcvWndRehashFields[] = {"tcpi_rcv_wnd", "tcpi_rehash"};
+
+// tcp_init_buffer_space at the end of the handshake: the window clamp is
+// the whole space (tcp_full_space: half the receive buffer, as
+// tcp_win_from_space gives it with the default scaling on every profile)
+// less one advmss reserved (tcp_app_win 31), at least 2 * advmss;
+// rcv_ssthresh, which began as the initial window, is held to it.
+uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd) {
+  const uint64_t maxwin = neg.full_space;
+  uint64_t clamp = maxwin;
+  if (clamp > 2 * uint64_t{neg.advmss}) clamp = std::max<uint64_t>(2 * uint64_t{neg.advmss}, maxwin - neg.advmss);
+  return static_cast<uint32_t>(std::min<uint64_t>(init_wnd, clamp));
+}
+
+// The receive-side fields and why they are unknown, if they are.
+void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model::TcpInfo& i,
+               std::map<std::string, int64_t>* v, std::map<std::string, std::string>* unknown) {
+  const Negotiated& neg = s.neg;
+  // tp->rcv_wnd as tcp_select_initial_window left it (at most 65535 on
+  // v4.20..v6.5 profiles). An active open chose it in tcp_connect_init,
+  // before it knew whether timestamps would be used: the space is rounded
+  // down to whole advmss (the timestamp option is taken off only for a
+  // reused timewait's ts_recent_stamp), not to advmss less the option as
+  // a passive open's tcp_openreq_init_rwin does.
+  uint32_t init_wnd = neg.rcv_wnd;
+  if (s.active_open && !profile.initial_rwnd_capped && neg.full_space > neg.syn_mss) {
+    init_wnd = neg.full_space / neg.syn_mss * neg.syn_mss;
+  }
+  if (profile.initial_rcv_wnd_u16_max) init_wnd = std::min<uint32_t>(init_wnd, 65535);
+  const uint32_t ssthresh = InitRcvSsthresh(neg, init_wnd);
+  // tcp_rcv_space_adjust moves rcvq_space.space only once there is a
+  // receive RTT sample, and from v6.6 tcp_measure_rcv_mss rescales the
+  // window clamp (and so space and rcv_ssthresh) by a full segment's
+  // len / truesize, a host's allocation the model does not know.
+  if (s.rcv.rtt_sampled || s.rcv.full_segment_seen) {
+    (*unknown)["tcpi_rcv_space"] = "tcpi_rcv_space after a receive RTT sample or a full-sized data segment "
+                                   "(tcp_rcv_space_adjust, the v6.6+ truesize scaling) is not modelled";
+  } else {
+    const uint32_t init_cwnd_bytes = static_cast<uint32_t>(model::kTcpInitCwnd) * neg.advmss;
+    (*v)["tcpi_rcv_space"] = std::min<uint32_t>({ssthresh, init_wnd, init_cwnd_bytes});
+  }
+  // tcp_grow_window (data of 128 bytes and more, or out of order) raises it
+  // by rules that weigh the skb's truesize.
+  if (s.rcv.grow_window_ran || s.rcv.full_segment_seen) {
+    (*unknown)["tcpi_rcv_ssthresh"] =
+        "tcpi_rcv_ssthresh after 128 bytes of data in a segment (tcp_grow_window's truesize rules) is not modelled";
+  } else {
+    (*v)["tcpi_rcv_ssthresh"] = ssthresh;
+  }
+  // tp->rcv_wnd: the initial window until the socket sends a segment; then
+  // tcp_select_window never shrinks it, and the window it would pick now
+  // (at most rcv_ssthresh, rounded up to the scale) is no larger, so it
+  // stays, rounded up to a multiple of the scale unit. Once data arrived
+  // the free space depends on the truesize of what is queued.
+  if (s.rcv_nxt != 1 || s.rcv.ooopack != 0) {
+    (*unknown)["tcpi_rcv_wnd"] = "tcpi_rcv_wnd after inbound data (the receive buffer's truesize) is not modelled";
+  } else if (profile.tcp_info_rcv_wnd_rehash) {
+    // An active open sent its handshake ACK; a passive open's child sent
+    // nothing at first (the SYN-ACK was the request's).
+    const bool sent = s.active_open || i.segs_out + s.tcpi.segs_out != 0;
+    const uint32_t unit = 1u << neg.rcv_wscale;
+    (*v)["tcpi_rcv_wnd"] = sent ? (init_wnd + unit - 1) / unit * unit : init_wnd;
+  }
+  // tcp_rcv_rtt_measure*: 0 until the first sample.
+  if (s.rcv.rtt_sampled) {
+    (*unknown)["tcpi_rcv_rtt"] = "tcpi_rcv_rtt after a receive RTT sample is not modelled";
+  } else {
+    (*v)["tcpi_rcv_rtt"] = 0;
+  }
+  // jiffies_to_usecs(icsk_ack.ato); v6.x reports at most tcp_delack_max
+  // (TCP_RTO_MIN - 1 jiffy: 196 ms at HZ 250), 6.1 the whole value.
+  const int64_t delack_cap = s.hz / model::kTcpDelackMaxHzDivisor - 1;
+  if (s.rcv.ato > delack_cap) {
+    (*unknown)["tcpi_ato"] = "tcpi_ato above tcp_delack_max (capped differently by each kernel) is not modelled";
+  } else {
+    (*v)["tcpi_ato"] = s.rcv.ato * (1000000 / s.hz);
+  }
+}
 
 // The names a code block may use, with their values now.
 std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Profile& profile, model::TimeNs now) {
@@ -57,7 +137,7 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Pr
       // Checked on a 6.18 kernel: 0 vs 1 right after the handshake.
       {"tcpi_bytes_acked", static_cast<int64_t>(i.bytes_acked) + (s.active_open ? 1 : 0)}, {"tcpi_snd_wnd", i.snd_wnd},
       {"tcpi_snd_wscale", neg.snd_wscale},   {"tcpi_rcv_wscale", neg.rcv_wscale},
-      {"tcpi_data_segs_out", static_cast<int64_t>(i.segs_out)},
+      {"tcpi_data_segs_out", static_cast<int64_t>(i.data_segs_out)},
       {"tcpi_rcv_mss", RcvMss(neg, i.snd_mss)}, {"tcpi_rto", i.rto_us},
       {"tcpi_ca_state", i.ca_state},         {"tcpi_retransmits", i.retransmits},
       {"tcpi_probes", i.probes},             {"tcpi_backoff", i.backoff},
@@ -97,6 +177,31 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Pr
   // included (rcv_nxt starts at the peer's ISN + 1, script sequence 1).
   v["tcpi_bytes_received"] = static_cast<uint32_t>(s.rcv_nxt - 1);
   v["tcpi_pmtu"] = i.pmtu;
+  // __tcp_transmit_skb counts every segment (the runner's SYN and ACKs,
+  // the model's data), tcp_segs_in every segment the socket took.
+  v["tcpi_segs_out"] = static_cast<int64_t>(i.segs_out + s.tcpi.segs_out);
+  v["tcpi_segs_in"] = static_cast<int64_t>(s.tcpi.segs_in);
+  v["tcpi_data_segs_in"] = static_cast<int64_t>(s.tcpi.data_segs_in);
+  v["tcpi_reord_seen"] = i.reord_seen;
+  // tcp_rate.c's last recorded sample (model/rate.cc).
+  v["tcpi_delivery_rate"] = static_cast<int64_t>(i.delivery_rate);
+  v["tcpi_delivery_rate_app_limited"] = i.delivery_rate_app_limited ? 1 : 0;
+  v["tcpi_rcv_ooopack"] = s.rcv.ooopack;
+  // tcp_get_info leaves these 0: no FACK counter, no last-ACK-sent time,
+  // and no Fast Open (the runner skips it).
+  v["tcpi_fackets"] = 0;
+  v["tcpi_last_ack_sent"] = 0;
+  v["tcpi_fastopen_client_fail"] = 0;
+  // sk_max_pacing_rate: ~0 (unlimited) without SO_MAX_PACING_RATE, which
+  // the runner does not model; -1 stands for ~0 as in tcpi_pacing_rate.
+  v["tcpi_max_pacing_rate"] = -1;
+  // tcp_write_timeout: every retransmission timeout that does not end the
+  // connection picks a new flow hash (timeout_rehash; sk_txhash is set and
+  // net.core.txrehash on by default): the established RTOs and our SYN's.
+  // A passive open's SYN-ACK timeouts ran on the request socket.
+  if (profile.tcp_info_rcv_wnd_rehash) {
+    v["tcpi_rehash"] = static_cast<int64_t>(i.total_rto) + (s.active_open ? s.syn_retransmits : 0);
+  }
   if (profile.tcp_info_total_rto && i.total_rto_known) {
     v["tcpi_total_rto"] = i.total_rto;
     v["tcpi_total_rto_recoveries"] = i.total_rto_recoveries;
@@ -105,11 +210,16 @@ std::map<std::string, int64_t> TcpiValues(const ScriptSocket& s, const model::Pr
   return v;
 }
 
-// The fields the profile's kernel lacks (named, they SKIP saying so).
+// The fields the profile's kernel lacks, and those whose value now the
+// runner does not know (named, they SKIP saying why).
 std::map<std::string, std::string> TcpiAbsent(const model::Profile& profile) {
   std::map<std::string, std::string> absent;
+  auto lacks = [&](const char* f) { absent[f] = absl::StrFormat("%s is not in %s's struct tcp_info", f, profile.name); };
   if (!profile.tcp_info_total_rto) {
-    for (const char* f : kTotalRtoFields) absent[f] = profile.name;
+    for (const char* f : kTotalRtoFields) lacks(f);
+  }
+  if (!profile.tcp_info_rcv_wnd_rehash) {
+    for (const char* f : kRcvWndRehashFields) lacks(f);
   }
   return absent;
 }
@@ -118,8 +228,10 @@ std::map<std::string, std::string> TcpiAbsent(const model::Profile& profile) {
 
 absl::Status RunCode(const RunState& run, int line, const std::string& code) {
   if (!run.sock.ep) return run.Skip(line, "%{ }% before the connection is established");
-  absl::StatusOr<std::optional<std::string>> r =
-      EvalAssertBlock(code, TcpiValues(run.sock, run.profile, run.loop.now()), TcpiAbsent(run.profile));
+  std::map<std::string, int64_t> values = TcpiValues(run.sock, run.profile, run.loop.now());
+  std::map<std::string, std::string> absent = TcpiAbsent(run.profile);
+  RcvFields(run.sock, run.profile, run.sock.ep->socket().info(), &values, &absent);
+  absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, values, absent);
   if (!r.ok()) return run.At(line, r.status());
   if (*r) return run.Fail(line, **r);
   return absl::OkStatus();

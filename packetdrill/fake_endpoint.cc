@@ -68,6 +68,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
     i.wmem_queued = static_cast<uint32_t>(written_ - acked_);
     i.notsent_bytes = static_cast<uint32_t>(written_ - sent_);
     i.bytes_sent = sent_;  // the FIN's sequence number (SendFin) comes from it
+    i.segs_out = i.data_segs_out = skbs_sent_;  // one segment per skb, as the fake counts them
     return i;
   }
   const model::Counters& counters() const override { return counters_; }
@@ -110,6 +111,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
     x.tcp_flags = model::kTcpAck | model::kTcpPsh;
     x.truesize = x.len + 1000;
     sent_ = written_;
+    ++skbs_sent_;
     sink_(x);
   }
 
@@ -118,6 +120,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
   FakeOptions opts_;
   model::Counters counters_;
   uint64_t written_ = 0, sent_ = 0, acked_ = 0;
+  uint64_t skbs_sent_ = 0;
   bool pending_ = false;
   bool more_ = false;
   bool fin_ = false;

@@ -99,6 +99,7 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   // tcp_select_initial_window.
   uint64_t rcvbuf = o.rcvbuf >= 0 ? static_cast<uint64_t>(o.rcvbuf) * 2 : s.tcp_rmem[1];
   uint64_t space = rcvbuf / 2;  // tcp_win_from_space with the default scaling (half of the buffer)
+  n.full_space = static_cast<uint32_t>(std::min<uint64_t>(space, UINT32_MAX));
   if (n.wscale_ok) {
     uint64_t ws_space = std::max<uint64_t>({space, s.tcp_rmem[2], s.rmem_max});
     n.rcv_wscale = static_cast<uint8_t>(std::clamp(Ilog2(ws_space) - 15, 0, static_cast<int>(kMaxWscale)));

@@ -37,6 +37,7 @@ struct Negotiated {
   uint32_t mss_cache = 1460;  // sending MSS: min(pmtu - 40, peer MSS, TCP_MAXSEG) minus options
   uint32_t mss_clamp = 536;   // tp->rx_opt.mss_clamp: the peer's MSS option clamped by TCP_MAXSEG
   uint32_t rcv_wnd = 0;       // initial receive window (bytes)
+  uint32_t full_space = 0;    // tcp_full_space: the receive buffer's window share (half of it)
   bool ecn = false;           // classic ECN agreed (TCP_ECN_OK): set by the runner from the SYN flags
 };
 

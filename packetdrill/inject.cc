@@ -32,6 +32,35 @@ bool IsRetransmittedFin(const ScriptSocket& sock, const PacketEvent& p) {
 }
 
 // Inbound packets the model cannot receive: a skip reason.
+// tcp_segs_in: tcp_v4_rcv counts every segment the connection's socket
+// takes, before any check. A passive open's child starts at 1 for its SYN
+// (tcp_create_openreq_child) and counts the ACK that creates it
+// (tcp_child_process); the listener's and the request's segments count
+// nowhere.
+void CountSegIn(ScriptSocket& sock, const PacketEvent& p) {
+  bool conn = false;
+  switch (sock.phase) {
+    case SocketPhase::kSynSent:
+    case SocketPhase::kEstablished:
+      conn = true;
+      break;
+    case SocketPhase::kClosed:
+      conn = sock.ep != nullptr;
+      break;
+    case SocketPhase::kSynRcvd:
+      if ((p.flags & kFlagAck) && !(p.flags & (kFlagSyn | kFlagRst))) {
+        sock.tcpi = {.segs_in = 1};
+        conn = true;
+      }
+      break;
+    default:
+      break;
+  }
+  if (!conn) return;
+  ++sock.tcpi.segs_in;
+  if (p.len != 0) ++sock.tcpi.data_segs_in;
+}
+
 absl::Status UnmodelledInbound(const RunState& run, const PacketEvent& p) {
   const bool syn = p.flags & kFlagSyn, ack = p.flags & kFlagAck;
   if (p.flags & kFlagRst) return absl::UnimplementedError("inbound RST: connection reset is not modelled");
@@ -287,6 +316,7 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
 absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   if (run.sock.tw.alive) return OnTimeWaitSegment(run, e, p);
   const bool gone = ConnectionGone(run);
+  if (!gone) CountSegIn(run.sock, p);
   if (gone || ((p.flags & kFlagRst) && run.sock.ep)) {
     if ((p.flags & kFlagAck) && !p.ack) return run.Fail(e.line, "inbound packet with the ACK flag '.' needs 'ack N'");
     return gone ? OnStraySegment(run, e, p) : OnInboundRst(run, e, p);

@@ -585,6 +585,10 @@ absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd, std::map
   std::memcpy(&total_rto_recoveries, buf + kTail + 10, sizeof(total_rto_recoveries));
   std::memcpy(&total_rto_time, buf + kTail + 12, sizeof(total_rto_time));
   const bool has_total_rto = len >= kTail + 16;
+  uint32_t rcv_wnd = 0, rehash = 0;
+  std::memcpy(&rcv_wnd, buf + kTail, sizeof(rcv_wnd));
+  std::memcpy(&rehash, buf + kTail + 4, sizeof(rehash));
+  const bool has_rcv_wnd = len >= kTail + 8;
   std::map<std::string, int64_t> v = {
       {"tcpi_snd_cwnd", i.tcpi_snd_cwnd}, {"tcpi_snd_ssthresh", i.tcpi_snd_ssthresh},
       {"tcpi_snd_mss", i.tcpi_snd_mss}, {"tcpi_advmss", i.tcpi_advmss}, {"tcpi_rtt", i.tcpi_rtt},
@@ -608,18 +612,38 @@ absl::StatusOr<std::map<std::string, int64_t>> KernelTcpiValues(int fd, std::map
       {"tcpi_last_data_sent", i.tcpi_last_data_sent}, {"tcpi_last_ack_recv", i.tcpi_last_ack_recv},
       {"tcpi_last_data_recv", i.tcpi_last_data_recv}, {"tcpi_pmtu", i.tcpi_pmtu},
       {"tcpi_bytes_received", static_cast<int64_t>(i.tcpi_bytes_received)},
+      {"tcpi_segs_out", i.tcpi_segs_out}, {"tcpi_segs_in", i.tcpi_segs_in},
+      {"tcpi_data_segs_in", i.tcpi_data_segs_in}, {"tcpi_ato", i.tcpi_ato},
+      {"tcpi_rcv_ssthresh", i.tcpi_rcv_ssthresh}, {"tcpi_rcv_rtt", i.tcpi_rcv_rtt},
+      {"tcpi_rcv_space", i.tcpi_rcv_space}, {"tcpi_reord_seen", i.tcpi_reord_seen},
+      {"tcpi_rcv_ooopack", i.tcpi_rcv_ooopack}, {"tcpi_fackets", i.tcpi_fackets},
+      {"tcpi_last_ack_sent", i.tcpi_last_ack_sent},
+      {"tcpi_fastopen_client_fail", int64_t{i.tcpi_fastopen_client_fail}},
+      {"tcpi_delivery_rate_app_limited", int64_t{i.tcpi_delivery_rate_app_limited}},
+      {"tcpi_delivery_rate", static_cast<int64_t>(i.tcpi_delivery_rate)},
+      {"tcpi_max_pacing_rate", static_cast<int64_t>(i.tcpi_max_pacing_rate)},
       {"TCP_CA_Open", 0}, {"TCP_CA_Disorder", 1}, {"TCP_CA_CWR", 2}, {"TCP_CA_Recovery", 3}, {"TCP_CA_Loss", 4},
       {"TCP_ESTABLISHED", 1}, {"TCP_FIN_WAIT1", 4}, {"TCP_FIN_WAIT2", 5}, {"TCP_TIME_WAIT", 6},
       {"TCP_CLOSE", 7}, {"TCP_CLOSE_WAIT", 8}, {"TCP_LAST_ACK", 9}, {"TCP_CLOSING", 11},
       {"TCPI_OPT_TIMESTAMPS", 1}, {"TCPI_OPT_SACK", 2}, {"TCPI_OPT_WSCALE", 4}, {"TCPI_OPT_ECN", 8},
       {"TCPI_OPT_ECN_SEEN", 16},
   };
+  if (has_rcv_wnd) {
+    v["tcpi_rcv_wnd"] = rcv_wnd;
+    v["tcpi_rehash"] = rehash;
+  } else {
+    for (const char* f : {"tcpi_rcv_wnd", "tcpi_rehash"}) {
+      (*absent)[f] = absl::StrFormat("%s is not in this kernel's struct tcp_info", f);
+    }
+  }
   if (has_total_rto) {
     v["tcpi_total_rto"] = total_rto;
     v["tcpi_total_rto_recoveries"] = total_rto_recoveries;
     v["tcpi_total_rto_time"] = total_rto_time;
   } else {
-    for (const char* f : {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"}) (*absent)[f] = "this kernel";
+    for (const char* f : {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"}) {
+      (*absent)[f] = absl::StrFormat("%s is not in this kernel's struct tcp_info", f);
+    }
   }
   return v;
 }

@@ -289,6 +289,9 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   }
   if (SeqAfter(seq, sock.rcv_nxt)) {
     // tcp_data_queue_ofo (inside the window: UnmodelledData).
+    ++sock.rcv.ooopack;
+    sock.rcv.grow_window_ran = true;
+    if (p.len >= RcvMss(sock)) sock.rcv.full_segment_seen = true;
     EcnCheckCe(sock, ecn);
     RcvMss(sock);
     if (run.profile.ofo_measures_rcv_mss) MeasureRcvMss(sock, p.len, p.flags & kFlagPsh);
@@ -302,6 +305,8 @@ DataArrival DataQueue(RunState& run, const PacketEvent& p) {
   sock.rcv_nxt += new_bytes;
   sock.rcv.queued += new_bytes;
   if (p.len != 0) {
+    if (p.len >= 128) sock.rcv.grow_window_ran = true;  // tcp_event_data_recv -> tcp_grow_window
+    if (p.len >= RcvMss(sock)) sock.rcv.full_segment_seen = true;
     sock.rcv.ack_sched = true;  // inet_csk_schedule_ack (tcp_event_data_recv)
     EventDataRecv(run, p.len, p.flags & kFlagPsh, ecn);
   }

@@ -125,6 +125,7 @@ absl::Status RunState::CheckReturn(int line, const std::string& name, const Sysc
 
 void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
   const Negotiated& n = sock.neg;
+  if (!(flags & kFlagAck)) ++sock.tcpi.segs_out;  // our SYN (a SYN-ACK is the request's)
   std::optional<uint8_t> ws;
   if (n.wscale_ok) ws = n.rcv_wscale;
   EmitControl(*this, 0, flags, ack, std::min<uint32_t>(n.rcv_wnd, 65535),
@@ -132,12 +133,14 @@ void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
 }
 
 void RunState::EmitAck() {
+  ++sock.tcpi.segs_out;
   OnAckSent(*this);
   EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), SegmentOptionsNow());
 }
 
 void RunState::EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket) {
   if (from_socket) {
+    ++sock.tcpi.segs_out;
     EmitControl(*this, seq, flags, ack, sock.DataWindow(), SegmentOptionsNow());
   } else {
     EmitControl(*this, seq, flags, ack, 0, {});

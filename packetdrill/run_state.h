@@ -138,6 +138,14 @@ struct ScriptSocket {
     uint32_t rtt_est_seq = 0;
     bool rtt_sampled = false;
     uint32_t rtt_last_tsecr = 0;
+    // tcp_info's receive-side record (code.cc): out-of-order segments
+    // (tp->rcv_ooopack), a data segment of 128 bytes or more or one out of
+    // order (tcp_grow_window may have raised rcv_ssthresh by a truesize
+    // rule), one of at least rcv_mss (tcp_measure_rcv_mss, which from v6.6
+    // rescales the window clamp by len / truesize).
+    uint32_t ooopack = 0;
+    bool grow_window_ran = false;
+    bool full_segment_seen = false;
     // The model sent a segment longer than Linux's MSS less our SACK
     // option (match.cc's OnXmit): the runner skips.
     bool sack_shrinks_mss = false;
@@ -148,6 +156,15 @@ struct ScriptSocket {
   bool ecn_syn = false;
   bool ecn_demand_cwr = false;
   bool ecn_seen = false;
+  // The connection's segment counters that the model socket does not see
+  // (code.cc adds its own): every segment the socket took (tcp_segs_in)
+  // and those with payload, and what it sent that the runner builds (our
+  // SYN, ACKs, a RST: __tcp_transmit_skb's segs_out).
+  struct SegCounts {
+    uint64_t segs_in = 0;
+    uint64_t data_segs_in = 0;
+    uint64_t segs_out = 0;
+  } tcpi;
   bool have_last_ack = false;
   uint32_t last_ack = 0;
   uint32_t last_win = 0;

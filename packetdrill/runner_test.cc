@@ -294,9 +294,9 @@ TEST(RunnerTest, AssertsPassFailAndSkip) {
   Result s = RunText("   +0 %{ print(tcpi_snd_cwnd) }%\n");
   EXPECT_EQ(s.verdict, Verdict::kSkip);
   EXPECT_THAT(s.reason, HasSubstr("python"));
-  Result u = RunText("   +0 %{ assert tcpi_rcv_rtt == 3 }%\n");
+  Result u = RunText("   +0 %{ assert tcpi_rehash == 3 }%\n");
   EXPECT_EQ(u.verdict, Verdict::kSkip);
-  EXPECT_THAT(u.reason, HasSubstr("tcpi_rcv_rtt is not modelled"));
+  EXPECT_THAT(u.reason, HasSubstr("tcpi_rehash is not in test's struct tcp_info"));
   // Connection state and constants of the tcp_info vocabulary.
   EXPECT_EQ(RunText("   +0 %{ assert tcpi_state == TCP_ESTABLISHED and tcpi_ca_state == TCP_CA_Open }%\n").verdict,
             Verdict::kPass);
