@@ -72,7 +72,8 @@ PeerSyn PeerSynFromOptions(const std::vector<TcpOption>& options, uint32_t windo
   return p;
 }
 
-Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer, bool initial_rwnd_capped) {
+Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer, bool initial_rwnd_capped,
+                     bool rcv_wnd_u16_max) {
   Negotiated n;
   n.pmtu = s.route_mtu.value_or(1500);
   const uint32_t headers = s.ipv6 ? kIpv6TcpHeaders : kIpv4TcpHeaders;
@@ -106,7 +107,9 @@ Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* p
   }
   uint32_t win_mss = n.syn_mss - (n.timestamps ? kTsOptionLen : 0);
   space = space / win_mss * win_mss;
-  if (!n.wscale_ok) space = std::min<uint64_t>(space, 65535);
+  // Without window scaling, and on v4.20..v6.5 whatever the scale, at most
+  // U16_MAX.
+  if (!n.wscale_ok || rcv_wnd_u16_max) space = std::min<uint64_t>(space, 65535);
   n.rcv_wnd = static_cast<uint32_t>(space);
   // v4.19 only: when the MSS exceeds one unit of the window scale, the
   // initial window is capped at tcp_default_init_rwnd(mss) segments (no

@@ -50,8 +50,10 @@ struct LocalSockOpts {
 // tcp_openreq_init_rwin / tcp_select_initial_window / tcp_sync_mss, in our words.
 // `peer` is null for our own SYN (active open before the SYN-ACK).
 // `initial_rwnd_capped` is model::Profile::initial_rwnd_capped (v4.19's
-// 20-MSS cap on the initial window).
-Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer, bool initial_rwnd_capped);
+// 20-MSS cap on the initial window), `rcv_wnd_u16_max`
+// model::Profile::initial_rcv_wnd_u16_max (v4.20..v6.5's 65535 cap).
+Negotiated Negotiate(const Settings& s, const LocalSockOpts& o, const PeerSyn* peer, bool initial_rwnd_capped,
+                     bool rcv_wnd_u16_max = false);
 
 // tcp_options_write order for SYN and SYN-ACK: mss; TS (preceded by sackOK when
 // SACK is on, else by nop,nop); nop,nop,sackOK when SACK without TS; nop,wscale.

@@ -151,5 +151,24 @@ TEST(HandshakeTest, SynOptionLayoutsFollowTcpOptionsWrite) {
   EXPECT_TRUE(DataOptions(false, 1, 2).empty());
 }
 
+// tcp_select_initial_window from v4.20 to v6.5 (read in 6.1.192) keeps
+// rcv_wnd within U16_MAX even with window scaling: half of tcp_rmem[1]
+// 131072 is 65536, rounded down to MSS 1000 is 65000, under the cap; with
+// tcp_rmem[1] 540000 the 270000 (a multiple of 1000) becomes 65535.
+TEST(HandshakeTest, InitialWindowU16CapBeforeV66) {
+  Settings s = Defaults();
+  PeerSyn p;
+  p.mss = 1000;
+  p.sack_ok = true;
+  p.wscale = 7;
+  LocalSockOpts o;
+  o.user_mss = 1000;
+  s.tcp_rmem[1] = 131072;
+  EXPECT_EQ(Negotiate(s, o, &p, kUncapped, true).rcv_wnd, 65000u);
+  s.tcp_rmem[1] = 540000;
+  EXPECT_EQ(Negotiate(s, o, &p, kUncapped, true).rcv_wnd, 65535u);
+  EXPECT_EQ(Negotiate(s, o, &p, kUncapped, false).rcv_wnd, 270000u);
+}
+
 }  // namespace
 }  // namespace sendsim::packetdrill

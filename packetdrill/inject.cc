@@ -77,7 +77,8 @@ absl::Status UnmodelledInbound(const RunState& run, const PacketEvent& p) {
 // ISN was.
 void NegotiateWithPeer(RunState& run, const PacketEvent& p) {
   const PeerSyn peer = PeerSynFromOptions(p.options, *p.win);
-  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer, run.profile.initial_rwnd_capped);
+  run.sock.neg = Negotiate(run.settings, HandshakeOpts(run.sock.listen_opts), &peer, run.profile.initial_rwnd_capped,
+                          run.profile.initial_rcv_wnd_u16_max);
   run.sock.rcv_nxt = 1;
   run.sock.rcv.wup = 1;
 }

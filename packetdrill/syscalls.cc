@@ -372,7 +372,8 @@ absl::Status SyscallDriver::SysConnect(const Call& c) {
   if (!fds_.count(*fd) || !fds_[*fd].listener) return Immediate(c, -kErrEbadf);
   ScriptSocket& sock = run_.sock;
   if (sock.phase != SocketPhase::kCreated) return run_.Skip(c.line(), "connect() in this state");
-  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr, run_.profile.initial_rwnd_capped);
+  sock.neg = Negotiate(run_.settings, HandshakeOpts(sock.listen_opts), nullptr, run_.profile.initial_rwnd_capped,
+                       run_.profile.initial_rcv_wnd_u16_max);
   // tcp_ecn_send_syn: tcp_ecn=1 asks for ECN with ECE and CWR on the SYN.
   sock.ecn_syn = run_.settings.tcp_ecn == 1;
   run_.EmitSyn(kFlagSyn | (sock.ecn_syn ? kFlagEce | kFlagCwr : 0), 0, 0);
