@@ -54,6 +54,7 @@ Profile Linux68() {
   p.rcv_backlog_ack_defer = true;
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
+  p.probe0_timeout_in_ms = true;
   p.tcp_info_total_rto = true;
   p.syn_linear_timeouts = true;
   p.tlp_one_per_flight = true;
@@ -77,6 +78,7 @@ Profile Linux61() {
   p.has_splice_pages = false;
   p.rcv_backlog_ack_defer = false;
   p.rto_zero_window_counts_backoff = false;
+  p.probe0_timeout_in_ms = false;
   p.tcp_info_total_rto = false;
   p.syn_linear_timeouts = false;
   return p;
