@@ -139,11 +139,12 @@ void TcpSock::TcpAck(const Segment& seg) {
     if (!write_queue_.empty()) {
       if (write_queue_.front().end_seq <= snd_una_ + snd_wnd_) {
         backoff_ = 0;
+        probes_tstamp_ = 0;
         ClearXmitTimer();
       } else {
         const uint64_t when = std::min<uint64_t>(static_cast<uint64_t>(std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs))) << backoff_,
                                                  NsToJiffiesCeil(kTcpRtoMaxNs));
-        ResetXmitTimer(XmitTimer::kProbe0, static_cast<uint32_t>(when));
+        ResetXmitTimer(XmitTimer::kProbe0, ClampProbe0ToUserTimeout(static_cast<uint32_t>(when)));
       }
     }
     if (tlp_high_seq_ != 0) ProcessTlpAck(ack, flag);

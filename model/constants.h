@@ -29,6 +29,7 @@ inline constexpr int kEagain = 11;   // EAGAIN
 inline constexpr int kEpipe = 32;    // EPIPE
 inline constexpr int kEinval = 22;   // EINVAL
 inline constexpr int kEconnreset = 104;  // ECONNRESET
+inline constexpr int kEtimedout = 110;   // ETIMEDOUT
 
 inline constexpr int kPageSize = 4096;            // PAGE_SIZE
 inline constexpr int kMaxSkbFrags = 17;           // MAX_SKB_FRAGS with 4 KiB pages
@@ -71,6 +72,7 @@ inline constexpr uint32_t kTcpHeaderLen = 32;             // tcp_header_len with
 // Timers (jiffy-based in the kernel; here in ns).
 inline constexpr int64_t kTcpRtoMinNs = 200'000'000;      // TCP_RTO_MIN (HZ/5)
 inline constexpr int64_t kTcpRtoMaxNs = 120'000'000'000;  // TCP_RTO_MAX (120 s)
+inline constexpr uint32_t kTcpRetries2 = 15;               // net.ipv4.tcp_retries2 default (not a modelled sysctl)
 inline constexpr int64_t kTcpTimeoutInitNs = 1'000'000'000;  // TCP_TIMEOUT_INIT (1 s)
 inline constexpr int64_t kTcpTimeoutFallbackNs = 3'000'000'000;  // TCP_TIMEOUT_FALLBACK (3 s)
 inline constexpr int kTcpTimeoutMinJiffies = 2;           // TCP_TIMEOUT_MIN (2 jiffies), TLP slack

@@ -55,6 +55,7 @@ Profile Linux68() {
   p.rcv_backlog_ack_defer = true;
   p.cubic_usec_clock = true;
   p.rto_zero_window_counts_backoff = true;
+  p.probe0_timeout_in_ms = true;
   p.tcp_info_total_rto = true;
   p.tcp_info_rcv_wnd_rehash = true;
   p.syn_linear_timeouts = true;
@@ -81,6 +82,7 @@ Profile Linux61() {
   p.has_splice_pages = false;
   p.rcv_backlog_ack_defer = false;
   p.rto_zero_window_counts_backoff = false;
+  p.probe0_timeout_in_ms = false;
   p.tcp_info_total_rto = false;
   p.tcp_info_rcv_wnd_rehash = false;
   p.syn_linear_timeouts = false;

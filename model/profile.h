@@ -62,6 +62,11 @@ struct Profile {
   // out_reset_timer label it jumps to (read in 6.12.118, seen on 6.18); in
   // 6.1.192 and before it is skipped (tcpi_backoff stays 0).
   bool rto_zero_window_counts_backoff = false;
+  // tcp_rtx_probe0_timed_out compares the time the zero-window RTOs have
+  // lasted with TCP_USER_TIMEOUT in milliseconds (v6.7's rework, read in
+  // 6.12.118); 6.1.192 converts that time to jiffies first and compares
+  // jiffies with milliseconds (at HZ 250 the abort comes 4x later).
+  bool probe0_timeout_in_ms = false;
   // struct tcp_info ends with tcpi_total_rto, tcpi_total_rto_recoveries and
   // tcpi_total_rto_time (v6.7; 6.1.192's struct has none of them).
   bool tcp_info_total_rto = false;

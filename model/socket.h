@@ -92,7 +92,7 @@ struct Counters {
   uint64_t hystart_delay_exits = 0;
 };
 
-enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLowat };
+enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLowat, kTcpUserTimeout };
 
 class Socket {
  public:

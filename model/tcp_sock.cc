@@ -210,6 +210,12 @@ int TcpSock::setsockopt(SockOpt opt, int64_t value) {
       notsent_lowat_ = val;
       WriteSpace();
       return 0;
+    case SockOpt::kTcpUserTimeout:
+      // do_tcp_setsockopt (tcp_sock_set_user_timeout): ms, not negative;
+      // read by the next timer (user_timeout.cc).
+      if (ival < 0) return -kEinval;
+      user_timeout_ms_ = val;
+      return 0;
     case SockOpt::kTcpNodelay:
     case SockOpt::kTcpCork:
       break;

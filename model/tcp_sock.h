@@ -31,6 +31,8 @@
 //     chrono.cc    tcp_chrono_start/stop (tcp_info's busy/limited times)
 //   tcp_timer.c
 //     timers.cc    the ICSK xmit timer: tcp_write_timer, RTO, probe0
+//     user_timeout.cc  TCP_USER_TIMEOUT and the write timeouts that abort
+//                      (tcp_write_timeout, tcp_write_err, the clamps)
 //
 // Sequence numbers are 64-bit internally (no wrap in long runs) and
 // truncated to 32 bits at the wire seam.
@@ -166,6 +168,11 @@ class TcpSock final : public Socket {
   // none) becomes sk_err. Later segments and timers are ignored.
   void Abort(int err);
   bool aborted() const { return aborted_; }
+  // Called when a timer gave up on the connection (tcp_write_err: Abort
+  // with ETIMEDOUT has run; no RST is sent), with the error.
+  using TimeoutFn = std::function<void(int err)>;
+  void set_timeout_callback(TimeoutFn fn) { timeout_fn_ = std::move(fn); }
+  uint32_t user_timeout_ms() const { return user_timeout_ms_; }
   // sock_error: the pending sk_err (positive errno), cleared by reading it.
   int TakeSockError();
   bool has_sock_error() const { return sk_err_ != 0; }
@@ -484,6 +491,15 @@ class TcpSock final : public Socket {
   // The state a handshake with retransmissions leaves (tcp_sock.cc).
   void InitAfterSynRetransmit(const Options& opts);
 
+  // --- user_timeout.cc ---
+  uint32_t MsecsToJiffies(uint32_t ms) const;     // msecs_to_jiffies (rounds up)
+  uint32_t ClampRtoToUserTimeout() const;         // tcp_clamp_rto_to_user_timeout
+  uint32_t ClampProbe0ToUserTimeout(uint32_t when) const;  // tcp_clamp_probe0_to_user_timeout
+  bool RetransmitsTimedOut() const;               // retransmits_timed_out(tcp_retries2, user timeout)
+  bool RtxProbe0TimedOut() const;                 // tcp_rtx_probe0_timed_out
+  bool ProbeTimerTimedOut();                      // tcp_probe_timer's abort tests
+  void WriteErr();                                // tcp_write_err
+
   void NoteViolation(const char* what);
 
   // --- chrono.cc: tcp_chrono_* (tcpi_busy_time and its limited parts) ---
@@ -620,6 +636,9 @@ class TcpSock final : public Socket {
   Dst fib_dst_;
   uint32_t pmtu_cookie_ = 0;  // icsk_pmtu_cookie
   uint32_t probes_out_ = 0;      // icsk_probes_out
+  uint32_t probes_tstamp_ = 0;   // icsk_probes_tstamp (jiffies of the first probe0 timer; 0: none)
+  uint32_t user_timeout_ms_ = 0; // icsk_user_timeout (TCP_USER_TIMEOUT, ms; 0: off)
+  TimeoutFn timeout_fn_;
   uint32_t retransmits_ = 0;     // icsk_retransmits (consecutive RTOs)
   uint32_t total_retrans_ = 0;   // tp->total_retrans (segments)
   uint32_t delivered_ = 1;       // tp->delivered (the handshake counts one)

@@ -111,22 +111,33 @@ void TcpSock::RetransmitTimer() {
   // resends the head without counting a retransmit round, and before v6.5
   // without counting a backoff (Profile::rto_zero_window_counts_backoff).
   const bool zero_window = snd_wnd_ == 0;
+  // tcp_rtx_probe0_timed_out / tcp_write_timeout (user_timeout.cc).
+  if (zero_window ? RtxProbe0TimedOut() : RetransmitsTimedOut()) {
+    WriteErr();
+    return;
+  }
   EnterLoss();
   if (!zero_window) UpdateRtoStats();  // after tcp_enter_loss
   XmitRetransmitQueue();
   if (!zero_window || profile_.rto_zero_window_counts_backoff) ++backoff_;
   rto_jiffies_ = std::min(rto_jiffies_ << 1, NsToJiffiesCeil(kTcpRtoMaxNs));
-  ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
+  ResetXmitTimer(XmitTimer::kRetrans, ClampRtoToUserTimeout());
 }
 
 // tcp_probe_timer -> tcp_send_probe0. Every probe that went out (data or a
 // window probe) doubles the next interval (icsk_backoff, capped by
 // tcp_retries2 = 15, and the interval by TCP_RTO_MAX); the local-congestion
 // branch (TCP_RESOURCE_PROBE_INTERVAL) cannot happen in the model.
-// Simplification: no abort after tcp_retries2 unanswered probes.
+// The abort after tcp_retries2 unanswered probes or the user timeout:
+// ProbeTimerTimedOut (user_timeout.cc).
 void TcpSock::ProbeTimer() {
   if (packets_out_ != 0 || write_queue_.empty()) {
     probes_out_ = 0;
+    probes_tstamp_ = 0;
+    return;
+  }
+  if (ProbeTimerTimedOut()) {
+    WriteErr();
     return;
   }
   ++counters_.probe0_fires;
@@ -134,13 +145,14 @@ void TcpSock::ProbeTimer() {
   if (packets_out_ != 0 || write_queue_.empty()) {
     probes_out_ = 0;
     backoff_ = 0;
+    probes_tstamp_ = 0;
     return;
   }
   ++probes_out_;
-  if (backoff_ < 15) ++backoff_;
+  if (backoff_ < kTcpRetries2) ++backoff_;
   const uint64_t base = std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs));
-  ResetXmitTimer(XmitTimer::kProbe0,
-                 static_cast<uint32_t>(std::min<uint64_t>(base << backoff_, NsToJiffiesCeil(kTcpRtoMaxNs))));
+  const uint32_t when = static_cast<uint32_t>(std::min<uint64_t>(base << backoff_, NsToJiffiesCeil(kTcpRtoMaxNs)));
+  ResetXmitTimer(XmitTimer::kProbe0, ClampProbe0ToUserTimeout(when));
 }
 
 }  // namespace sendsim::model

@@ -207,6 +207,11 @@ absl::Status SetSysctl(std::string_view name, std::string_view value, Settings* 
   }
   if (name == "tcp_syn_linear_timeouts") return integer(&s->tcp_syn_linear_timeouts);
   if (name == "tcp_synack_retries") return integer(&s->tcp_synack_retries);
+  // keepalive.cc; read at each use. tcp_keepalive_time and _intvl are
+  // seconds stored in jiffies (proc_dointvec_jiffies), _probes a u8.
+  if (name == "tcp_keepalive_time") return integer(&s->tcp_keepalive_time);
+  if (name == "tcp_keepalive_intvl") return integer(&s->tcp_keepalive_intvl);
+  if (name == "tcp_keepalive_probes") return integer(&s->tcp_keepalive_probes);
   // Receiver-side or connection-setup knobs that cannot change what this
   // runner models (one connection per run, no syncookies or metrics cache).
   if (name == "tcp_dsack") return integer(&s->tcp_dsack);
@@ -514,6 +519,9 @@ bool CopySysctl(std::string_view key, const Settings& from, Settings* to) {
       {"net.ipv4.tcp_syn_retries", &Settings::tcp_syn_retries},
       {"net.ipv4.tcp_syn_linear_timeouts", &Settings::tcp_syn_linear_timeouts},
       {"net.ipv4.tcp_synack_retries", &Settings::tcp_synack_retries},
+      {"net.ipv4.tcp_keepalive_time", &Settings::tcp_keepalive_time},
+      {"net.ipv4.tcp_keepalive_intvl", &Settings::tcp_keepalive_intvl},
+      {"net.ipv4.tcp_keepalive_probes", &Settings::tcp_keepalive_probes},
       {"net.core.rmem_max", &Settings::rmem_max},
       {"net.core.wmem_max", &Settings::wmem_max},
   };

@@ -45,6 +45,9 @@ struct Settings {
   uint32_t tcp_syn_retries = 6;          // SYN retransmissions before connect() times out (syn_retransmit.cc)
   uint32_t tcp_syn_linear_timeouts = 4;  // v6.5+: SYN retransmissions at the initial RTO before backing off
   uint32_t tcp_synack_retries = 5;       // SYN-ACK retransmissions before the request is dropped (syn_retransmit.cc)
+  uint32_t tcp_keepalive_time = 7200;    // s of idleness before the first keepalive probe (keepalive.cc)
+  uint32_t tcp_keepalive_intvl = 75;     // s between keepalive probes
+  uint32_t tcp_keepalive_probes = 9;     // unanswered keepalive probes before the reset
   std::string qdisc = "pfifo_fast";
   uint32_t rmem_max = 212992;  // net.core.rmem_max (window scale choice)
   uint32_t wmem_max = 212992;  // net.core.wmem_max (SO_SNDBUF cap, read at setsockopt time)

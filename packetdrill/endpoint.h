@@ -64,6 +64,11 @@ class Endpoint {
   // `ip route change|replace` of the connection's route (see
   // model::TcpSock::RouteChange).
   virtual void RouteChange(uint32_t mtu, bool mtu_metric) = 0;
+  // `fn(err)` runs when the socket's own timers end the connection
+  // (tcp_write_err after TCP_USER_TIMEOUT or tcp_retries2; see
+  // model::TcpSock::set_timeout_callback). Endpoints without such timers
+  // ignore it.
+  virtual void SetTimeoutHandler(std::function<void(int err)> fn) { (void)fn; }
 };
 
 // Receives every skb clone the endpoint hands to the IP layer.

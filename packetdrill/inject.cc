@@ -11,6 +11,7 @@
 #include "model/constants.h"
 #include "model/wire.h"
 #include "packetdrill/handshake.h"
+#include "packetdrill/keepalive.h"
 #include "packetdrill/match.h"
 #include "packetdrill/receive.h"
 #include "packetdrill/reset.h"
@@ -96,6 +97,8 @@ absl::Status InheritOptions(RunState& run, int line) {
     return run.Fail(line, "model refused TCP_NOTSENT_LOWAT");
   }
   if (o.user_mss != 0) sock.setsockopt(model::SockOpt::kTcpMaxseg, o.user_mss);
+  if (o.user_timeout_ms != 0) sock.setsockopt(model::SockOpt::kTcpUserTimeout, o.user_timeout_ms);
+  StartConnectionTimers(run);
   return absl::OkStatus();
 }
 

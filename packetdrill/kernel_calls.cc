@@ -53,6 +53,7 @@ std::optional<std::pair<int, int>> SockOpt(const std::string& level, const std::
     if (name == "SO_MARK") return std::make_pair(SOL_SOCKET, SO_MARK);
     if (name == "SO_TIMESTAMPING") return std::make_pair(SOL_SOCKET, SO_TIMESTAMPING);
     if (name == "SO_LINGER") return std::make_pair(SOL_SOCKET, SO_LINGER);
+    if (name == "SO_KEEPALIVE") return std::make_pair(SOL_SOCKET, SO_KEEPALIVE);
   }
   if (level == "SOL_IP" || level == "IPPROTO_IP") {
     if (name == "IP_FREEBIND") return std::make_pair(IPPROTO_IP, IP_FREEBIND);
@@ -65,6 +66,9 @@ std::optional<std::pair<int, int>> SockOpt(const std::string& level, const std::
     if (name == "TCP_NOTSENT_LOWAT") return std::make_pair(IPPROTO_TCP, TCP_NOTSENT_LOWAT);
     if (name == "TCP_INQ") return std::make_pair(IPPROTO_TCP, TCP_INQ);
     if (name == "TCP_USER_TIMEOUT") return std::make_pair(IPPROTO_TCP, TCP_USER_TIMEOUT);
+    if (name == "TCP_KEEPIDLE") return std::make_pair(IPPROTO_TCP, TCP_KEEPIDLE);
+    if (name == "TCP_KEEPINTVL") return std::make_pair(IPPROTO_TCP, TCP_KEEPINTVL);
+    if (name == "TCP_KEEPCNT") return std::make_pair(IPPROTO_TCP, TCP_KEEPCNT);
   }
   return std::nullopt;
 }

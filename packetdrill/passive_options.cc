@@ -7,9 +7,6 @@ namespace {
 
 int AnyValue(int64_t, bool) { return 0; }
 
-// do_tcp_setsockopt: TCP_USER_TIMEOUT rejects a negative timeout.
-int NonNegative(int64_t v, bool) { return v < 0 ? -kErrEinval : 0; }
-
 // do_tcp_setsockopt: TCP_INQ takes 0 or 1.
 int ZeroOrOne(int64_t v, bool) { return v < 0 || v > 1 ? -kErrEinval : 0; }
 
@@ -35,7 +32,6 @@ int Timestamping(int64_t v, bool connected) {
 std::optional<PassiveOption> PassiveOptionByName(const std::string& name) {
   if (name == "SO_MARK" || name == "IP_FREEBIND") return PassiveOption{0, AnyValue};
   if (name == "TCP_INQ") return PassiveOption{0, ZeroOrOne};
-  if (name == "TCP_USER_TIMEOUT") return PassiveOption{0, NonNegative};
   // A TCP socket starts with IP_PMTUDISC_WANT (net.ipv4.ip_no_pmtu_disc 0).
   if (name == "IP_MTU_DISCOVER") return PassiveOption{1, PmtudiscMode};
   if (name == "SO_TIMESTAMPING") return PassiveOption{0, Timestamping};

@@ -4,7 +4,7 @@
 // Socket options that scripts set but that leave the modelled send path as
 // it is: the value is checked as Linux checks it, stored, and returned by
 // getsockopt. What each one would change lies outside the model (the
-// receive-side cmsg of TCP_INQ, the abort of TCP_USER_TIMEOUT, the mark a
+// receive-side cmsg of TCP_INQ, the mark a
 // route or filter sees, the DF bit, timestamp notifications).
 
 #include <cstdint>

@@ -110,6 +110,14 @@ struct ScriptSocket {
   // tp->last_oow_ack_time in jiffies: the last challenge ACK (tcp_oow_rate_limited).
   std::optional<int64_t> last_oow_ack_jiffies;
   int hz = 250;                 // jiffies of the receive-side timers (the model's hz)
+  // The keepalive timer (keepalive.cc): its event, and the keepalive
+  // probes sent since the peer's last ACK (icsk_probes_out) with the
+  // rcv_tstamp (jiffies) the last one saw.
+  struct Keepalive {
+    model::EventLoop::EventId timer = 0;
+    uint32_t probes_out = 0;
+    int64_t probe_rcv_tstamp = 0;
+  } ka;
   model::EventLoop::EventId delack_event = 0;
   // The receive side (receive.cc): Linux's icsk_ack state and the unread
   // bytes of the peer's data.

@@ -30,6 +30,13 @@ struct SockOpts {
   bool zerocopy = false;
   bool linger = false;      // SO_LINGER l_onoff (SOCK_LINGER, inherited by sk_clone_lock)
   int linger_secs = 0;      // l_linger (sk_lingertime)
+  uint32_t user_timeout_ms = 0;  // TCP_USER_TIMEOUT (icsk_user_timeout; the model's timers read it)
+  // SO_KEEPALIVE (SOCK_KEEPOPEN) and TCP_KEEPIDLE/KEEPINTVL (s)/KEEPCNT
+  // (0: the tcp_keepalive_* sysctl); keepalive.cc.
+  bool keepalive = false;
+  uint32_t keepidle = 0;
+  uint32_t keepintvl = 0;
+  uint32_t keepcnt = 0;
   std::string cc;
 };
 

@@ -106,7 +106,10 @@ void Fire(RunState& run) {
   // tcp_done, nothing sent.
   const uint32_t max_retransmits = s.tcp_syn_retries + (linear ? s.tcp_syn_linear_timeouts : 0);
   const int64_t elapsed_ms = run.loop.now() / 1000000 - sock.syn_at / 1000000;
-  const bool timed_out = sock.syn_retransmits > 0 && elapsed_ms >= ModelTimeoutMs(s.tcp_syn_retries);
+  // TCP_USER_TIMEOUT, set before connect(), replaces that time (user_timeout.cc).
+  const int64_t user_timeout_ms = sock.listen_opts.user_timeout_ms;
+  const int64_t timeout_ms = user_timeout_ms != 0 ? user_timeout_ms : ModelTimeoutMs(s.tcp_syn_retries);
+  const bool timed_out = sock.syn_retransmits > 0 && elapsed_ms >= timeout_ms;
   if (sock.syn_retransmits >= max_retransmits || timed_out) {
     TcpDone(run, kErrEtimedout);
     return;
@@ -122,7 +125,14 @@ void Fire(RunState& run) {
     sock.syn_rto = std::min(sock.syn_rto * 2, kRtoMax);
     ++sock.syn_backoff;  // icsk_backoff
   }
-  ArmAfter(run, Jiffies(run, sock.syn_rto));
+  // tcp_clamp_rto_to_user_timeout: no later than the user timeout's end
+  // (msecs_to_jiffies rounds up), one jiffy once it has passed.
+  int64_t when = Jiffies(run, sock.syn_rto);
+  if (user_timeout_ms != 0) {
+    const int64_t remaining_ms = user_timeout_ms - elapsed_ms;
+    when = remaining_ms <= 0 ? 1 : std::min(when, (remaining_ms * sock.hz + 999) / 1000);
+  }
+  ArmAfter(run, when);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "model/constants.h"
+#include "packetdrill/keepalive.h"
 #include "packetdrill/passive_options.h"
 #include "packetdrill/syscall_args.h"
 
@@ -23,6 +24,7 @@ std::optional<model::SockOpt> ModelSockOpt(const std::string& opt) {
   if (opt == "TCP_CORK") return model::SockOpt::kTcpCork;
   if (opt == "TCP_MAXSEG") return model::SockOpt::kTcpMaxseg;
   if (opt == "TCP_NOTSENT_LOWAT") return model::SockOpt::kTcpNotsentLowat;
+  if (opt == "TCP_USER_TIMEOUT") return model::SockOpt::kTcpUserTimeout;
   return std::nullopt;
 }
 
@@ -80,6 +82,10 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
     if (!on_conn) listen.rcvbuf = *v;
     return Immediate(c, 0);
   }
+  if (IsKeepaliveOption(opt)) {
+    if (IsConnFd(fd) && run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
+    return Immediate(c, SetKeepaliveOption(run_, on_conn ? run_.sock.conn_opts : listen, on_conn, opt, *v));
+  }
   if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
     if (IsConnFd(fd) && run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
     const int r = po->check(*v, on_conn);
@@ -95,6 +101,7 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
       if (*mo == model::SockOpt::kTcpNodelay) conn.nodelay = *v != 0;
       if (*mo == model::SockOpt::kTcpCork) conn.cork = *v != 0;
       if (*mo == model::SockOpt::kTcpNotsentLowat) conn.notsent_lowat = static_cast<uint32_t>(*v);
+      if (*mo == model::SockOpt::kTcpUserTimeout) conn.user_timeout_ms = static_cast<uint32_t>(*v);
     }
     return Immediate(c, r);
   }
@@ -120,6 +127,11 @@ absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo
       listen.user_mss = static_cast<uint32_t>(v);
       break;
     case model::SockOpt::kTcpNotsentLowat: listen.notsent_lowat = static_cast<uint32_t>(v); break;
+    case model::SockOpt::kTcpUserTimeout:
+      // tcp_sock_set_user_timeout: ms, not negative (an int).
+      if (v < 0 || v > INT32_MAX) return Immediate(c, -kErrEinval);
+      listen.user_timeout_ms = static_cast<uint32_t>(v);
+      break;
   }
   return Immediate(c, 0);
 }
@@ -143,6 +155,10 @@ absl::Status SyscallDriver::GetSockopt(const Call& c, const std::string& opt, bo
   } else if (opt == "TCP_NOTSENT_LOWAT") {
     // Read back through an int: -1 stays -1.
     val = static_cast<int32_t>(opts.notsent_lowat);
+  } else if (opt == "TCP_USER_TIMEOUT") {
+    val = opts.user_timeout_ms;
+  } else if (IsKeepaliveOption(opt)) {
+    val = GetKeepaliveOption(run_, opts, opt);
   } else if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
     // The connection inherits what was set on the listener.
     auto own = passive_.find({on_conn, opt});

@@ -256,6 +256,9 @@ int FdSocket::setsockopt(model::SockOpt opt, int64_t value) {
     case model::SockOpt::kTcpNotsentLowat:
       name = TCP_NOTSENT_LOWAT;
       break;
+    case model::SockOpt::kTcpUserTimeout:
+      name = TCP_USER_TIMEOUT;
+      break;
   }
   const int v = static_cast<int>(value);
   if (::setsockopt(fd_, level, name, &v, sizeof(v)) != 0) return -errno;
