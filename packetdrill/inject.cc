@@ -261,6 +261,9 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // A FIN that stays out of order waits in the queue (DataQueue).
   if (arrival.fin) OnPeerFin(run);
   sock.ep->OnSegment(seg);
+  // __msg_zerocopy_callback -> sk_error_report: acked zerocopy skbs queue
+  // notifications and wake pollers with EPOLLERR.
+  if (sock.ep->socket().errqueue_pending()) sock.Wakeup(true, kPollErr);
   if (queued) {
     if (absl::Status st = AckSndCheck(run); !st.ok()) return run.At(e.line, st);
   }
