@@ -143,6 +143,8 @@ class Socket {
   // notification, removed (nullopt: empty), and whether one is queued.
   virtual std::optional<ZerocopyNotification> RecvErrqueue() { return std::nullopt; }
   virtual bool errqueue_pending() { return false; }
+  // sk_error_report calls so far (one per notification queued).
+  virtual uint64_t errqueue_reports() { return 0; }
   virtual const Counters& counters() const = 0;
 };
 

@@ -164,6 +164,7 @@ class TcpSock final : public Socket {
   int TakeSockError();
   std::optional<ZerocopyNotification> RecvErrqueue() override;
   bool errqueue_pending() override;
+  uint64_t errqueue_reports() override;
   bool has_sock_error() const { return sk_err_ != 0; }
   // Sysctls Linux reads on every use, changed on a live socket
   // (tcp_wmem[1] only matters at socket creation and is ignored here).
@@ -283,7 +284,7 @@ class TcpSock final : public Socket {
   uint32_t SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy);
   uint32_t CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy);
   uint32_t ZerocopyFromIter(Skb& skb, SendCursor& c, uint32_t copy);
-  // A zerocopy call returns `r` (zerocopy.cc).
+  // A zerocopy call returns `r` (tcp_zerocopy.cc).
   void ZerocopyCallEnd(const SendCursor& c, int64_t r);
   int64_t WaitForMemory(SendCursor& c);
   void ResumeBlockedCall();

@@ -32,4 +32,9 @@ bool TcpSock::errqueue_pending() {
   return zc_.pending();
 }
 
+uint64_t TcpSock::errqueue_reports() {
+  errqueue_pending();
+  return zc_.reports();
+}
+
 }  // namespace sendsim::model

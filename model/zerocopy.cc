@@ -64,6 +64,7 @@ void ZerocopyState::Sweep(const std::function<bool(uint32_t)>& held) {
 // (skb_zerocopy_notify_extend keeps the tail's ee_code).
 void ZerocopyState::Complete(const Uarg& u) {
   if (u.len == 0) return;
+  ++reports_;
   const uint32_t lo = u.id, hi = u.id + u.len - 1;
   if (!errq_.empty()) {
     ZerocopyNotification& t = errq_.back();

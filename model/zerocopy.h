@@ -49,6 +49,9 @@ class ZerocopyState {
   // Completes every uarg no call holds and `held` says no skb names.
   void Sweep(const std::function<bool(uint32_t)>& held);
   bool pending() const { return !errq_.empty(); }
+  // Notifications queued so far, merged ones included: each is an
+  // sk_error_report (a wakeup with EPOLLERR).
+  uint64_t reports() const { return reports_; }
   // sock_dequeue_err_skb: the oldest notification, removed.
   std::optional<ZerocopyNotification> Dequeue();
 
@@ -66,6 +69,7 @@ class ZerocopyState {
   uint32_t next_handle_ = 1;
   uint32_t zckey_ = 0;  // sk->sk_zckey
   std::deque<ZerocopyNotification> errq_;
+  uint64_t reports_ = 0;
 };
 
 }  // namespace sendsim::model

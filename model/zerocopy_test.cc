@@ -41,7 +41,9 @@ TEST(ZerocopyStateTest, ContinuingRangesMergeIntoTheTail) {
   }
   z.MarkCopied(h[0]);
   z.Sweep(HeldBy({}));
-  // {0..0} copied, then 1 and 2 merge into it, keeping its code.
+  // {0..0} copied, then 1 and 2 merge into it, keeping its code; each
+  // completion is a report (sk_error_report) all the same.
+  EXPECT_EQ(z.reports(), 3u);
   EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 2, true}));
   EXPECT_FALSE(z.pending());
 }
