@@ -184,6 +184,8 @@ int64_t TcpSock::sendmsg(absl::Span<const Iovec> iov, int flags, DoneFn done) {
   c.iov = iov;
   for (const Iovec& v : iov) c.left += v.len;
   c.zerocopy = (flags & kMsgZerocopy) != 0 && c.left > 0;
+  // tcp_sendmsg_locked -> msg_zerocopy_realloc with the write queue tail's uarg.
+  if (c.zerocopy) c.uarg = zc_.Realloc(c.left, write_queue_.empty() ? 0 : write_queue_.back().zc_uarg);
   return SendmsgCall(c, std::move(done));
 }
 
@@ -221,6 +223,7 @@ int64_t TcpSock::SendmsgCall(SendCursor c, DoneFn done) {
   LockSock();
   RateCheckAppLimited();  // tcp_sendmsg_locked: is sending application-limited?
   const int64_t r = TcpSendmsgLocked(c);
+  if (r != kInProgress) ZerocopyCallEnd(c, r);
   if (r == kInProgress) {
     pending_call_ = std::make_unique<PendingCall>();
     pending_call_->iov_copy.assign(c.iov.begin(), c.iov.end());
@@ -327,6 +330,7 @@ void TcpSock::ResumeBlockedCall() {
     // call returns what it had copied (do_error).
     const int64_t copied = pending_call_->cursor.copied;
     DoneFn done = std::move(pending_call_->done);
+    ZerocopyCallEnd(pending_call_->cursor, copied > 0 ? copied : -kEpipe);
     pending_call_.reset();
     // A reset's sk_err is reported (and cleared) only when nothing was copied.
     const int64_t err = copied > 0 ? copied : sk_err_ != 0 ? -TakeSockError() : -kEpipe;
@@ -339,6 +343,7 @@ void TcpSock::ResumeBlockedCall() {
   const int64_t r = c.kind == SendCursor::Kind::kPage ? DoTcpSendpages(c) : TcpSendmsgLocked(c);
   DoneFn done;
   if (r != kInProgress) {
+    ZerocopyCallEnd(c, r);
     done = std::move(pending_call_->done);
     pending_call_.reset();
   }
@@ -402,6 +407,9 @@ uint32_t TcpSock::CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy) {
 // array was full, the caller PSH-marks and starts a new skb).
 uint32_t TcpSock::ZerocopyFromIter(Skb& skb, SendCursor& c, uint32_t copy) {
   constexpr uint32_t kPage = kPageSize;
+  // skb_zerocopy_iter_stream: an skb references one uarg (-EEXIST: the
+  // caller PSH-marks it and starts a new one).
+  if (skb.zc_uarg != 0 && skb.zc_uarg != c.uarg) return 0;
   uint32_t n = 0;
   while (n < copy && c.left > 0 && skb.nr_frags < kMaxSkbFrags) {
     while (c.off == c.iov[c.idx].len) {  // empty elements
@@ -427,6 +435,7 @@ uint32_t TcpSock::ZerocopyFromIter(Skb& skb, SendCursor& c, uint32_t copy) {
     n += got;
   }
   skb.end_seq -= n;  // re-added with the caller's common accounting
+  if (n > 0) skb.zc_uarg = c.uarg;  // skb_zcopy_set, once pages are attached
   return n;
 }
 

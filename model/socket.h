@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "absl/types/span.h"
 #include "model/event_loop.h"
 #include "model/types.h"
+#include "model/zerocopy.h"
 
 namespace sendsim::model {
 
@@ -141,6 +143,12 @@ class Socket {
   // The caller's next call comes no earlier than call_cost_ns plus this.
   virtual TimeNs last_call_xmit_ns() const { return 0; }
   virtual TcpInfo info() const = 0;
+  // sk_error_queue (MSG_ZEROCOPY completions, zerocopy.h): the oldest
+  // notification, removed (nullopt: empty), and whether one is queued.
+  virtual std::optional<ZerocopyNotification> RecvErrqueue() { return std::nullopt; }
+  virtual bool errqueue_pending() { return false; }
+  // sk_error_report calls so far (one per notification queued).
+  virtual uint64_t errqueue_reports() { return 0; }
   virtual const Counters& counters() const = 0;
 };
 

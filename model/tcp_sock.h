@@ -80,6 +80,7 @@ struct Skb {
   // Cumulative end offset (from seq) of each frag; frags follow the linear head.
   uint32_t frag_end[kMaxSkbFrags] = {};
   uint64_t tag = 0;
+  uint32_t zc_uarg = 0;  // MSG_ZEROCOPY uarg the skb references (zerocopy.h); 0: none
   TimeNs sent_ns = 0;  // skb_mstamp of the last (re)transmission
   // tcp_rate_skb_sent's snapshot (TCP_SKB_CB(skb)->tx): the socket's
   // first_tx_mstamp, delivered_mstamp (-1: none, or spent by a SACK),
@@ -175,6 +176,9 @@ class TcpSock final : public Socket {
   uint32_t user_timeout_ms() const { return user_timeout_ms_; }
   // sock_error: the pending sk_err (positive errno), cleared by reading it.
   int TakeSockError();
+  std::optional<ZerocopyNotification> RecvErrqueue() override;
+  bool errqueue_pending() override;
+  uint64_t errqueue_reports() override;
   bool has_sock_error() const { return sk_err_ != 0; }
   // Sysctls Linux reads on every use, changed on a live socket
   // (tcp_wmem[1] only matters at socket creation and is ignored here).
@@ -257,6 +261,7 @@ class TcpSock final : public Socket {
     uint64_t left = 0;
     bool splice = false;        // MSG_SPLICE_PAGES honoured (v6.5+)
     bool zerocopy = false;      // MSG_ZEROCOPY: the user pages become frags
+    uint32_t uarg = 0;          // the call's zerocopy uarg (zerocopy.h)
     int process_backlog = 0;    // new skbs since the last backlog flush
     int64_t copied = 0;
   };
@@ -293,6 +298,8 @@ class TcpSock final : public Socket {
   uint32_t SpliceFromIter(Skb& skb, SendCursor& c, uint32_t copy);
   uint32_t CopyToPageFrag(Skb& skb, SendCursor& c, uint32_t copy);
   uint32_t ZerocopyFromIter(Skb& skb, SendCursor& c, uint32_t copy);
+  // A zerocopy call returns `r` (tcp_zerocopy.cc).
+  void ZerocopyCallEnd(const SendCursor& c, int64_t r);
   int64_t WaitForMemory(SendCursor& c);
   void ResumeBlockedCall();
   void RemoveEmptyTailSkb();
@@ -616,6 +623,7 @@ class TcpSock final : public Socket {
   bool send_shutdown_ = false;   // SEND_SHUTDOWN
   bool aborted_ = false;         // TCP_CLOSE after a reset (Abort)
   int sk_err_ = 0;               // sk->sk_err (positive errno)
+  ZerocopyState zc_;             // sk_zckey, the uargs, sk_error_queue
   // icsk_mtup (MTU probing).
   struct Mtup {
     bool enabled = false;

@@ -205,6 +205,7 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   buff.retrans = skb.retrans;
   buff.ever_retrans = skb.ever_retrans;
   buff.tag = skb.tag;
+  buff.zc_uarg = skb.zc_uarg;  // skb_split -> skb_zerocopy_clone: both halves reference it
   buff.sent_ns = skb.sent_ns;
   SplitFrags(skb, buff, len, nsize);
   SplitPayload(skb, buff, len);
@@ -244,6 +245,7 @@ void TcpSock::GrowSkb(uint32_t amount) {
   Skb& skb = write_queue_[0];
   Skb& next = write_queue_[1];
   if (skb.eor || next.linear_len > 0) return;  // tcp_skb_can_collapse, skb_headlen
+  if (skb.zc_uarg != 0 || next.zc_uarg != 0) return;  // skb_shift refuses zerocopy skbs
   const uint32_t nlen = std::min(amount, next.len());
   if (nlen == 0) return;
   uint8_t moved = 0;
@@ -378,6 +380,7 @@ void TcpSock::EventNewDataSent() {
   const uint32_t prior_packets = packets_out_;
   snd_nxt_ = skb.end_seq;
   packets_out_ += skb.pcount;
+  if (skb.zc_uarg != 0) zc_.MarkCopied(skb.zc_uarg);  // see ZerocopyState::MarkCopied
   rtx_queue_.push_back(std::move(skb));
   write_queue_.pop_front();
   if (prior_packets == 0 || xmit_timer_.kind == XmitTimer::kLossProbe) RearmRto();

@@ -302,6 +302,12 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
   // A FIN that stays out of order waits in the queue (DataQueue).
   if (arrival.fin) OnPeerFin(run);
   sock.ep->OnSegment(seg);
+  // __msg_zerocopy_callback -> sk_error_report: acked zerocopy skbs queue
+  // notifications and wake pollers with EPOLLERR.
+  if (const uint64_t r = sock.ep->socket().errqueue_reports(); r != sock.errqueue_reports) {
+    sock.errqueue_reports = r;
+    sock.Wakeup(true, kPollErr);
+  }
   if (queued) {
     if (absl::Status st = AckSndCheck(run); !st.ok()) return run.At(e.line, st);
   }

@@ -426,6 +426,7 @@ absl::Status KernelScript::PrepareOnFd(int line, const SyscallEvent& sc, const i
     };
     return absl::OkStatus();
   }
+  if (n == "recvmsg" || n == "readv") return PrepareRecvmsg(line, sc, f, body, after);
   if (n == "sendfile") {
     absl::StatusOr<int> in = fd_arg(1);
     if (!in.ok()) return in.status();

@@ -80,6 +80,8 @@ class KernelScript {
   absl::Status PreparePoll(int line, const SyscallEvent& sc, Body* body, std::function<void(int64_t)>* after);
   absl::Status PrepareEpoll(int line, const SyscallEvent& sc, Body* body, std::function<void(int64_t)>* after);
   absl::Status PrepareOnFd(int line, const SyscallEvent& sc, int f, Body* body, std::function<void(int64_t)>* after);
+  // recvmsg() and readv() (kernel_recvmsg.cc).
+  absl::Status PrepareRecvmsg(int line, const SyscallEvent& sc, int f, Body* body, std::function<void(int64_t)>* after);
   absl::Status CheckCall(Call& c);
   absl::Status FinishPending(bool wait);
   absl::StatusOr<int> RealFd(int line, const SyscallEvent& sc, size_t i) const;

@@ -73,6 +73,7 @@ struct ScriptSocket {
   uint32_t snd_nxt = 1;                 // script sequence after the highest byte sent
   std::optional<uint32_t> fin_seq;      // sequence number of our FIN
   bool peer_fin = false;
+  uint64_t errqueue_reports = 0;  // sk_error_report wakeups already given (zerocopy completions)
   bool peer_fin_first = false;  // the peer's FIN arrived before our close (CLOSE_WAIT)
   bool rcv_shutdown = false;    // shutdown(SHUT_RD/SHUT_RDWR): RCV_SHUTDOWN set by the application
   bool reset = false;           // reset either way: TCP_CLOSE, unhashed (reset.cc)

@@ -184,18 +184,8 @@ absl::Status SyscallDriver::Syscall(const Event& e, const SyscallEvent& sc, Time
   if (n == "epoll_create" || n == "epoll_create1") return SysEpollCreate(c);
   if (n == "epoll_ctl") return SysEpollCtl(c);
   if (n == "epoll_wait") return SysEpollWait(c);
-  if (n == "recvmsg" && sc.args.size() == 3) {
-    std::optional<int64_t> fl = IntValue(sc.args[2]);
-    if (fl && (*fl & kMsgErrqueue)) {
-      // MSG_ZEROCOPY completion notifications (MSG_ERRQUEUE) are not
-      // generated; the issue allows skipping them, so the read is not checked.
-      return absl::OkStatus();
-    }
-  }
   if (n == "read" || n == "recv" || n == "recvfrom") return SysRead(c);
-  if (n == "readv" || n == "recvmsg") {
-    return run_.Skip(e.line, absl::StrFormat("%s(): only read(), recv() and recvfrom() receive data here", n));
-  }
+  if (n == "readv" || n == "recvmsg") return SysRecvmsg(c);
   return run_.Skip(e.line, absl::StrFormat("system call %s() is not supported", n));
 }
 
@@ -428,8 +418,7 @@ absl::StatusOr<int> SyscallDriver::SendFlags(const Call& c, const Expr* flags_ex
   const int64_t known = model::kMsgMore | model::kMsgEor | model::kMsgDontwait | model::kMsgNosignal | model::kMsgZerocopy;
   if (f & ~known) return run_.Skip(c.line(), absl::StrFormat("send flags 0x%x are not modelled", f & ~known));
   // tcp_sendmsg_locked honours MSG_ZEROCOPY only with SO_ZEROCOPY set (else
-  // it copies). No completion notifications are generated (deliberate
-  // simplification: the MSG_ERRQUEUE read is not checked).
+  // it copies); completions reach the error queue (syscalls_recvmsg.cc).
   if ((f & model::kMsgZerocopy) && !run_.sock.conn_opts.zerocopy) f &= ~model::kMsgZerocopy;
   f &= ~model::kMsgNosignal;
   if (fds_[fd].nonblock) f |= model::kMsgDontwait;
@@ -489,27 +478,34 @@ absl::Status SyscallDriver::SysRead(const Call& c) {
     }
     if (*fl & model::kMsgDontwait) dontwait = true;
   }
-  if (IsConnFd(*fd) && run_.sock.RefusedOrAborted()) {
+  return ReadStream(c, *fd, static_cast<uint64_t>(*len), dontwait, nullptr);
+}
+
+// The read itself, shared with recvmsg()/readv(): `on_read` runs right
+// after the copy (tcp_recvmsg's cmsgs come from that moment).
+absl::Status SyscallDriver::ReadStream(const Call& c, int fd, uint64_t want, bool dontwait,
+                                       std::function<void()> on_read) {
+  if (IsConnFd(fd) && run_.sock.RefusedOrAborted()) {
     // tcp_recvmsg: the pending error once (sock_error), then 0: tcp_done
     // set RCV_SHUTDOWN; after tcp_disconnect, ENOTCONN (TCP_CLOSE).
     if (run_.sock.disconnected) return Immediate(c, -kErrEnotconn);
     return Immediate(c, -run_.sock.TakeSockError());
   }
-  if (!IsConnFd(*fd) || !Connected()) return Immediate(c, -kErrEnotconn);
-  const uint64_t want = static_cast<uint64_t>(*len);
+  if (!IsConnFd(fd) || !Connected()) return Immediate(c, -kErrEnotconn);
   auto ready = [this] {
     return run_.sock.rcv.queued > 0 || run_.sock.peer_fin || run_.sock.rcv_shutdown || run_.sock.reset;
   };
-  auto finish = [this, want]() -> int64_t {
+  auto finish = [this, want, on_read]() -> int64_t {
     const uint64_t n = std::min(want, run_.sock.rcv.queued);
     // tcp_recvmsg with nothing queued: after the peer's FIN (SOCK_DONE) 0,
     // else a reset's pending error once (sock_error), then 0 (RCV_SHUTDOWN).
     if (run_.sock.reset) {
       if (n == 0 && !run_.sock.peer_fin && run_.sock.HasSockError()) return -run_.sock.TakeSockError();
       run_.sock.rcv.queued -= n;
-      return static_cast<int64_t>(n);
+    } else {
+      OnRead(run_, n);
     }
-    OnRead(run_, n);
+    if (on_read) on_read();
     return static_cast<int64_t>(n);
   };
   if (!ready() && dontwait) return Immediate(c, -kErrEagain);
@@ -570,6 +566,8 @@ int64_t SyscallDriver::Revents(int fd) const {
   if (rcv_shut) in |= kPollIn | kPollRdnorm | kPollRdhup;
   if ((rcv_shut && run_.sock.fin_seq) || reset) in |= kPollHup;
   if (reset && run_.sock.HasSockError()) in |= kPollErr;
+  // tcp_poll: a non-empty error queue (MSG_ZEROCOPY completions) is POLLERR.
+  if (run_.sock.ep->socket().errqueue_pending()) in |= kPollErr;
   return in | (run_.sock.ep->PollOut() ? (kPollOut | kPollWrnorm) : 0);
 }
 

@@ -93,6 +93,8 @@ class SyscallDriver {
   absl::StatusOr<int> SendFlags(const Call& c, const Expr* flags_expr, int fd);
   absl::Status SysSend(const Call& c);
   absl::Status SysRead(const Call& c);
+  absl::Status ReadStream(const Call& c, int fd, uint64_t want, bool dontwait, std::function<void()> on_read);
+  absl::Status SysRecvmsg(const Call& c);  // and readv() (syscalls_recvmsg.cc)
   absl::Status SysSendfile(const Call& c);
   absl::Status SysOpen(const Call& c);
   absl::Status WriteFile(const Call& c, int fd);

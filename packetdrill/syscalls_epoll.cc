@@ -38,8 +38,9 @@ void SyscallDriver::Wakeup(bool connection, int64_t key) {
       const bool is_conn = it->second.connection;
       if (is_conn != connection) continue;
       // ep_poll_callback: a key that names none of the watched events is
-      // ignored; a key of 0 (a state change) wakes every item.
-      if (key != 0 && !(key & item.events)) continue;
+      // ignored (do_epoll_ctl adds EPOLLERR and EPOLLHUP to them); a key of
+      // 0 (a state change) wakes every item.
+      if (key != 0 && !(key & (item.events | kAlwaysReported))) continue;
       item.ready = true;
     }
   }
