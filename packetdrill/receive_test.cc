@@ -24,19 +24,6 @@ namespace {
 using ::testing::HasSubstr;
 
 constexpr char kDefaults[] = "`../common/defaults.sh`\n";
-// A passive open with timestamps (the peer's MSS 1000, wscale 7), up to
-// accept().
-constexpr char kPassiveOpenTs[] = R"(
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,TS val 100 ecr 0,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,sackOK,TS val 0 ecr 100,nop,wscale 8>
-  +.1 < . 1:1(0) ack 1 win 257 <nop,nop,TS val 200 ecr 0>
-   +0 accept(3, ..., ...) = 4
-)";
-
 Result RunText(const std::string& text) {
   absl::StatusOr<Script> s = ParseScript("t.pkt", text);
   if (!s.ok()) return {Verdict::kFail, std::string(s.status().message())};
@@ -56,7 +43,7 @@ Result RunPassive(const std::string& body, const std::string& header = kDefaults
 // out-of-order segment echoed a new value (11), it would have taken a
 // sample (1000 bytes, at least rcv_mss 536) and the fourth would skip.
 TEST(ReceiveTest, ShortSegmentSetsTheLastEcr) {
-  const std::string head = std::string(kPassiveOpenTs) + R"(
+  const std::string head = std::string(testing::kPassiveOpenTs) + R"(
   +.1 < P. 1:101(100) ack 1 win 257 <nop,nop,TS val 300 ecr 10>
    +0 > . 1:1(0) ack 101 <nop,nop,TS val 0 ecr 300>
    +0 write(4, ..., 10) = 10
@@ -152,7 +139,7 @@ TEST(ReceiveTest, DsackBlockGoesOnce) {
 // at least rcv_mss): a skip.
 TEST(ReceiveTest, CompressedSackAfterRttSampleSkips) {
   const std::string header = kDefaults;
-  absl::StatusOr<Script> s = ParseScript("t.pkt", header + kPassiveOpenTs + R"(
+  absl::StatusOr<Script> s = ParseScript("t.pkt", header + testing::kPassiveOpenTs + R"(
   +.1 < P. 1:1001(1000) ack 1 win 257 <nop,nop,TS val 300 ecr 10>
    +0 > . 1:1(0) ack 1001 <nop,nop,TS val 0 ecr 300>
    +0 write(4, ..., 10) = 10

@@ -20,12 +20,16 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Result RunPassive(const std::string& body, const std::string& header = "`../common/defaults.sh`\n") {
-  absl::StatusOr<Script> s = ParseScript("t.pkt", header + testing::kPassiveOpen + body);
+Result RunText(const std::string& text) {
+  absl::StatusOr<Script> s = ParseScript("t.pkt", text);
   if (!s.ok()) return {Verdict::kFail, std::string(s.status().message())};
   model::Profile p;
   p.name = "test";
   return RunParsedScript(*s, p, FakeEndpointFactory({}));
+}
+
+Result RunPassive(const std::string& body, const std::string& header = "`../common/defaults.sh`\n") {
+  return RunText(header + testing::kPassiveOpen + body);
 }
 
 // close() then the peer's FIN with the ACK of ours: TIME_WAIT.
@@ -184,15 +188,7 @@ TEST(TeardownTest, NewSynWithTheListenerOpenSkips) {
 // dropped unanswered, and the socket lives on.
 TEST(TeardownTest, OldTimestampRstPassesPawsAfterSixtySeconds) {
   auto run = [](const char* rst_at) {
-    const std::string text = absl::StrFormat(R"(`../common/defaults.sh`
-    0 socket(..., SOCK_STREAM, IPPROTO_TCP) = 3
-   +0 setsockopt(3, SOL_SOCKET, SO_REUSEADDR, [1], 4) = 0
-   +0 bind(3, ..., ...) = 0
-   +0 listen(3, 1) = 0
-   +0 < S 0:0(0) win 32792 <mss 1000,sackOK,TS val 100 ecr 0,nop,wscale 7>
-   +0 > S. 0:0(0) ack 1 <mss 1460,sackOK,TS val 0 ecr 100,nop,wscale 8>
-  +.1 < . 1:1(0) ack 1 win 257 <nop,nop,TS val 200 ecr 0>
-   +0 accept(3, ..., ...) = 4
+    const std::string text = "`../common/defaults.sh`" + std::string(testing::kPassiveOpenTs) + absl::StrFormat(R"(
    +0 close(4) = 0
    +0 > F. 1:1(0) ack 1 <nop,nop,TS val 0 ecr 200>
  +.01 < F. 1:1(0) ack 2 win 257 <nop,nop,TS val 300 ecr 0>
@@ -203,11 +199,7 @@ TEST(TeardownTest, OldTimestampRstPassesPawsAfterSixtySeconds) {
  +.01 < F. 1:1(0) ack 2 win 257 <nop,nop,TS val 310 ecr 0>
    +0 > . 2:2(0) ack 2 <nop,nop,TS val 0 ecr 300>
 )", rst_at);
-    absl::StatusOr<Script> s = ParseScript("t.pkt", text);
-    if (!s.ok()) return Result{Verdict::kFail, std::string(s.status().message())};
-    model::Profile p;
-    p.name = "test";
-    return RunParsedScript(*s, p, FakeEndpointFactory({}));
+    return RunText(text);
   };
   Result rejected = run("59.5");
   EXPECT_EQ(rejected.verdict, Verdict::kPass) << rejected.reason;
