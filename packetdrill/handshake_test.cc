@@ -106,16 +106,22 @@ TEST(HandshakeTest, Ipv6HeadersCost20MoreBytes) {
   EXPECT_EQ(n.mss_cache, 1440u);
 }
 
+// The peer's SYN most tests answer: MSS 1000, SACK, wscale 7.
+PeerSyn Mss1000Wscale7Peer() {
+  PeerSyn p;
+  p.mss = 1000;
+  p.sack_ok = true;
+  p.wscale = 7;
+  return p;
+}
+
 // tcp_select_initial_window with TCP_MAXSEG 600 on the listener: space is
 // half of tcp_rmem[1] rounded down to 600s; v4.19 caps it at
 // tcp_default_init_rwnd(600) = 20 segments, v4.20+ do not (a 6.18 kernel
 // advertised 43200 with tcp_rmem[1] 87380 and 65535 with 540000).
 TEST(HandshakeTest, InitialWindowCapIsV419Only) {
   Settings s = Defaults();
-  PeerSyn p;
-  p.mss = 1000;
-  p.sack_ok = true;
-  p.wscale = 7;
+  const PeerSyn p = Mss1000Wscale7Peer();
   LocalSockOpts o;
   o.user_mss = 600;
   EXPECT_EQ(Negotiate(s, o, &p, kCapped).rcv_wnd, 12000u);
@@ -157,10 +163,7 @@ TEST(HandshakeTest, SynOptionLayoutsFollowTcpOptionsWrite) {
 // tcp_rmem[1] 540000 the 270000 (a multiple of 1000) becomes 65535.
 TEST(HandshakeTest, InitialWindowU16CapBeforeV66) {
   Settings s = Defaults();
-  PeerSyn p;
-  p.mss = 1000;
-  p.sack_ok = true;
-  p.wscale = 7;
+  const PeerSyn p = Mss1000Wscale7Peer();
   LocalSockOpts o;
   o.user_mss = 1000;
   s.tcp_rmem[1] = 131072;
