@@ -15,10 +15,8 @@ using testing::SenderContext;
 constexpr uint32_t kMss = 1448;
 
 SenderContext::Options CubicNoSack(const char* profile) {
-  SenderContext::Options o;
+  SenderContext::Options o = SenderContext::NoSack(profile);
   o.config.cc = CongestionControl::kCubic;
-  o.config.sack = false;  // no TLP: the RTO is the first timer to fire
-  o.profile = profile;
   o.handshake_rtt_ns = 100 * kNsPerMs;  // srtt 100 ms, RTO 300 ms
   return o;
 }

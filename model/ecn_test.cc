@@ -14,10 +14,8 @@ using testing::SenderContext;
 constexpr uint32_t kMss = 1448;
 
 SenderContext::Options EcnReno(bool ecn) {
-  SenderContext::Options o;
+  SenderContext::Options o = SenderContext::NoSack("linux-6.12");
   o.config.ecn = ecn;
-  o.config.sack = false;  // no TLP in the way
-  o.profile = "linux-6.12";
   o.handshake_rtt_ns = 100 * kNsPerMs;
   return o;
 }

@@ -14,17 +14,10 @@ namespace {
 
 using testing::SenderContext;
 
-SenderContext::Options NoSack() {
-  SenderContext::Options o;
-  o.profile = "linux-6.12";
-  o.config.sack = false;  // no TLP: the RTO fires first
-  return o;
-}
-
 // First sample m = 100 us: mdev = 2m = 200 us, so rttvar 50 us; min_rtt
 // 100 us. Nothing retransmitted yet; both times 0 at creation.
 TEST(TcpInfo, HandshakeSample) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   const TcpInfo i = ctx.sock().info();
   EXPECT_EQ(i.rttvar_us, 50u);
   EXPECT_EQ(i.min_rtt_us, 100u);
@@ -38,7 +31,7 @@ TEST(TcpInfo, HandshakeSample) {
 // creation (lrcvtime's first value), whatever ACKs arrive; pmtu is the
 // route MTU tcp_sync_mss last saw (icsk_pmtu_cookie).
 TEST(TcpInfo, LastDataRecvAndPmtu) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.CompleteAllTx();
   ctx.At(40 * kNsPerMs);
@@ -57,7 +50,7 @@ TEST(TcpInfo, LastDataRecvAndPmtu) {
 // high_seq keeps Loss (no SACK); the ACK of new data at 800 ms leaves it:
 // total_rto_time 800 - 204 = 596 ms, and it stays there.
 TEST(TcpInfo, RtoStatistics) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.CompleteAllTx();
   ctx.At(204 * kNsPerMs);
@@ -96,7 +89,7 @@ TEST(TcpInfo, RtoStatistics) {
 
 // A new RTO after the series ended starts another recovery.
 TEST(TcpInfo, SecondSeriesCountsAnotherRecovery) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.CompleteAllTx();
   ctx.At(204 * kNsPerMs);
@@ -123,7 +116,7 @@ TEST(TcpInfo, SecondSeriesCountsAnotherRecovery) {
 // shutdown() sends a bare FIN once everything is acknowledged: segs_out
 // 2 + 1 + 1 = 4, data_segs_out 3 (the FIN has no payload).
 TEST(TcpInfo, SegsOutCountsRetransmissionsAndTheFin) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.CompleteAllTx();

@@ -16,13 +16,6 @@ namespace {
 using testing::SenderContext;
 
 // No SACK (no loss probe before the RTO), 6.12's rules.
-SenderContext::Options NoSack() {
-  SenderContext::Options o;
-  o.profile = "linux-6.12";
-  o.config.sack = false;
-  return o;
-}
-
 // RTO after the 100 us handshake sample: 200100 us -> 51 jiffies (204 ms).
 // User timeout 500 ms:
 // - 204 ms: first RTO, no retransmission yet so no test: resend,
@@ -31,7 +24,7 @@ SenderContext::Options NoSack() {
 //   (23 jiffies) left: 704 ms.
 // - 704 ms: 500 ms >= 500: tcp_write_err, ETIMEDOUT, nothing sent.
 TEST(UserTimeout, ClampsTheRtoAndAbortsWithoutReset) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   std::vector<int> errs;
   ctx.sock().set_timeout_callback([&errs](int err) { errs.push_back(err); });
   ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kTcpUserTimeout, -1), -kEinval);
@@ -62,7 +55,7 @@ TEST(UserTimeout, ClampsTheRtoAndAbortsWithoutReset) {
 // 30000: the first at or past 231201 is 232173 (928.692 s), after 15
 // resends: the sixteenth RTO aborts.
 TEST(UserTimeout, Retries2WithoutUserTimeout) {
-  SenderContext ctx(NoSack());
+  SenderContext ctx(SenderContext::NoSack("linux-6.12"));
   ASSERT_EQ(ctx.SendMsg(1000, 0), 1000);
   ctx.At(928'688 * kNsPerMs);
   EXPECT_FALSE(ctx.sock().aborted());

@@ -76,6 +76,14 @@ inline uint32_t EndSeq(const PacketEvent& p) {
   return p.seq_start + p.len + ((p.flags & kFlagSyn) ? 1 : 0) + ((p.flags & kFlagFin) ? 1 : 0);
 }
 
+// The packet's timestamp option, or null (a script writes it at most once).
+inline const TcpOption* FindTimestamp(const PacketEvent& p) {
+  for (const TcpOption& o : p.options) {
+    if (o.kind == TcpOption::Kind::kTimestamp) return &o;
+  }
+  return nullptr;
+}
+
 // Syscall argument expressions.
 struct Expr {
   enum class Kind : uint8_t {

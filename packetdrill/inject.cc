@@ -359,12 +359,12 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
   const bool established = run.sock.ep && run.sock.phase == SocketPhase::kEstablished;
   const bool no_ts_update =
       established && (SeqAfter(p.seq_start, run.sock.rcv.wup) || OldSequence(run.sock, p));
-  for (const TcpOption& o : p.options) {
-    if (o.kind != TcpOption::Kind::kTimestamp || no_ts_update) continue;
+  if (const TcpOption* ts = FindTimestamp(p); ts != nullptr && !no_ts_update) {
     const uint32_t ts_recent = run.sock.last_peer_tsval;
-    if (established && ts_recent != 0 && static_cast<int32_t>(ts_recent - o.ts_val) > 0) continue;
-    run.sock.last_peer_tsval = o.ts_val;
-    run.sock.ts_recent_at = run.loop.now();
+    if (!established || ts_recent == 0 || static_cast<int32_t>(ts_recent - ts->ts_val) <= 0) {
+      run.sock.last_peer_tsval = ts->ts_val;
+      run.sock.ts_recent_at = run.loop.now();
+    }
   }
   if (syn) return ack ? OnSynAck(run, e, p) : OnSyn(run, e, p);
   // tcp_rcv_state_process in LISTEN: an ACK with no handshake pending (its

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "netdev/inet.h"
 #include "netdev/ip_cmd.h"
 #include "netdev/tun.h"
@@ -224,18 +225,18 @@ absl::Status TunDevice::Write(const WireTcp& p) {
 }
 
 std::optional<WireTcp> TunDevice::Peek(int64_t deadline) {
-  for (;;) {
-    {
-      absl::MutexLock l(&mu_);
-      if (!captured_.empty()) return captured_.front();
-    }
-    if (Now() >= deadline) return std::nullopt;
-    const int64_t wait = std::min<int64_t>(deadline - Now(), 500000);
-    if (wait > 0) {
-      timespec ts{0, static_cast<long>(wait)};
-      nanosleep(&ts, nullptr);
-    }
+  // Woken by the reader's push, not by polling: a script's next event is
+  // often due at once ("+0" after this packet), and a polling interval
+  // would delay it.
+  absl::MutexLock l(&mu_);
+  const int64_t wait = deadline - Now();
+  if (captured_.empty() && wait > 0) {
+    mu_.AwaitWithTimeout(absl::Condition(
+                             +[](std::deque<WireTcp>* q) { return !q->empty(); }, &captured_),
+                         absl::Nanoseconds(wait));
   }
+  if (captured_.empty()) return std::nullopt;
+  return captured_.front();
 }
 
 void TunDevice::Pop() {

@@ -195,14 +195,12 @@ bool PawsDiscard(const RunState& run, const PacketEvent& p) {
   const ScriptSocket& sock = run.sock;
   if (!sock.neg.timestamps || !sock.ep || sock.phase != SocketPhase::kEstablished) return false;
   const uint32_t ts_recent = sock.last_peer_tsval;
-  for (const TcpOption& o : p.options) {
-    if (o.kind != TcpOption::Kind::kTimestamp) continue;
-    // tcp_paws_check with TCP_PAWS_WINDOW 1; a ts_recent of 0 accepts all.
-    if (ts_recent == 0 || static_cast<int32_t>(ts_recent - o.ts_val) <= 1) return false;
-    // tcp_paws_discard: a disordered ACK passes.
-    return !DisorderedAck(run, p, o.ts_val);
-  }
-  return false;
+  const TcpOption* ts = FindTimestamp(p);
+  if (ts == nullptr) return false;
+  // tcp_paws_check with TCP_PAWS_WINDOW 1; a ts_recent of 0 accepts all.
+  if (ts_recent == 0 || static_cast<int32_t>(ts_recent - ts->ts_val) <= 1) return false;
+  // tcp_paws_discard: a disordered ACK passes.
+  return !DisorderedAck(run, p, ts->ts_val);
 }
 
 void SendDupAck(RunState& run, const PacketEvent& p) {
@@ -232,19 +230,16 @@ void EcnAcceptCwr(RunState& run, const PacketEvent& p) {
 void RcvRttMeasureTs(RunState& run, const PacketEvent& p) {
   ScriptSocket& sock = run.sock;
   if (!sock.neg.timestamps) return;
-  for (const TcpOption& o : p.options) {
-    if (o.kind != TcpOption::Kind::kTimestamp) continue;
-    // Only a TS ecr other than the last one seen (0 at first) measures.
-    if (o.ts_ecr == sock.rcv.rtt_last_tsecr) return;
-    sock.rcv.rtt_last_tsecr = o.ts_ecr;
-    // A segment of at least rcv_mss (end_seq - seq: a FIN counts) gives a
-    // sample. Linux also wants the echoed value not ahead of its own clock
-    // (and, from 6.12, behind it); the runner counts any such segment as a
-    // sample, erring towards the compressed-ACK skip.
-    const uint32_t len = p.len + ((p.flags & kFlagFin) ? 1 : 0);
-    if (len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
-    return;
-  }
+  const TcpOption* ts = FindTimestamp(p);
+  // Only a TS ecr other than the last one seen (0 at first) measures.
+  if (ts == nullptr || ts->ts_ecr == sock.rcv.rtt_last_tsecr) return;
+  sock.rcv.rtt_last_tsecr = ts->ts_ecr;
+  // A segment of at least rcv_mss (end_seq - seq: a FIN counts) gives a
+  // sample. Linux also wants the echoed value not ahead of its own clock
+  // (and, from 6.12, behind it); the runner counts any such segment as a
+  // sample, erring towards the compressed-ACK skip.
+  const uint32_t len = p.len + ((p.flags & kFlagFin) ? 1 : 0);
+  if (len >= RcvMss(sock)) sock.rcv.rtt_sampled = true;
 }
 
 absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {

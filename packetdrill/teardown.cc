@@ -66,11 +66,9 @@ void TwOowAck(RunState& run, const PacketEvent& p) {
 // The segment's TS val, if timestamps were agreed (tw_ts_recent_stamp set)
 // and it carries one.
 std::optional<uint32_t> TwTsVal(const RunState& run, const PacketEvent& p) {
-  if (!run.sock.neg.timestamps) return std::nullopt;
-  for (const TcpOption& o : p.options) {
-    if (o.kind == TcpOption::Kind::kTimestamp) return o.ts_val;
-  }
-  return std::nullopt;
+  const TcpOption* ts = FindTimestamp(p);
+  if (!run.sock.neg.timestamps || ts == nullptr) return std::nullopt;
+  return ts->ts_val;
 }
 
 // tcp_paws_reject against tw_ts_recent (tcp_paws_check with window 0): a

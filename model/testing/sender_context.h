@@ -48,6 +48,14 @@ class SenderContext {
   // MSS 1448, TCP_NODELAY, autocorking, Reno, HZ 250, zero call cost,
   // payload not tracked.
   static ConnectionConfig DefaultConfig();
+  // The defaults without SACK on `profile`: no tail loss probe, so the RTO
+  // is the first timer to fire after a loss.
+  static Options NoSack(const std::string& profile) {
+    Options o;
+    o.profile = profile;
+    o.config.sack = false;
+    return o;
+  }
 
   explicit SenderContext(const Options& opts);
   SenderContext() : SenderContext(Options()) {}
