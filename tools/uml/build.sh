@@ -48,11 +48,16 @@ CONFIG_OPTIONS=(
 # config option can change it); the build rewrites that default instead.
 UML_HZ=250
 
+# Our fix for hosts whose XSAVE image is larger than UML's fixed FP buffer
+# (AMX hosts): see the file's header. Its content is part of the cache key.
+XSTATE_FIX="$(dirname "${BASH_SOURCE[0]}")/xstate_fix.c"
+
 log() { printf 'uml/build.sh: %s\n' "$*" >&2; }
 die() { printf 'uml/build.sh: error: %s\n' "$*" >&2; exit "${2:-1}"; }
+[[ -r "$XSTATE_FIX" ]] || die "missing $XSTATE_FIX (it belongs beside this script)"
 
 config_hash() {
-  printf '%s\n' "${CONFIG_OPTIONS[@]}" "UML_HZ=$UML_HZ" | sha256sum | cut -c1-12
+  { printf '%s\n' "${CONFIG_OPTIONS[@]}" "UML_HZ=$UML_HZ"; cat "$XSTATE_FIX"; } | sha256sum | cut -c1-12
 }
 
 package_version() {  # SERIES -> installed version of linux-source-SERIES, or empty
@@ -129,6 +134,14 @@ build_one() {  # SERIES
   local mk=(nice -n 10 make -C "$src" ARCH=um SUBARCH=x86_64)
   grep -q '^config HZ$' "$src/arch/um/Kconfig" || die "$series: arch/um/Kconfig declares no HZ"
   sed -i "/^config HZ\$/,/^\$/ s/^\tdefault [0-9]*\$/\tdefault $UML_HZ/" "$src/arch/um/Kconfig"
+  # arch/x86/um/os-Linux/registers.c: rename the three FP-state functions the
+  # fix replaces (save/restore_fp_registers, arch_init_registers; the last is
+  # defined twice, for i386 and x86_64), then append the replacements.
+  local regs="$src/arch/x86/um/os-Linux/registers.c" renamed
+  sed -i -E 's/^(int|void) (save_fp_registers|restore_fp_registers|arch_init_registers)\(/static \1 sendsim_orig_\2(/' "$regs"
+  renamed=$(grep -c '^static [a-z]* sendsim_orig_' "$regs" || true)
+  [[ "$renamed" == 4 ]] || die "$series: expected 4 FP-state functions in $regs, renamed $renamed"
+  cat "$XSTATE_FIX" >>"$regs"
   "${mk[@]}" defconfig >"$work/config.log" 2>&1 || die "defconfig failed (see $work/config.log)"
   local args=() opt name val
   for opt in "${CONFIG_OPTIONS[@]}"; do
