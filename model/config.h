@@ -68,6 +68,7 @@ struct ConnectionConfig {
   uint32_t mss = 1448;                  // mss_cache after options (1500 MTU with timestamps)
   uint32_t mtu = 1500;
   bool route_mtu_metric = false;        // mtu is the route's mtu metric (ip route ... mtu N), not the device's
+  bool route_mtu_locked = false;        // `mtu lock N`: ICMP cannot lower it (ip_mtu_locked)
   uint32_t mss_clamp = 0;               // peer's MSS option (rx_opt.mss_clamp); 0: mss + options
   bool timestamps = true;               // 12 bytes of TCP options per segment
   bool sack = true;

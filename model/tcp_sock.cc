@@ -19,7 +19,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   nonagle_ = config.nodelay ? kTcpNagleOff : 0;
   full_mss_ = config.mss;
   // The handshake's route: tcp_sync_mss already ran with its MTU.
-  dst_ = fib_dst_ = Dst{config.mtu, config.route_mtu_metric, false};
+  dst_ = fib_dst_ = Dst{config.mtu, config.route_mtu_metric, false, config.route_mtu_locked};
   pmtu_cookie_ = config.mtu;
   MtupInit(opts.passive_open, opts.peer_dropped_timestamps);
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;

@@ -188,6 +188,11 @@ class TcpSock final : public Socket {
   // its device's). The old route's cached dst dies at once (route_mss.cc);
   // the next transmission looks the route up again (__sk_dst_check).
   void RouteChange(uint32_t mtu, bool mtu_metric);
+  // ICMP "fragmentation needed" naming next-hop MTU `mtu` about our segment
+  // at `seq` (the 32-bit wire number less the ISN + 1: 0 is the first data
+  // byte), as tcp_v4_err hands it to tcp_v4_mtu_reduced (pmtu.cc).
+  enum class IcmpEffect : uint8_t { kIgnored, kOutOfWindow, kRouteUnchanged, kMssUnchanged, kMssReduced };
+  IcmpEffect IcmpFragNeeded(uint32_t seq, uint32_t mtu);
   // tcp_poll's POLLOUT: __sk_stream_is_writeable(sk, 1), or shut down.
   bool PollWriteable() const;
   // tcp_poll as a poller runs it: PollWriteable, and SOCK_NOSPACE set when
@@ -345,6 +350,7 @@ class TcpSock final : public Socket {
   void SlowStartAfterIdleCheck();
   void CwndApplicationLimited();
   void XmitRetransmitQueue();
+  void RecountSegs(Skb& skb, uint32_t mss);  // tcp_set_skb_tso_segs + tcp_adjust_pcount
 
   // --- rate.cc (tcp_rate.c) ---
   struct RateSample {
@@ -484,6 +490,7 @@ class TcpSock final : public Socket {
   uint32_t SyncMss() { return SyncMss(pmtu_cookie_); }  // with icsk_pmtu_cookie
   uint32_t CurrentMss();                        // tcp_current_mss
   void DstCheck();                              // __sk_dst_check in ip_queue_xmit
+  void SimpleRetransmit();                      // tcp_simple_retransmit (pmtu.cc)
 
   // --- timers.cc ---
   void ResetXmitTimer(XmitTimer kind, uint32_t when_jiffies);
@@ -639,6 +646,7 @@ class TcpSock final : public Socket {
     uint32_t mtu = 0;         // dst_mtu
     bool mtu_metric = false;  // from the route's mtu metric (kept by a dead dst)
     bool obsolete = false;    // __sk_dst_check drops it
+    bool locked = false;      // ip_mtu_locked: `mtu lock`, or a PMTU clamped to ip_rt_min_pmtu
   };
   Dst dst_;
   Dst fib_dst_;

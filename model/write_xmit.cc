@@ -582,7 +582,11 @@ void TcpSock::XmitRetransmitQueue() {
     const uint32_t segs = std::min(snd_cwnd_ - in_flight, max_segs);
     const uint32_t mss = CurrentMss();  // __tcp_retransmit_skb's cur_mss
     const uint32_t len = segs * mss;
-    if (rtx_queue_[i].len() > len) SplitSkb(rtx_queue_, i, len, mss);
+    if (rtx_queue_[i].len() > len) {
+      SplitSkb(rtx_queue_, i, len, mss);
+    } else {
+      RecountSegs(rtx_queue_[i], mss);
+    }
     Skb& skb = rtx_queue_[i];
     skb.retrans = true;
     skb.ever_retrans = true;
@@ -593,6 +597,23 @@ void TcpSock::XmitRetransmitQueue() {
     if (i == 0 && xmit_timer_.kind != XmitTimer::kReoTimeout) rearm_timer = true;
   }
   if (rearm_timer) ResetXmitTimer(XmitTimer::kRetrans, rto_jiffies_);
+}
+
+// __tcp_retransmit_skb's unsplit skb: tcp_set_skb_tso_segs for the current
+// MSS (which changes after a PMTU drop or a route change), and
+// tcp_adjust_pcount for the counters it is in. An MTU probe resent this
+// way is an ordinary skb of that MSS.
+void TcpSock::RecountSegs(Skb& skb, uint32_t mss) {
+  const uint32_t old_pcount = skb.pcount;
+  skb.pcount = TsoSegsForLen(skb.len(), mss);
+  skb.gso_size = skb.pcount > 1 ? mss : 0;
+  if (skb.pcount > 1) skb.mtu_probe = false;
+  const int32_t diff = static_cast<int32_t>(old_pcount) - static_cast<int32_t>(skb.pcount);
+  if (diff == 0) return;
+  packets_out_ -= diff;
+  if (skb.sacked) sacked_out_ -= diff;
+  if (skb.lost) lost_out_ -= diff;
+  if (skb.retrans) retrans_out_ -= diff;
 }
 
 // __tcp_push_pending_frames: a "stuck" queue (nothing in flight) arms probe0.

@@ -51,6 +51,19 @@ inline constexpr uint8_t kFlagUrg = 0x20;  // U
 inline constexpr uint8_t kFlagEce = 0x40;  // E
 inline constexpr uint8_t kFlagCwr = 0x80;  // W
 
+// An ICMP line, "icmp TYPE [CODE] [mtu N] [[start:end(len)]]" (upstream's
+// icmp_packet_spec; packetdrill/icmp.h names the types and codes).
+struct IcmpMessage {
+  std::string type;              // "unreachable", "time_exceeded", ...
+  std::string code;              // "frag_needed", ...; empty when none is written
+  std::optional<uint32_t> mtu;   // "mtu N"
+  // The quoted datagram: a TCP segment of ours "[start:end(len)]" in the
+  // script's numbers, or another protocol's ("[udp (len)]"), or none.
+  bool quotes_tcp = false;
+  uint32_t seq_start = 0, seq_end = 0, len = 0;
+  std::string quoted_other;      // "udp", "udplite", "sctp"; empty for TCP or none
+};
+
 struct PacketEvent {
   bool inbound = false;          // '<': injected by the script; '>': expected from the model
   std::string ecn;               // "[noecn]" etc. without brackets; empty if absent
@@ -65,8 +78,10 @@ struct PacketEvent {
   bool options_given = false;    // a "<...>" list was written
   bool options_any = false;      // "<...>": options unchecked
   std::vector<TcpOption> options;
+  // Set for an ICMP line (no TCP fields then).
+  std::optional<IcmpMessage> icmp;
   // Non-empty when the line is valid packetdrill that sendsim does not model
-  // (icmp, udp, IP header fields, unsupported TCP options).
+  // (udp, IP header fields, unsupported TCP options).
   std::string unsupported;
 };
 

@@ -64,6 +64,9 @@ class Endpoint {
   // `ip route change|replace` of the connection's route (see
   // model::TcpSock::RouteChange).
   virtual void RouteChange(uint32_t mtu, bool mtu_metric) = 0;
+  // ICMP "fragmentation needed" (next-hop MTU `mtu`) quoting our segment at
+  // `seq`, in the model's numbers (see model::TcpSock::IcmpFragNeeded).
+  virtual void IcmpFragNeeded(uint32_t seq, uint32_t mtu) = 0;
   // `fn(err)` runs when the socket's own timers end the connection
   // (tcp_write_err after TCP_USER_TIMEOUT or tcp_retries2; see
   // model::TcpSock::set_timeout_callback). Endpoints without such timers

@@ -33,6 +33,7 @@ class FakeSocket final : public model::Socket, public Endpoint {
   bool PollOut() override { return written_ - acked_ < opts_.limit && written_ - sent_ < lowat_; }
   void UpdateSysctls(const model::ConnectionConfig&) override {}
   void RouteChange(uint32_t, bool) override {}
+  void IcmpFragNeeded(uint32_t, uint32_t) override {}
   void Abort(int err) override {
     err_ = err;
     fin_ = true;

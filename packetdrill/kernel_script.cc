@@ -19,6 +19,7 @@
 #include "absl/strings/str_join.h"
 #include "packetdrill/asserts.h"
 #include "packetdrill/config.h"
+#include "packetdrill/icmp_names.h"
 
 namespace sendsim::packetdrill {
 namespace {
@@ -128,6 +129,9 @@ absl::Status KernelScript::Step(const Event& e) {
   if (any) t = Now();
   const int64_t tol = Tolerance(t - base);
   if (pkt != nullptr && !pkt->unsupported.empty()) return Skip(e.line, pkt->unsupported);
+  if (pkt != nullptr && pkt->icmp) {
+    if (absl::Status st = IcmpUnmodelled(*pkt); !st.ok()) return Skip(e.line, std::string(st.message()));
+  }
   if (pkt != nullptr && !pkt->inbound) {
     const int64_t lo = any ? Now() : t - tol;
     int64_t hi = any ? Now() + kAnyTimeHorizonNs : t + tol;
@@ -149,7 +153,7 @@ absl::Status KernelScript::Step(const Event& e) {
   prev_script_ = t;
   prev_inbound_ = inbound;
   prev_done_ = Now();
-  if (inbound) return Inbound(e, *pkt);
+  if (inbound) return pkt->icmp ? InboundIcmp(e, *pkt) : Inbound(e, *pkt);
   if (const auto* sc = std::get_if<SyscallEvent>(&e.body)) return Syscall(e, *sc, t, tol, &prev_done_);
   if (const auto* cmd = std::get_if<CommandEvent>(&e.body)) return Command(e.line, cmd->command);
   if (const auto* code = std::get_if<CodeEvent>(&e.body)) return Code(e.line, code->code);
@@ -191,6 +195,30 @@ absl::Status KernelScript::Inbound(const Event& e, const PacketEvent& p) {
     if (o.kind == TcpOption::Kind::kUnsupported) return Skip(e.line, "TCP option " + o.text + " on the kernel target");
   }
   if (absl::Status st = tun_->Write(w); !st.ok()) return Fail(e.line, std::string(st.message()));
+  prev_done_ = Now();
+  return absl::OkStatus();
+}
+
+// An ICMP error about one of our segments: its sequence number is the
+// script's quoted start from the kernel's ISN, its ports the connection's.
+absl::Status KernelScript::InboundIcmp(const Event& e, const PacketEvent& p) {
+  const IcmpMessage& m = *p.icmp;
+  const std::optional<uint8_t> type = IcmpV4Type(m.type);
+  std::optional<uint8_t> code = m.code.empty() ? std::optional<uint8_t>(0) : std::nullopt;
+  if (type == kIcmpDestUnreach) code = IcmpV4UnreachCode(m.code);
+  if (!type || !code) {
+    return Skip(e.line, absl::StrFormat("ICMP %s on the kernel target", IcmpName(m)));
+  }
+  if (!k_isn_) return Fail(e.line, "inbound ICMP before the kernel sent its SYN or SYN-ACK");
+  WireTcp q;
+  q.sport = active_ ? k_port_ : kKernelPort;
+  q.dport = active_ ? kKernelPort : kRemotePassivePort;
+  q.seq = *k_isn_ + m.seq_start;
+  q.flags = kFlagAck;
+  q.len = m.len;
+  if (absl::Status st = tun_->WriteIcmp(*type, *code, m.mtu.value_or(0), q); !st.ok()) {
+    return Fail(e.line, std::string(st.message()));
+  }
   prev_done_ = Now();
   return absl::OkStatus();
 }

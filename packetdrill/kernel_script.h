@@ -66,6 +66,7 @@ class KernelScript {
 
   absl::Status Step(const Event& e);
   absl::Status Inbound(const Event& e, const PacketEvent& p);
+  absl::Status InboundIcmp(const Event& e, const PacketEvent& p);
   absl::Status Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi, int64_t* last);
   absl::Status Command(int line, const std::string& text);
   absl::Status SetSysctl(int line, const std::string& name, const std::string& value,

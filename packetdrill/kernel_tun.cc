@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -218,6 +219,49 @@ absl::Status TunDevice::Write(const WireTcp& p) {
   ph[9] = 6;
   Put16(ph + 10, static_cast<uint16_t>(tcp_len));
   Put16(tcp + 16, netdev::Fold(netdev::SumWords(tcp, tcp_len, netdev::SumWords(ph, sizeof(ph), 0))));
+  if (write(fd_, b.data(), b.size()) != static_cast<ssize_t>(b.size())) {
+    return absl::InternalError(absl::StrFormat("write to tun0: %s", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+// RFC 792's error layout: ICMP header, then the offending datagram's IP
+// header and (at least) 8 bytes of its payload; tcp_v4_err looks the socket
+// up by the quoted addresses and ports and reads the quoted seq. The quoted
+// IP header is as our segment left (DF, its total length), checksummed.
+absl::Status TunDevice::WriteIcmp(uint8_t type, uint8_t code, uint32_t rest, const WireTcp& quoted) {
+  constexpr size_t kQuoted = 20 + 20;
+  std::vector<uint8_t> b(kVnetHdrLen + 20 + 8 + kQuoted, 0);
+  uint8_t* ip = b.data() + kVnetHdrLen;
+  ip[0] = 0x45;
+  Put16(ip + 2, static_cast<uint16_t>(20 + 8 + kQuoted));
+  ip[8] = 64;
+  ip[9] = 1;  // IPPROTO_ICMP
+  Put32(ip + 12, netdev::ParseIpv4(kKernelRemoteAddr));
+  Put32(ip + 16, netdev::ParseIpv4(kKernelLocalAddr));
+  Put16(ip + 10, netdev::Fold(netdev::SumWords(ip, 20, 0)));
+  uint8_t* icmp = ip + 20;
+  icmp[0] = type;
+  icmp[1] = code;
+  Put32(icmp + 4, rest);
+  uint8_t* qip = icmp + 8;
+  qip[0] = 0x45;
+  Put16(qip + 2, static_cast<uint16_t>(40 + std::min<uint32_t>(quoted.len, 65495)));
+  Put16(qip + 6, 0x4000);  // DF
+  qip[8] = 64;
+  qip[9] = 6;
+  Put32(qip + 12, netdev::ParseIpv4(kKernelLocalAddr));
+  Put32(qip + 16, netdev::ParseIpv4(kKernelRemoteAddr));
+  Put16(qip + 10, netdev::Fold(netdev::SumWords(qip, 20, 0)));
+  uint8_t* tcp = qip + 20;
+  Put16(tcp, quoted.sport);
+  Put16(tcp + 2, quoted.dport);
+  Put32(tcp + 4, quoted.seq);
+  Put32(tcp + 8, quoted.ack);
+  tcp[12] = 5 << 4;
+  tcp[13] = quoted.flags;
+  Put16(tcp + 14, quoted.win);
+  Put16(icmp + 2, netdev::Fold(netdev::SumWords(icmp, 8 + kQuoted, 0)));
   if (write(fd_, b.data(), b.size()) != static_cast<ssize_t>(b.size())) {
     return absl::InternalError(absl::StrFormat("write to tun0: %s", std::strerror(errno)));
   }

@@ -54,6 +54,11 @@ class TunDevice {
   int64_t Now() const;
   // A segment from the remote address to the local one.
   absl::Status Write(const WireTcp& p);
+  // An ICMP error from the remote address to the local one (type, code and
+  // the header's second word, e.g. the next-hop MTU of "fragmentation
+  // needed" in its low 16 bits), quoting the IPv4 header and the TCP
+  // header (20 bytes, no options) of `quoted`, one of our segments.
+  absl::Status WriteIcmp(uint8_t type, uint8_t code, uint32_t rest, const WireTcp& quoted);
   // The oldest captured outbound segment, waiting for one until `deadline`
   // (Now() time); nullopt if none came.
   std::optional<WireTcp> Peek(int64_t deadline);

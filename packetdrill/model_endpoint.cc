@@ -34,6 +34,7 @@ class ModelEndpoint final : public Endpoint {
     sock_.UpdateSysctls(c.sysctl, c.autocorking, c.slow_start_after_idle);
   }
   void RouteChange(uint32_t mtu, bool mtu_metric) override { sock_.RouteChange(mtu, mtu_metric); }
+  void IcmpFragNeeded(uint32_t seq, uint32_t mtu) override { sock_.IcmpFragNeeded(seq, mtu); }
   void SetTimeoutHandler(std::function<void(int err)> fn) override { sock_.set_timeout_callback(std::move(fn)); }
 
  private:

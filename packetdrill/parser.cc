@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "packetdrill/icmp_names.h"
 #include "packetdrill/lexer.h"
 
 namespace sendsim::packetdrill {
@@ -219,7 +220,8 @@ class Parser {
     if (Is(Tok::kLBracket)) {
       if (absl::Status st = ParseEcnMarking(p); !st.ok()) return st;
     }
-    if (IsWord("icmp") || IsWord("udp") || IsWord("udplite") || IsWord("gre") || IsWord("mpls") || Is(Tok::kLParen)) {
+    if (IsWord("icmp")) return ParseIcmp(p);
+    if (IsWord("udp") || IsWord("udplite") || IsWord("gre") || IsWord("mpls") || Is(Tok::kLParen)) {
       std::string what = Is(Tok::kLParen) ? "IP header fields" : Cur().text + " packets";
       std::string rest = RestOfLine();
       p->unsupported = absl::StrFormat("%s are not modelled", what);
@@ -231,6 +233,58 @@ class Parser {
     if (absl::Status st = ParseAckWinUrgOptions(p); !st.ok()) return st;
     if (p->ack && !(p->flags & kFlagAck)) return Err(seq_tok, "'ack' given but the ACK flag '.' is not set");
     if (p->inbound && !p->win) return Err(seq_tok, "inbound packet needs a window ('win N')");
+    return absl::OkStatus();
+  }
+
+  // "icmp TYPE [CODE] [mtu N] [[start:end(len)] | [udp (len)]]", upstream's
+  // icmp_packet_spec. Names are checked here (icmp_names.h); which forms
+  // run is the runner's choice.
+  absl::Status ParseIcmp(PacketEvent* p) {
+    const Token& icmp_tok = Cur();
+    Next();
+    IcmpMessage m;
+    if (!Is(Tok::kWord)) return Err(Cur(), absl::StrFormat("expected an ICMP type after 'icmp', got %s", Show(Cur())));
+    m.type = Cur().text;
+    if (!IsIcmpTypeName(m.type)) return Err(Cur(), absl::StrFormat("unknown ICMP type %s", Show(Cur())));
+    Next();
+    if (Is(Tok::kWord) && !IsWord("mtu")) {
+      m.code = Cur().text;
+      if (m.type == "unreachable" && !IcmpV4UnreachCode(m.code)) {
+        return Err(Cur(), absl::StrFormat("unknown ICMP unreachable code %s", Show(Cur())));
+      }
+      Next();
+    }
+    if (IsWord("mtu")) {
+      Next();
+      const Token& mtu_tok = Cur();
+      absl::StatusOr<uint32_t> mtu = U32("ICMP mtu");
+      if (!mtu.ok()) return mtu.status();
+      const uint32_t max = m.type == "packet_too_big" ? std::numeric_limits<uint32_t>::max() : 65535;
+      if (*mtu > max) return Err(mtu_tok, absl::StrFormat("ICMP mtu %u does not fit the 16-bit field", *mtu));
+      m.mtu = *mtu;
+    }
+    const bool takes_mtu = m.code == "frag_needed" || m.type == "packet_too_big";
+    if (m.mtu && !takes_mtu) return Err(icmp_tok, "'mtu N' belongs to frag_needed or packet_too_big only");
+    if (takes_mtu && !m.mtu) return Err(icmp_tok, absl::StrFormat("icmp %s needs 'mtu N'", m.code.empty() ? m.type : m.code));
+    if (Is(Tok::kLBracket)) {
+      Next();
+      if (IsWord("udp") || IsWord("udplite") || IsWord("sctp")) {
+        m.quoted_other = Cur().text;
+        Next();
+        if (absl::Status st = Expect(Tok::kLParen, "'(' in the quoted datagram"); !st.ok()) return st;
+        if (absl::StatusOr<uint32_t> len = U32("quoted payload length"); !len.ok()) return len.status();
+        if (absl::Status st = Expect(Tok::kRParen, "')' in the quoted datagram"); !st.ok()) return st;
+      } else {
+        PacketEvent quoted;
+        if (absl::Status st = ParseSequenceRange(&quoted); !st.ok()) return st;
+        m.quotes_tcp = true;
+        m.seq_start = quoted.seq_start;
+        m.seq_end = quoted.seq_end;
+        m.len = quoted.len;
+      }
+      if (absl::Status st = Expect(Tok::kRBracket, "']' after the quoted segment"); !st.ok()) return st;
+    }
+    p->icmp = std::move(m);
     return absl::OkStatus();
   }
 

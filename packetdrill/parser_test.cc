@@ -215,13 +215,48 @@ assert tcpi_snd_cwnd == 10, tcpi_snd_cwnd
 
 TEST(ParserTest, UnsupportedPacketKindsAreRecognised) {
   absl::StatusOr<Script> s = ParseScript("t.pkt", R"(
-0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)]
+0 < udp (100)
 +0 > S 0:0(0) <mss 1460,FO abcd,nop>
 )");
   ASSERT_TRUE(s.ok()) << s.status();
-  EXPECT_THAT(std::get<PacketEvent>(s->events[0].body).unsupported, HasSubstr("icmp"));
+  EXPECT_THAT(std::get<PacketEvent>(s->events[0].body).unsupported, HasSubstr("udp"));
   EXPECT_THAT(std::get<PacketEvent>(s->events[1].body).unsupported, HasSubstr("FO"));
   EXPECT_EQ(std::get<PacketEvent>(s->events[1].body).options.size(), 3u);
+}
+
+TEST(ParserTest, IcmpLines) {
+  absl::StatusOr<Script> s = ParseScript("t.pkt", R"(
+0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)]
++0 < icmp unreachable port_unreachable [2921:2921(0)]
++0 < icmp time_exceeded
++0 < icmp unreachable host_unreachable [udp (10)]
++0 < icmp packet_too_big mtu 1280 [1:1001(1000)]
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->events.size(), 5u);
+  const PacketEvent& a = std::get<PacketEvent>(s->events[0].body);
+  ASSERT_TRUE(a.icmp.has_value());
+  EXPECT_TRUE(a.inbound);
+  EXPECT_TRUE(a.unsupported.empty());
+  EXPECT_EQ(a.icmp->type, "unreachable");
+  EXPECT_EQ(a.icmp->code, "frag_needed");
+  EXPECT_EQ(a.icmp->mtu, 1200u);
+  EXPECT_TRUE(a.icmp->quotes_tcp);
+  EXPECT_EQ(a.icmp->seq_start, 1u);
+  EXPECT_EQ(a.icmp->seq_end, 1461u);
+  EXPECT_EQ(a.icmp->len, 1460u);
+  const IcmpMessage& b = *std::get<PacketEvent>(s->events[1].body).icmp;
+  EXPECT_EQ(b.code, "port_unreachable");
+  EXPECT_FALSE(b.mtu.has_value());
+  EXPECT_EQ(b.seq_start, 2921u);
+  const IcmpMessage& c = *std::get<PacketEvent>(s->events[2].body).icmp;
+  EXPECT_EQ(c.type, "time_exceeded");
+  EXPECT_TRUE(c.code.empty());
+  EXPECT_FALSE(c.quotes_tcp);
+  const IcmpMessage& d = *std::get<PacketEvent>(s->events[3].body).icmp;
+  EXPECT_EQ(d.quoted_other, "udp");
+  EXPECT_FALSE(d.quotes_tcp);
+  EXPECT_EQ(std::get<PacketEvent>(s->events[4].body).icmp->mtu, 1280u);
 }
 
 struct BadCase {
@@ -262,7 +297,18 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"0 write(4, ..., \"abc) = 1\n", "bad.pkt:1: unterminated string"},
         BadCase{"0 > . 1:1(0) ack\n", "bad.pkt:1: expected ack number"},
         BadCase{"0 < . 1:1(0) ack 1 win 70000\n", "bad.pkt:1: win 70000 does not fit the 16-bit field"},
-        BadCase{"1000001 < . 1:1(0) ack 1 win 7\n", "bad.pkt:1: time 1000001 is out of range"}));
+        BadCase{"1000001 < . 1:1(0) ack 1 win 7\n", "bad.pkt:1: time 1000001 is out of range"},
+        BadCase{"0 < icmp\n", "bad.pkt:1: expected an ICMP type after 'icmp'"},
+        BadCase{"0 < icmp unreachabel frag_needed mtu 1200 [1:1(0)]\n", "bad.pkt:1: unknown ICMP type 'unreachabel'"},
+        BadCase{"0 < icmp unreachable frag_neded mtu 1200\n", "bad.pkt:1: unknown ICMP unreachable code 'frag_neded'"},
+        BadCase{"0 < icmp unreachable frag_needed [1:1461(1460)]\n", "bad.pkt:1: icmp frag_needed needs 'mtu N'"},
+        BadCase{"0 < icmp unreachable frag_needed mtu\n", "bad.pkt:1: expected ICMP mtu, got end of file"},
+        BadCase{"0 < icmp unreachable frag_needed mtu 70000\n", "bad.pkt:1: ICMP mtu 70000 does not fit the 16-bit field"},
+        BadCase{"0 < icmp unreachable port_unreachable mtu 1200\n", "bad.pkt:1: 'mtu N' belongs to frag_needed"},
+        BadCase{"0 < icmp unreachable frag_needed mtu 1200 [1:1461(1000)]\n",
+                "bad.pkt:1: impossible sequence range 1:1461(1000)"},
+        BadCase{"0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)\n", "bad.pkt:1: expected ']' after the quoted segment"},
+        BadCase{"0 < icmp unreachable port_unreachable [udp 10]\n", "bad.pkt:1: expected '(' in the quoted datagram"}));
 
 TEST(ParserTest, MissingFileIsAnError) {
   absl::StatusOr<Script> s = ParseScriptFile("/nonexistent/x.pkt");

@@ -18,6 +18,7 @@
 #include "model/types.h"
 #include "packetdrill/code.h"
 #include "packetdrill/config.h"
+#include "packetdrill/icmp.h"
 #include "packetdrill/inject.h"
 #include "packetdrill/match.h"
 #include "packetdrill/parser.h"
@@ -118,9 +119,22 @@ class ScriptRun {
     return StepAt(e, t, tol);
   }
 
+  static bool any_time_of(const Event& e) { return e.timing.start.kind == TimeKind::kAny; }
+
   absl::Status StepPacket(const Event& e, const PacketEvent& p, TimeNs t, TimeNs tol, TimeNs base) {
     if (!p.unsupported.empty()) return run_.Skip(e.line, p.unsupported);
-    const bool any_time = e.timing.start.kind == TimeKind::kAny;
+    if (p.icmp) {
+      run_.AdvanceTo(std::max(t, run_.loop.now()));
+      if (run_.failure) return *run_.failure;
+      if (absl::Status st = InjectIcmp(run_, e, p); !st.ok()) return st;
+      run_.AdvanceTo(run_.loop.now());
+      if (run_.failure) return *run_.failure;
+      prev_done_ = run_.loop.now();
+      prev_script_ = any_time_of(e) ? prev_done_ : t;
+      prev_inbound_ = true;
+      return absl::OkStatus();
+    }
+    const bool any_time = any_time_of(e);
     if (p.inbound) {
       run_.AdvanceTo(std::max(t, run_.loop.now()));
       if (run_.failure) return *run_.failure;

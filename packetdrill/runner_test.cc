@@ -329,7 +329,15 @@ TEST(RunnerTest, UnsupportedConstructsSkip) {
            {"   +0 `ethtool -K tun0 tso off`\n", d, "offloads or the qdisc"},
            {"   +0 ioctl(4, FIONBIO, [1]) = 0\n", d, "ioctl() other than"},
            {"   +0 setsockopt(4, SOL_SOCKET, SO_LINGER, [0], 4) = 0\n", d, "SO_LINGER"},
-           {"   +0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)]\n", d, "icmp packets"},
+           {"   +0 < udp (100)\n", d, "udp packets"},
+           {"   +0 < icmp unreachable port_unreachable [1:1(0)]\n", d,
+            "ICMP unreachable port_unreachable is not modelled (only unreachable frag_needed is)"},
+           {"   +0 < icmp time_exceeded [1:1(0)]\n", d, "ICMP time_exceeded is not modelled"},
+           {"   +0 < icmp unreachable frag_needed mtu 1200\n", d, "without a quoted TCP segment"},
+           {"   +0 < icmp unreachable frag_needed mtu 1200 [udp (10)]\n", d, "quoting a udp datagram"},
+           {"   +0 > icmp unreachable frag_needed mtu 1200 [1:1(0)]\n", d, "outbound ICMP packets"},
+           {"   +0 < icmp packet_too_big mtu 1280 [1:1(0)]\n", d, "ICMPv6 (packet too big)"},
+           {"", d + "   +0 < icmp unreachable frag_needed mtu 1200 [1:1(0)]\n", "before the connection is established"},
        }) {
     Result r = RunText(c.body, {}, c.header);
     EXPECT_EQ(r.verdict, Verdict::kSkip) << c.body << c.header << r.reason;

@@ -52,6 +52,7 @@ model::ConnectionConfig SocketConfigFor(const Settings& s, const Negotiated& neg
   model::ConnectionConfig c = scenario::BuildConnectionConfig(sc, {.track_payload = false, .full_trace = false});
   c.ecn = neg.ecn;
   c.route_mtu_metric = s.route_mtu_metric;
+  c.route_mtu_locked = s.route_mtu_lock;
   return c;
 }
 
