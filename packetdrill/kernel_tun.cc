@@ -33,6 +33,20 @@ using netdev::Get32;
 using netdev::Put16;
 using netdev::Put32;
 
+// An option-less IPv4 header (RFC 791) at `ip`, TTL 64, checksummed.
+void PutIpv4Header(uint8_t* ip, uint8_t tos, size_t tot_len, bool df, uint8_t protocol,
+                   uint32_t saddr, uint32_t daddr) {
+  ip[0] = 0x45;
+  ip[1] = tos;
+  Put16(ip + 2, static_cast<uint16_t>(tot_len));
+  if (df) Put16(ip + 6, 0x4000);
+  ip[8] = 64;
+  ip[9] = protocol;
+  Put32(ip + 12, saddr);
+  Put32(ip + 16, daddr);
+  Put16(ip + 10, netdev::Fold(netdev::SumWords(ip, 20, 0)));
+}
+
 }  // namespace
 
 std::vector<uint8_t> EncodeTcpOptions(const std::vector<TcpOption>& options) {
@@ -195,14 +209,9 @@ absl::Status TunDevice::Write(const WireTcp& p) {
   const size_t tcp_len = 20 + opts.size() + p.len;
   std::vector<uint8_t> b(kVnetHdrLen + 20 + tcp_len, 0);
   uint8_t* ip = b.data() + kVnetHdrLen;
-  ip[0] = 0x45;
-  ip[1] = p.ecn & 3;  // TOS: DSCP 0 and the ECN field
-  Put16(ip + 2, static_cast<uint16_t>(20 + tcp_len));
-  ip[8] = 64;
-  ip[9] = 6;
-  Put32(ip + 12, netdev::ParseIpv4(kKernelRemoteAddr));
-  Put32(ip + 16, netdev::ParseIpv4(kKernelLocalAddr));
-  Put16(ip + 10, netdev::Fold(netdev::SumWords(ip, 20, 0)));
+  // TOS: DSCP 0 and the ECN field.
+  PutIpv4Header(ip, p.ecn & 3, 20 + tcp_len, /*df=*/false, 6, netdev::ParseIpv4(kKernelRemoteAddr),
+                netdev::ParseIpv4(kKernelLocalAddr));
   uint8_t* tcp = ip + 20;
   Put16(tcp, p.sport);
   Put16(tcp + 2, p.dport);
@@ -233,26 +242,15 @@ absl::Status TunDevice::WriteIcmp(uint8_t type, uint8_t code, uint32_t rest, con
   constexpr size_t kQuoted = 20 + 20;
   std::vector<uint8_t> b(kVnetHdrLen + 20 + 8 + kQuoted, 0);
   uint8_t* ip = b.data() + kVnetHdrLen;
-  ip[0] = 0x45;
-  Put16(ip + 2, static_cast<uint16_t>(20 + 8 + kQuoted));
-  ip[8] = 64;
-  ip[9] = 1;  // IPPROTO_ICMP
-  Put32(ip + 12, netdev::ParseIpv4(kKernelRemoteAddr));
-  Put32(ip + 16, netdev::ParseIpv4(kKernelLocalAddr));
-  Put16(ip + 10, netdev::Fold(netdev::SumWords(ip, 20, 0)));
+  PutIpv4Header(ip, 0, 20 + 8 + kQuoted, /*df=*/false, 1 /* IPPROTO_ICMP */,
+                netdev::ParseIpv4(kKernelRemoteAddr), netdev::ParseIpv4(kKernelLocalAddr));
   uint8_t* icmp = ip + 20;
   icmp[0] = type;
   icmp[1] = code;
   Put32(icmp + 4, rest);
   uint8_t* qip = icmp + 8;
-  qip[0] = 0x45;
-  Put16(qip + 2, static_cast<uint16_t>(40 + std::min<uint32_t>(quoted.len, 65495)));
-  Put16(qip + 6, 0x4000);  // DF
-  qip[8] = 64;
-  qip[9] = 6;
-  Put32(qip + 12, netdev::ParseIpv4(kKernelLocalAddr));
-  Put32(qip + 16, netdev::ParseIpv4(kKernelRemoteAddr));
-  Put16(qip + 10, netdev::Fold(netdev::SumWords(qip, 20, 0)));
+  PutIpv4Header(qip, 0, 40 + std::min<uint32_t>(quoted.len, 65495), /*df=*/true, 6,
+                netdev::ParseIpv4(kKernelLocalAddr), netdev::ParseIpv4(kKernelRemoteAddr));
   uint8_t* tcp = qip + 20;
   Put16(tcp, quoted.sport);
   Put16(tcp + 2, quoted.dport);
