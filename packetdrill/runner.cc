@@ -119,26 +119,16 @@ class ScriptRun {
     return StepAt(e, t, tol);
   }
 
-  static bool any_time_of(const Event& e) { return e.timing.start.kind == TimeKind::kAny; }
-
   absl::Status StepPacket(const Event& e, const PacketEvent& p, TimeNs t, TimeNs tol, TimeNs base) {
     if (!p.unsupported.empty()) return run_.Skip(e.line, p.unsupported);
-    if (p.icmp) {
+    const bool any_time = e.timing.start.kind == TimeKind::kAny;
+    // Every ICMP line goes to InjectIcmp, which skips the forms it does not
+    // run (outbound ICMP among them).
+    const bool inbound = p.inbound || p.icmp.has_value();
+    if (inbound) {
       run_.AdvanceTo(std::max(t, run_.loop.now()));
       if (run_.failure) return *run_.failure;
-      if (absl::Status st = InjectIcmp(run_, e, p); !st.ok()) return st;
-      run_.AdvanceTo(run_.loop.now());
-      if (run_.failure) return *run_.failure;
-      prev_done_ = run_.loop.now();
-      prev_script_ = any_time_of(e) ? prev_done_ : t;
-      prev_inbound_ = true;
-      return absl::OkStatus();
-    }
-    const bool any_time = any_time_of(e);
-    if (p.inbound) {
-      run_.AdvanceTo(std::max(t, run_.loop.now()));
-      if (run_.failure) return *run_.failure;
-      if (absl::Status st = InjectPacket(run_, e, p); !st.ok()) return st;
+      if (absl::Status st = p.icmp ? InjectIcmp(run_, e, p) : InjectPacket(run_, e, p); !st.ok()) return st;
       // A blocking call the packet released (accept, connect, read) returns now.
       run_.AdvanceTo(run_.loop.now());
       if (run_.failure) return *run_.failure;
@@ -153,7 +143,7 @@ class ScriptRun {
       prev_done_ = last;
     }
     prev_script_ = any_time ? prev_done_ : t;
-    prev_inbound_ = p.inbound;
+    prev_inbound_ = inbound;
     return absl::OkStatus();
   }
 
