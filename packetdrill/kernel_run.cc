@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "netdev/host_lock.h"
 #include "packetdrill/kernel_script.h"
 #include "packetdrill/kernel_tun.h"
 #include "packetdrill/parser.h"
@@ -106,6 +107,11 @@ absl::Status CheckKernelTarget() {
 }
 
 Result RunScriptOnKernel(const std::string& path, const KernelOptions& opts) {
+  // One script at a time on this kernel, across processes (host_lock.h);
+  // the child inherits the lock and holds it until it ends.
+  absl::StatusOr<netdev::HostLock> lock =
+      netdev::HostLock::Acquire(netdev::DefaultHostLockPath(), netdev::kHostLockWaitS);
+  if (!lock.ok()) return {Verdict::kFail, absl::StrFormat("%s: %s", path, lock.status().message())};
   int p[2], r[2];
   if (pipe2(p, O_CLOEXEC) != 0) return {Verdict::kFail, "pipe failed"};
   if (pipe2(r, O_CLOEXEC) != 0) {

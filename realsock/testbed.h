@@ -10,11 +10,13 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "netdev/host_lock.h"
 #include "tools/kernelcmp/cleanup.h"
 
 namespace sendsim::realsock {
@@ -64,6 +66,9 @@ class Testbed {
   std::string sender_ns_;
   std::string receiver_ns_;
   std::vector<kernelcmp::CleanupStack::Id> undo_;
+  // Held for the testbed's life: one run on this kernel at a time
+  // (netdev/host_lock.h); released once the destructor has undone the rest.
+  std::optional<netdev::HostLock> host_lock_;
 };
 
 }  // namespace sendsim::realsock

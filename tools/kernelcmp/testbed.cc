@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
@@ -91,6 +92,9 @@ absl::StatusOr<std::unique_ptr<Testbed>> Testbed::Create(const TestbedOptions& o
   absl::Status can = CheckCanRun(opts);
   if (!can.ok()) return can;
   std::unique_ptr<Testbed> tb(new Testbed(opts, cleanup));
+  absl::StatusOr<netdev::HostLock> lock = netdev::HostLock::Acquire(netdev::DefaultHostLockPath(), netdev::kHostLockWaitS);
+  if (!lock.ok()) return lock.status();
+  tb->host_lock_ = std::move(*lock);
   absl::Status s = tb->Build();
   if (!s.ok()) return s;  // ~Testbed undoes the partial setup
   return tb;

@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "netdev/host_lock.h"
 #include "tools/kernelcmp/cleanup.h"
 #include "tools/kernelcmp/workload.h"
 
@@ -66,6 +68,9 @@ class Testbed {
   std::string sender_ns_;
   std::string receiver_ns_;
   std::vector<CleanupStack::Id> undo_;  // in the order the changes were made
+  // Held for the testbed's life: one run on this kernel at a time
+  // (netdev/host_lock.h); released once the destructor has undone the rest.
+  std::optional<netdev::HostLock> host_lock_;
 };
 
 // Names in `ip netns list` (first word of each line).
