@@ -100,6 +100,7 @@ class KernelScript {
   std::optional<std::vector<std::pair<std::string, std::string>>> sysctl_restore_;
 
   int64_t prev_done_ = 0, prev_script_ = 0;
+  int64_t busy_until_ = 0;  // when the last command or assert block returned
   bool prev_inbound_ = false;
 
   std::map<int, int> fds_;         // script descriptor -> real descriptor
