@@ -49,7 +49,8 @@ absl::StatusOr<std::unique_ptr<Testbed>> Testbed::Create(const TestbedOptions& o
                                                          kernelcmp::CleanupStack* cleanup) {
   if (absl::Status s = CheckCanRun(opts); !s.ok()) return s;
   std::unique_ptr<Testbed> tb(new Testbed(opts, cleanup));
-  absl::StatusOr<netdev::HostLock> lock = netdev::HostLock::Acquire(netdev::DefaultHostLockPath(), netdev::kHostLockWaitS);
+  absl::StatusOr<netdev::HostLock> lock =
+      netdev::HostLock::Acquire(netdev::DefaultHostLockPath(), netdev::kHostLockWaitS);
   if (!lock.ok()) return lock.status();
   tb->host_lock_ = std::move(*lock);
   if (absl::Status s = tb->Build(); !s.ok()) return s;  // ~Testbed undoes the partial setup

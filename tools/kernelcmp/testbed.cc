@@ -92,7 +92,8 @@ absl::StatusOr<std::unique_ptr<Testbed>> Testbed::Create(const TestbedOptions& o
   absl::Status can = CheckCanRun(opts);
   if (!can.ok()) return can;
   std::unique_ptr<Testbed> tb(new Testbed(opts, cleanup));
-  absl::StatusOr<netdev::HostLock> lock = netdev::HostLock::Acquire(netdev::DefaultHostLockPath(), netdev::kHostLockWaitS);
+  absl::StatusOr<netdev::HostLock> lock =
+      netdev::HostLock::Acquire(netdev::DefaultHostLockPath(), netdev::kHostLockWaitS);
   if (!lock.ok()) return lock.status();
   tb->host_lock_ = std::move(*lock);
   absl::Status s = tb->Build();
