@@ -132,14 +132,14 @@ void TcpSock::TcpAck(const Segment& seg) {
   if (IsSack() && !seg.sack.empty()) flag |= SacktagWriteQueue(seg, prior_una, &sack_state);
   if (ece) flag |= kFlagEce;
   if (sack_state.sack_delivered != 0) CountDelivered(sack_state.sack_delivered, ece);
-  probes_out_ = 0;  // tcp_ack: any acceptable ACK answers the window probes
+  uto_.probes_out = 0;  // tcp_ack: any acceptable ACK answers the window probes
   rcv_tstamp_ = Jiffies();
   if (prior_packets == 0) {
     // no_queue: tcp_ack_probe.
     if (!write_queue_.empty()) {
       if (write_queue_.front().end_seq <= snd_una_ + snd_wnd_) {
         backoff_ = 0;
-        probes_tstamp_ = 0;
+        uto_.probes_tstamp = 0;
         ClearXmitTimer();
       } else {
         const uint64_t when = std::min<uint64_t>(static_cast<uint64_t>(std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs))) << backoff_,

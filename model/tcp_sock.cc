@@ -214,7 +214,7 @@ int TcpSock::setsockopt(SockOpt opt, int64_t value) {
       // do_tcp_setsockopt (tcp_sock_set_user_timeout): ms, not negative;
       // read by the next timer (user_timeout.cc).
       if (ival < 0) return -kEinval;
-      user_timeout_ms_ = val;
+      uto_.user_timeout_ms = val;
       return 0;
     case SockOpt::kTcpNodelay:
     case SockOpt::kTcpCork:
@@ -261,7 +261,7 @@ TcpInfo TcpSock::info() const {
   i.rto_us = static_cast<uint32_t>(rto_jiffies_ * jiffy_us_);
   i.ca_state = static_cast<uint8_t>(ca_state_);
   i.retransmits = static_cast<uint8_t>(std::min<uint32_t>(retransmits_, 255));
-  i.probes = static_cast<uint8_t>(std::min<uint32_t>(probes_out_, 255));
+  i.probes = static_cast<uint8_t>(std::min<uint32_t>(uto_.probes_out, 255));
   i.backoff = static_cast<uint8_t>(std::min<uint32_t>(backoff_, 255));
   i.lost = lost_out_;
   i.sacked = sacked_out_;

@@ -47,53 +47,18 @@
 
 #include "absl/status/status.h"
 #include "model/config.h"
+#include "model/cubic.h"
 #include "model/constants.h"
 #include "model/event_loop.h"
 #include "model/host/host_cpu.h"
 #include "model/profile.h"
+#include "model/skb.h"
 #include "model/socket.h"
 #include "model/types.h"
+#include "model/user_timeout.h"
 #include "model/wire.h"
 
 namespace sendsim::model {
-
-// One sk_buff of the write or retransmit queue (only what the send path reads).
-struct Skb {
-  uint64_t seq = 0;
-  uint64_t end_seq = 0;
-  uint32_t truesize = 0;
-  uint32_t linear_len = 0;   // bytes in the linear head (sendmsg first skb)
-  uint32_t linear_room = 0;  // skb_availroom
-  uint32_t pcount = 0;       // tcp_skb_pcount; 0 = recompute (tcp_init_tso_segs)
-  uint32_t gso_size = 0;
-  uint8_t nr_frags = 0;
-  uint8_t tcp_flags = kTcpAck;
-  bool eor = false;
-  bool sacked = false;        // TCPCB_SACKED_ACKED (counted in sacked_out)
-  bool lost = false;          // TCPCB_LOST
-  bool retrans = false;       // TCPCB_RETRANS (counted in retrans_out)
-  bool ever_retrans = false;  // TCPCB_EVER_RETRANS (Karn: no RTT sample)
-  bool mtu_probe = false;     // built by tcp_mtu_probe: one segment larger than mss_cache
-  // Identity of the last frag, for skb_can_coalesce.
-  uint64_t last_frag_page = 0;
-  uint32_t last_frag_end = 0;
-  // Cumulative end offset (from seq) of each frag; frags follow the linear head.
-  uint32_t frag_end[kMaxSkbFrags] = {};
-  uint64_t tag = 0;
-  uint32_t zc_uarg = 0;  // MSG_ZEROCOPY uarg the skb references (zerocopy.h); 0: none
-  TimeNs sent_ns = 0;  // skb_mstamp of the last (re)transmission
-  // tcp_rate_skb_sent's snapshot (TCP_SKB_CB(skb)->tx): the socket's
-  // first_tx_mstamp, delivered_mstamp (-1: none, or spent by a SACK),
-  // delivered and app_limited when the skb was (re)sent.
-  TimeNs tx_first_ns = 0;
-  TimeNs tx_delivered_ns = -1;
-  uint32_t tx_delivered = 0;
-  bool tx_app_limited = false;
-  std::vector<PayloadPiece> payload;  // only when payload is tracked
-
-  // skb->len: a FIN occupies a sequence number (end_seq) but no payload byte.
-  uint32_t len() const { return static_cast<uint32_t>(end_seq - seq) - ((tcp_flags & kTcpFin) ? 1 : 0); }
-};
 
 // Sink for skb clones handed to the IP layer (the Nic, or a test).
 using XmitFn = std::function<void(XmitSkb&& skb)>;
@@ -173,7 +138,7 @@ class TcpSock final : public Socket {
   // with ETIMEDOUT has run; no RST is sent), with the error.
   using TimeoutFn = std::function<void(int err)>;
   void set_timeout_callback(TimeoutFn fn) { timeout_fn_ = std::move(fn); }
-  uint32_t user_timeout_ms() const { return user_timeout_ms_; }
+  uint32_t user_timeout_ms() const { return uto_.user_timeout_ms; }
   // sock_error: the pending sk_err (positive errno), cleared by reading it.
   int TakeSockError();
   std::optional<ZerocopyNotification> RecvErrqueue() override;
@@ -651,35 +616,14 @@ class TcpSock final : public Socket {
   Dst dst_;
   Dst fib_dst_;
   uint32_t pmtu_cookie_ = 0;  // icsk_pmtu_cookie
-  uint32_t probes_out_ = 0;      // icsk_probes_out
-  uint32_t probes_tstamp_ = 0;   // icsk_probes_tstamp (jiffies of the first probe0 timer; 0: none)
-  uint32_t user_timeout_ms_ = 0; // icsk_user_timeout (TCP_USER_TIMEOUT, ms; 0: off)
+  UserTimeoutState uto_;        // icsk_user_timeout, icsk_probes_out/_tstamp (user_timeout.h)
   TimeoutFn timeout_fn_;
   uint32_t retransmits_ = 0;     // icsk_retransmits (consecutive RTOs)
   uint32_t total_retrans_ = 0;   // tp->total_retrans (segments)
   uint32_t delivered_ = 1;       // tp->delivered (the handshake counts one)
   uint32_t user_mss_ = 0;
-  // CUBIC (bictcp) state.
-  struct Cubic {
-    uint32_t cnt = 0;
-    uint32_t last_max_cwnd = 0;
-    uint32_t last_cwnd = 0;
-    uint32_t last_time = 0;   // jiffies
-    uint32_t bic_origin_point = 0;
-    uint32_t bic_k = 0;
-    uint32_t delay_min = 0;   // us (cubic_usec_clock) or ms << 3
-    uint32_t epoch_start = 0; // jiffies, 0 = none
-    uint32_t ack_cnt = 0;
-    uint32_t tcp_cwnd = 0;
-    // HyStart: a round runs until snd_una passes end_seq. Times in the
-    // profile's HyStart clock (us on cubic_usec_clock, else ms).
-    bool found = false;       // slow start already ended by HyStart
-    uint8_t sample_cnt = 0;   // RTT samples taken this round
-    uint32_t round_start = 0;
-    uint32_t last_ack = 0;    // last ACK of the current train
-    uint32_t curr_rtt = 0;    // the round's minimum delay (delay_min's unit)
-    uint64_t end_seq = 0;
-  } cubic_;
+  using Cubic = CubicState;
+  Cubic cubic_;  // CUBIC (bictcp) state (cubic.h)
 
   // Memory (struct sock).
   uint32_t sndbuf_;

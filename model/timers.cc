@@ -132,8 +132,8 @@ void TcpSock::RetransmitTimer() {
 // ProbeTimerTimedOut (user_timeout.cc).
 void TcpSock::ProbeTimer() {
   if (packets_out_ != 0 || write_queue_.empty()) {
-    probes_out_ = 0;
-    probes_tstamp_ = 0;
+    uto_.probes_out = 0;
+    uto_.probes_tstamp = 0;
     return;
   }
   if (ProbeTimerTimedOut()) {
@@ -143,12 +143,12 @@ void TcpSock::ProbeTimer() {
   ++counters_.probe0_fires;
   WriteWakeup();
   if (packets_out_ != 0 || write_queue_.empty()) {
-    probes_out_ = 0;
+    uto_.probes_out = 0;
     backoff_ = 0;
-    probes_tstamp_ = 0;
+    uto_.probes_tstamp = 0;
     return;
   }
-  ++probes_out_;
+  ++uto_.probes_out;
   if (backoff_ < kTcpRetries2) ++backoff_;
   const uint64_t base = std::max(rto_jiffies_, NsToJiffiesCeil(kTcpRtoMinNs));
   const uint32_t when = static_cast<uint32_t>(std::min<uint64_t>(base << backoff_, NsToJiffiesCeil(kTcpRtoMaxNs)));

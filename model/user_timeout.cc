@@ -22,9 +22,9 @@ uint32_t TcpSock::MsecsToJiffies(uint32_t ms) const {
 // timeout since the first retransmission (retrans_stamp, ms) if less; one
 // jiffy once it has passed.
 uint32_t TcpSock::ClampRtoToUserTimeout() const {
-  if (user_timeout_ms_ == 0) return rto_jiffies_;
+  if (uto_.user_timeout_ms == 0) return rto_jiffies_;
   const int32_t elapsed = static_cast<int32_t>(TcpTimeStamp() - retrans_stamp_);
-  const int64_t remaining = static_cast<int64_t>(user_timeout_ms_) - elapsed;
+  const int64_t remaining = static_cast<int64_t>(uto_.user_timeout_ms) - elapsed;
   if (remaining <= 0) return 1;
   return std::min(rto_jiffies_, MsecsToJiffies(static_cast<uint32_t>(remaining)));
 }
@@ -36,9 +36,9 @@ uint32_t TcpSock::ClampRtoToUserTimeout() const {
 // past leaves `when` unclamped; the model follows 6.12 (2 jiffies). The probe
 // timer aborts at its next run either way.
 uint32_t TcpSock::ClampProbe0ToUserTimeout(uint32_t when) const {
-  if (user_timeout_ms_ == 0 || probes_tstamp_ == 0) return when;
-  const int32_t elapsed = std::max<int32_t>(0, static_cast<int32_t>(Jiffies() - probes_tstamp_));
-  const int64_t remaining = std::max<int64_t>(static_cast<int64_t>(MsecsToJiffies(user_timeout_ms_)) - elapsed, 2);
+  if (uto_.user_timeout_ms == 0 || uto_.probes_tstamp == 0) return when;
+  const int32_t elapsed = std::max<int32_t>(0, static_cast<int32_t>(Jiffies() - uto_.probes_tstamp));
+  const int64_t remaining = std::max<int64_t>(static_cast<int64_t>(MsecsToJiffies(uto_.user_timeout_ms)) - elapsed, 2);
   return static_cast<uint32_t>(std::min<int64_t>(remaining, when));
 }
 
@@ -49,7 +49,7 @@ uint32_t TcpSock::ClampProbe0ToUserTimeout(uint32_t when) const {
 // TCP_RTO_MIN (about 924.6 s for 15).
 bool TcpSock::RetransmitsTimedOut() const {
   if (retransmits_ == 0) return false;
-  uint64_t timeout_ms = user_timeout_ms_;
+  uint64_t timeout_ms = uto_.user_timeout_ms;
   if (timeout_ms == 0) {
     const uint64_t rto_base = NsToJiffiesCeil(kTcpRtoMinNs);
     const uint64_t rto_max = NsToJiffiesCeil(kTcpRtoMaxNs);
@@ -81,10 +81,10 @@ bool TcpSock::RtxProbe0TimedOut() const {
   // with the user timeout in ms (Profile::probe0_timeout_in_ms).
   const uint32_t delta_jiffies = MsecsToJiffies(delta_ms);
   int64_t timeout = 2 * static_cast<int64_t>(NsToJiffiesCeil(kTcpRtoMaxNs));
-  if (user_timeout_ms_ != 0) {
+  if (uto_.user_timeout_ms != 0) {
     const uint32_t first = profile_.probe0_timeout_in_ms ? delta_ms : delta_jiffies;
-    if (first > user_timeout_ms_) return true;
-    timeout = std::min<int64_t>(timeout, MsecsToJiffies(user_timeout_ms_));
+    if (first > uto_.user_timeout_ms) return true;
+    timeout = std::min<int64_t>(timeout, MsecsToJiffies(uto_.user_timeout_ms));
   }
   const uint32_t icsk_timeout = static_cast<uint32_t>(xmit_timer_.expires_ns / JiffyNs());
   const int32_t rcv_delta = static_cast<int32_t>(icsk_timeout - rcv_tstamp_);
@@ -97,13 +97,13 @@ bool TcpSock::RtxProbe0TimedOut() const {
 // once tcp_retries2 probes went unanswered (icsk_probes_out; every ACK
 // clears it).
 bool TcpSock::ProbeTimerTimedOut() {
-  if (probes_tstamp_ == 0) {
-    probes_tstamp_ = std::max<uint32_t>(1, Jiffies());  // the kernel's jiffies are never 0 here
-  } else if (user_timeout_ms_ != 0 &&
-             static_cast<int32_t>(Jiffies() - probes_tstamp_) >= static_cast<int32_t>(MsecsToJiffies(user_timeout_ms_))) {
+  if (uto_.probes_tstamp == 0) {
+    uto_.probes_tstamp = std::max<uint32_t>(1, Jiffies());  // the kernel's jiffies are never 0 here
+  } else if (uto_.user_timeout_ms != 0 &&
+             static_cast<int32_t>(Jiffies() - uto_.probes_tstamp) >= static_cast<int32_t>(MsecsToJiffies(uto_.user_timeout_ms))) {
     return true;
   }
-  return probes_out_ >= kTcpRetries2;
+  return uto_.probes_out >= kTcpRetries2;
 }
 
 // tcp_write_err: tcp_done with sk_err_soft (never set: no ICMP here) or
