@@ -157,7 +157,7 @@ void TcpSock::TcpAck(const Segment& seg) {
   }
   TimeNs first_ackt = -1, last_ackt = -1;
   uint32_t acked = 0;
-  CleanRtxQueue(&flag, &first_ackt, &acked, &last_ackt, prior_fack, ece);
+  CleanRtxQueue(&flag, &first_ackt, &acked, &last_ackt, prior_fack, ece, prior_una);
   // tcp_clean_rtx_queue: the whole probe acknowledged.
   if (acked > 0 && mtup_.probe_size != 0 && snd_una_ >= mtup_.probe_seq_end) MtupProbeSuccess();
   // tcp_ack_update_rtt: the cumulative sample (none when retransmitted
@@ -223,7 +223,7 @@ void TcpSock::CountDelivered(uint32_t n, bool ece) {
 // never-retransmitted skb acked, advance RACK, and check the hole it
 // filled for reordering.
 void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total, TimeNs* last_ackt,
-                            uint64_t prior_fack, bool ece) {
+                            uint64_t prior_fack, bool ece, uint64_t prior_snd_una) {
   uint64_t reord = snd_nxt_;  // lowest acked never-retransmitted, never-SACKed seq
   while (!rtx_queue_.empty()) {
     Skb& skb = rtx_queue_.front();
@@ -288,10 +288,15 @@ void TcpSock::CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_total
     *flag |= kFlagDataAcked;
     RateSkbDelivered(skb, &rate_sample_);
     if (!fully_acked) break;
+    AckTstamp(skb, prior_snd_una);
     wmem_queued_ -= skb.truesize;
     queue_shrunk_ = true;
     rtx_queue_.pop_front();
   }
+  // tcp_clean_rtx_queue: the skb the walk stopped at (partly acked, or not
+  // at all) is offered to tcp_ack_tstamp too: a key inside it that the ACK
+  // covered (the tail skb took more bytes after the marking call) is stamped.
+  if (!rtx_queue_.empty()) AckTstamp(rtx_queue_.front(), prior_snd_una);
   // tcp_clean_rtx_queue: all sent data acknowledged.
   if (rtx_queue_.empty()) ChronoStop(Chrono::kBusy);
   // Karn: no cumulative RTT sample when retransmitted data was acked.

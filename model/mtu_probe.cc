@@ -61,7 +61,8 @@ uint32_t TcpSock::MssToMtu(uint32_t mss) const {
 
 // tcp_mtu_probe (v4.19 = v6.8 for what is modelled). The probe takes the head
 // of the write queue: whole skbs plus the front of the one that straddles the
-// probe size (tcp_can_coalesce_send_queue_head refuses an eor skb inside).
+// probe size (tcp_can_coalesce_send_queue_head refuses an eor or
+// timestamped skb inside).
 int TcpSock::MtuProbe(PushReason reason) {
   if (!mtup_.enabled || mtup_.probe_size != 0 || ca_state_ != CaState::kOpen || snd_cwnd_ < 11) return -1;
   const uint32_t mss_now = CurrentMss();
@@ -78,7 +79,7 @@ int TcpSock::MtuProbe(PushReason reason) {
     uint64_t left = probe;
     for (const Skb& s : write_queue_) {
       if (left <= s.len()) break;
-      if (s.eor || (s.tcp_flags & kTcpFin)) return -1;
+      if (s.eor || HasTxTstamp(s) || (s.tcp_flags & kTcpFin)) return -1;
       left -= s.len();
     }
   }
@@ -104,6 +105,7 @@ int TcpSock::MtuProbe(PushReason reason) {
     nskb.tcp_flags |= s.tcp_flags;  // the straddling skb's part lost PSH/FIN in SplitSkb
     nskb.eor = s.eor;
     nskb.tag = s.tag;
+    CollapseTstamp(nskb, s);  // tcp_eat_one_skb; only the last whole skb can be marked
     for (const PayloadPiece& p : s.payload) nskb.payload.push_back(p);
     freed += s.truesize;
   }

@@ -277,7 +277,8 @@ int64_t TcpSock::DoTcpSendpages(SendCursor& c) {
     if (skb->len() < mg.size_goal) continue;
     PushFullSkb(*skb, mg.mss_now);
   }
-  // out:
+  // out: (do_tcp_sendpages stamps even with MSG_SENDPAGE_NOTLAST)
+  if (c.copied > 0) TxTimestamp();
   if (c.copied > 0 && !(c.flags & kMsgSendpageNotlast))
     TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
   return c.copied;
@@ -296,6 +297,7 @@ int64_t TcpSock::WaitForMemory(SendCursor& c) {
   if (c.flags & kMsgDontwait) {
     // sk_stream_wait_memory with timeo 0: -EAGAIN; do_error -> out.
     if (c.copied > 0) {
+      TxTimestamp();  // do_error -> out
       if (!is_sendpage || !(c.flags & kMsgSendpageNotlast))
         TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
       return c.copied;
@@ -329,6 +331,7 @@ void TcpSock::ResumeBlockedCall() {
     // sk_stream_wait_memory: SEND_SHUTDOWN ends the wait with -EPIPE, and the
     // call returns what it had copied (do_error).
     const int64_t copied = pending_call_->cursor.copied;
+    if (copied > 0) TxTimestamp();  // do_error -> out
     DoneFn done = std::move(pending_call_->done);
     ZerocopyCallEnd(pending_call_->cursor, copied > 0 ? copied : -kEpipe);
     pending_call_.reset();
@@ -519,7 +522,10 @@ restart:
     if (skb->len() < mg.size_goal) continue;
     PushFullSkb(*skb, mg.mss_now);
   }
-  if (c.copied > 0) TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
+  if (c.copied > 0) {  // out:
+    TxTimestamp();
+    TcpPush(c.flags, mg.mss_now, nonagle_, mg.size_goal, PushReason::kEndOfCall);
+  }
   return c.copied;
 }
 

@@ -36,6 +36,11 @@ struct Skb {
   uint32_t frag_end[kMaxSkbFrags] = {};
   uint64_t tag = 0;
   uint32_t zc_uarg = 0;  // MSG_ZEROCOPY uarg the skb references (zerocopy.h); 0: none
+  // SO_TIMESTAMPING's mark (tx_timestamp.h): skb_shinfo tx_flags (SKBTX_*),
+  // TCP_SKB_CB txstamp_ack, and the key (the stamped byte's sequence number).
+  uint8_t tx_flags = 0;
+  bool txstamp_ack = false;
+  uint64_t tskey = 0;
   TimeNs sent_ns = 0;  // skb_mstamp of the last (re)transmission
   // tcp_rate_skb_sent's snapshot (TCP_SKB_CB(skb)->tx): the socket's
   // first_tx_mstamp, delivered_mstamp (-1: none, or spent by a SACK),

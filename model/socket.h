@@ -12,7 +12,7 @@
 #include "absl/types/span.h"
 #include "model/event_loop.h"
 #include "model/types.h"
-#include "model/zerocopy.h"
+#include "model/errqueue.h"
 
 namespace sendsim::model {
 
@@ -94,7 +94,9 @@ struct Counters {
   uint64_t hystart_delay_exits = 0;
 };
 
-enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLowat, kTcpUserTimeout };
+// kSoTimestamping: the caller checks the value (sock_set_timestamping's
+// rules); the model takes any.
+enum class SockOpt { kTcpNodelay, kTcpCork, kSoSndbuf, kTcpMaxseg, kTcpNotsentLowat, kTcpUserTimeout, kSoTimestamping };
 
 class Socket {
  public:
@@ -143,9 +145,10 @@ class Socket {
   // The caller's next call comes no earlier than call_cost_ns plus this.
   virtual TimeNs last_call_xmit_ns() const { return 0; }
   virtual TcpInfo info() const = 0;
-  // sk_error_queue (MSG_ZEROCOPY completions, zerocopy.h): the oldest
-  // notification, removed (nullopt: empty), and whether one is queued.
-  virtual std::optional<ZerocopyNotification> RecvErrqueue() { return std::nullopt; }
+  // sk_error_queue (errqueue.h: MSG_ZEROCOPY completions, transmit
+  // timestamps): the oldest entry, removed (nullopt: empty), and whether
+  // one is queued.
+  virtual std::optional<SockExterr> RecvErrqueue() { return std::nullopt; }
   virtual bool errqueue_pending() { return false; }
   // sk_error_report calls so far (one per notification queued).
   virtual uint64_t errqueue_reports() { return 0; }

@@ -216,6 +216,9 @@ int TcpSock::setsockopt(SockOpt opt, int64_t value) {
       if (ival < 0) return -kEinval;
       uto_.user_timeout_ms = val;
       return 0;
+    case SockOpt::kSoTimestamping:
+      SetTimestamping(val);
+      return 0;
     case SockOpt::kTcpNodelay:
     case SockOpt::kTcpCork:
       break;

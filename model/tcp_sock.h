@@ -54,8 +54,10 @@
 #include "model/profile.h"
 #include "model/skb.h"
 #include "model/socket.h"
+#include "model/tx_timestamp.h"
 #include "model/types.h"
 #include "model/user_timeout.h"
+#include "model/zerocopy.h"
 #include "model/wire.h"
 
 namespace sendsim::model {
@@ -141,7 +143,7 @@ class TcpSock final : public Socket {
   uint32_t user_timeout_ms() const { return uto_.user_timeout_ms; }
   // sock_error: the pending sk_err (positive errno), cleared by reading it.
   int TakeSockError();
-  std::optional<ZerocopyNotification> RecvErrqueue() override;
+  std::optional<SockExterr> RecvErrqueue() override;
   bool errqueue_pending() override;
   uint64_t errqueue_reports() override;
   bool has_sock_error() const { return sk_err_ != 0; }
@@ -279,6 +281,13 @@ class TcpSock final : public Socket {
   void ReleaseCopyStore();
   bool StreamMemoryFree(int wake) const;
 
+  // --- tcp_tstamp.cc (tx_timestamp.h) ---
+  void SetTimestamping(uint32_t val);                   // sock_set_timestamping
+  void TxTimestamp();                                   // tcp_tx_timestamp
+  void TstampTx(const Skb& skb, uint32_t type);         // __skb_tstamp_tx
+  void TstampXmit(const Skb& skb);                      // SCHED and SND of a transmission
+  void AckTstamp(const Skb& skb, uint64_t prior_snd_una);  // tcp_ack_tstamp
+
   // --- push.cc ---
   void TcpPush(int flags, uint32_t mss_now, int nonagle, uint32_t size_goal, PushReason reason);
   bool ShouldAutocork(const Skb& skb, uint32_t size_goal) const;
@@ -343,7 +352,7 @@ class TcpSock final : public Socket {
   void TcpRcvEstablished(const Segment& seg, PushReason reason);
   void TcpAck(const Segment& seg);
   void CleanRtxQueue(int* flag, TimeNs* first_ackt, uint32_t* acked_pcount, TimeNs* last_ackt, uint64_t prior_fack,
-                     bool ece);
+                     bool ece, uint64_t prior_snd_una);
   void CountDelivered(uint32_t n, bool ece);  // tcp_count_delivered
   void RttEstimator(uint64_t mrtt_us);
   void CubicAcked(uint64_t rtt_us);  // bictcp_acked: delay_min, then HyStart
@@ -595,7 +604,9 @@ class TcpSock final : public Socket {
   bool send_shutdown_ = false;   // SEND_SHUTDOWN
   bool aborted_ = false;         // TCP_CLOSE after a reset (Abort)
   int sk_err_ = 0;               // sk->sk_err (positive errno)
-  ZerocopyState zc_;             // sk_zckey, the uargs, sk_error_queue
+  ErrorQueue errq_;              // sk_error_queue (errqueue.h)
+  ZerocopyState zc_{&errq_};     // sk_zckey, the uargs (zerocopy.h)
+  TxTimestampState tsk_;         // sk_tsflags, sk_tskey (tx_timestamp.h)
   // icsk_mtup (MTU probing).
   struct Mtup {
     bool enabled = false;

@@ -15,9 +15,9 @@ void TcpSock::ZerocopyCallEnd(const SendCursor& c, int64_t r) {
 }
 
 // A uarg is still referenced while an skb of either queue names it.
-std::optional<ZerocopyNotification> TcpSock::RecvErrqueue() {
+std::optional<SockExterr> TcpSock::RecvErrqueue() {
   errqueue_pending();
-  return zc_.Dequeue();
+  return errq_.Dequeue();
 }
 
 bool TcpSock::errqueue_pending() {
@@ -29,12 +29,12 @@ bool TcpSock::errqueue_pending() {
     }
     return false;
   });
-  return zc_.pending();
+  return errq_.pending();
 }
 
 uint64_t TcpSock::errqueue_reports() {
   errqueue_pending();
-  return zc_.reports();
+  return errq_.reports();
 }
 
 }  // namespace sendsim::model

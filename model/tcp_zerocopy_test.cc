@@ -27,7 +27,7 @@ TEST(TcpZerocopy, NotifiedWhenTheSkbIsFullyAcked) {
   ctx.Ack(1000);
   ASSERT_TRUE(ctx.sock().errqueue_pending());
   // Sent once: the (tun) device copied the frags.
-  EXPECT_EQ(ctx.sock().RecvErrqueue(), (ZerocopyNotification{0, 0, true}));
+  EXPECT_EQ(ctx.sock().RecvErrqueue(), ZerocopyErr(0, 0, true));
   EXPECT_EQ(ctx.sock().RecvErrqueue(), std::nullopt);
 }
 
@@ -40,7 +40,7 @@ TEST(TcpZerocopy, CopiedSendsTakeNoId) {
   ASSERT_EQ(ctx.SendMsg(1000, kMsgZerocopy), 1000);
   ctx.AtUs(100);
   ctx.Ack(2000);
-  EXPECT_EQ(ctx.sock().RecvErrqueue(), (ZerocopyNotification{0, 0, true}));
+  EXPECT_EQ(ctx.sock().RecvErrqueue(), ZerocopyErr(0, 0, true));
 }
 
 // msg_zerocopy_realloc: a call appending to the corked tail skb that holds
@@ -54,7 +54,7 @@ TEST(TcpZerocopy, AppendToTheTailExtends) {
   ASSERT_EQ(ctx.sock().setsockopt(SockOpt::kTcpCork, 0), 0);
   ctx.AtUs(100);
   ctx.Ack(600);
-  EXPECT_EQ(ctx.sock().RecvErrqueue(), (ZerocopyNotification{0, 1, true}));
+  EXPECT_EQ(ctx.sock().RecvErrqueue(), ZerocopyErr(0, 1, true));
   EXPECT_FALSE(ctx.sock().errqueue_pending());
 }
 

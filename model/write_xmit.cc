@@ -207,6 +207,7 @@ void TcpSock::SplitSkb(std::deque<Skb>& q, size_t idx, uint32_t len, uint32_t ms
   buff.tag = skb.tag;
   buff.zc_uarg = skb.zc_uarg;  // skb_split -> skb_zerocopy_clone: both halves reference it
   buff.sent_ns = skb.sent_ns;
+  FragmentTstamp(skb, buff);
   SplitFrags(skb, buff, len, nsize);
   SplitPayload(skb, buff, len);
   skb.end_seq = skb.seq + len;
@@ -282,6 +283,7 @@ void TcpSock::GrowSkb(uint32_t amount) {
   skb.end_seq = next.end_seq;  // a FIN's sequence number
   skb.tcp_flags |= next.tcp_flags;
   skb.eor = next.eor;
+  CollapseTstamp(skb, next);
   skb.last_frag_page = next.last_frag_page;
   skb.last_frag_end = next.last_frag_end;
   wmem_queued_ -= next.truesize;
@@ -359,6 +361,7 @@ void TcpSock::TransmitSkb(Skb& skb, PushReason reason, bool retransmit) {
   segs_out_ += skb.pcount;
   if (skb.len() != 0) data_segs_out_ += skb.pcount;
   ChargeXmit(skb.pcount);
+  TstampXmit(skb);
   xmit_(std::move(x));
 }
 

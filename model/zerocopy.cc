@@ -64,24 +64,16 @@ void ZerocopyState::Sweep(const std::function<bool(uint32_t)>& held) {
 // (skb_zerocopy_notify_extend keeps the tail's ee_code).
 void ZerocopyState::Complete(const Uarg& u) {
   if (u.len == 0) return;
-  ++reports_;
   const uint32_t lo = u.id, hi = u.id + u.len - 1;
-  if (!errq_.empty()) {
-    ZerocopyNotification& t = errq_.back();
-    const uint64_t sum = static_cast<uint64_t>(t.hi - t.lo) + 1 + u.len;
-    if (sum < (uint64_t{1} << 32) && lo == t.hi + 1) {
-      t.hi += u.len;
+  if (SockExterr* t = errq_->tail(); t != nullptr && t->origin == kSoEeOriginZerocopy) {
+    const uint64_t sum = static_cast<uint64_t>(t->data - t->info) + 1 + u.len;
+    if (sum < (uint64_t{1} << 32) && lo == t->data + 1) {
+      t->data += u.len;
+      errq_->ReportMerge();
       return;
     }
   }
-  errq_.push_back(ZerocopyNotification{lo, hi, !u.zerocopy});
-}
-
-std::optional<ZerocopyNotification> ZerocopyState::Dequeue() {
-  if (errq_.empty()) return std::nullopt;
-  ZerocopyNotification n = errq_.front();
-  errq_.pop_front();
-  return n;
+  errq_->Push(ZerocopyErr(lo, hi, !u.zerocopy));
 }
 
 }  // namespace sendsim::model

@@ -19,24 +19,20 @@
 // complete in id order, as the kernel frees their skbs in sequence order.
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
-#include <optional>
+
+#include "model/errqueue.h"
 
 namespace sendsim::model {
 
-// One error queue entry of origin SO_EE_ORIGIN_ZEROCOPY: ee_info = lo,
-// ee_data = hi; `copied` is SO_EE_CODE_ZEROCOPY_COPIED.
-struct ZerocopyNotification {
-  uint32_t lo = 0;
-  uint32_t hi = 0;
-  bool copied = false;
-  bool operator==(const ZerocopyNotification&) const = default;
-};
-
+// Notifications go to the socket's error queue (errqueue.h) as entries
+// of origin SO_EE_ORIGIN_ZEROCOPY: ee_info = lo, ee_data = hi, ee_code
+// SO_EE_CODE_ZEROCOPY_COPIED when copied (ZerocopyErr).
 class ZerocopyState {
  public:
+  // `errq` (the socket's sk_error_queue) must outlive this.
+  explicit ZerocopyState(ErrorQueue* errq) : errq_(errq) {}
   // msg_zerocopy_realloc for a call of `size` bytes; `tail` is the write
   // queue tail skb's uarg (0: none). Returns the uarg the call holds.
   uint32_t Realloc(uint64_t size, uint32_t tail);
@@ -48,13 +44,6 @@ class ZerocopyState {
   void EndCall(uint32_t uarg, bool aborted);
   // Completes every uarg no call holds and `held` says no skb names.
   void Sweep(const std::function<bool(uint32_t)>& held);
-  bool pending() const { return !errq_.empty(); }
-  // Notifications queued so far, merged ones included: each is an
-  // sk_error_report (a wakeup with EPOLLERR).
-  uint64_t reports() const { return reports_; }
-  // sock_dequeue_err_skb: the oldest notification, removed.
-  std::optional<ZerocopyNotification> Dequeue();
-
  private:
   struct Uarg {
     uint32_t id = 0;
@@ -68,8 +57,7 @@ class ZerocopyState {
   std::map<uint32_t, Uarg> live_;  // by handle; handles grow with ids
   uint32_t next_handle_ = 1;
   uint32_t zckey_ = 0;  // sk->sk_zckey
-  std::deque<ZerocopyNotification> errq_;
-  uint64_t reports_ = 0;
+  ErrorQueue* errq_;
 };
 
 }  // namespace sendsim::model

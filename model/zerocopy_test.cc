@@ -17,23 +17,25 @@ auto HeldBy(const std::set<uint32_t>& skbs) {
 }
 
 TEST(ZerocopyStateTest, EachCallTakesTheNextIdAndCompletesWhenItsSkbsAreFreed) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   const uint32_t a = z.Realloc(1000, 0);
   z.EndCall(a, false);
   const uint32_t b = z.Realloc(1000, 0);
   z.EndCall(b, false);
   z.Sweep(HeldBy({a, b}));
-  EXPECT_FALSE(z.pending());  // both still referenced by skbs
+  EXPECT_FALSE(q.pending());  // both still referenced by skbs
   z.Sweep(HeldBy({b}));
-  ASSERT_TRUE(z.pending());
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 0, false}));
+  ASSERT_TRUE(q.pending());
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 0, false));
   z.Sweep(HeldBy({}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{1, 1, false}));
-  EXPECT_EQ(z.Dequeue(), std::nullopt);
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(1, 1, false));
+  EXPECT_EQ(q.Dequeue(), std::nullopt);
 }
 
 TEST(ZerocopyStateTest, ContinuingRangesMergeIntoTheTail) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   uint32_t h[3];
   for (uint32_t& x : h) {
     x = z.Realloc(100, 0);
@@ -43,23 +45,25 @@ TEST(ZerocopyStateTest, ContinuingRangesMergeIntoTheTail) {
   z.Sweep(HeldBy({}));
   // {0..0} copied, then 1 and 2 merge into it, keeping its code; each
   // completion is a report (sk_error_report) all the same.
-  EXPECT_EQ(z.reports(), 3u);
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 2, true}));
-  EXPECT_FALSE(z.pending());
+  EXPECT_EQ(q.reports(), 3u);
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 2, true));
+  EXPECT_FALSE(q.pending());
 }
 
 TEST(ZerocopyStateTest, TheCallsReferenceDelaysCompletion) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   const uint32_t a = z.Realloc(100, 0);
   z.Sweep(HeldBy({}));
-  EXPECT_FALSE(z.pending());
+  EXPECT_FALSE(q.pending());
   z.EndCall(a, false);
   z.Sweep(HeldBy({}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 0, false}));
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 0, false));
 }
 
 TEST(ZerocopyStateTest, AppendingToTheTailsUargExtendsIt) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   const uint32_t a = z.Realloc(500, 0);
   z.EndCall(a, false);
   EXPECT_EQ(z.Realloc(500, a), a);  // ids 0..1
@@ -69,13 +73,14 @@ TEST(ZerocopyStateTest, AppendingToTheTailsUargExtendsIt) {
   z.MarkCopied(a);
   z.MarkCopied(c);
   z.Sweep(HeldBy({c}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 1, true}));
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 1, true));
   z.Sweep(HeldBy({}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{2, 2, true}));
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(2, 2, true));
 }
 
 TEST(ZerocopyStateTest, ByteLimitOrAGapInIdsTakesANewUarg) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   const uint32_t a = z.Realloc(300 << 10, 0);
   z.EndCall(a, false);
   // 300 KiB + 300 KiB is over the 512 KiB limit: a new uarg, id 1.
@@ -87,23 +92,25 @@ TEST(ZerocopyStateTest, ByteLimitOrAGapInIdsTakesANewUarg) {
   EXPECT_NE(c, a);
   z.EndCall(c, false);
   z.Sweep(HeldBy({}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 2, false}));
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 2, false));
 }
 
 TEST(ZerocopyStateTest, AnAbortedCallGivesItsIdBack) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   const uint32_t a = z.Realloc(100, 0);
   z.EndCall(a, true);  // nothing copied: len 0, no notification
   z.Sweep(HeldBy({}));
-  EXPECT_FALSE(z.pending());
+  EXPECT_FALSE(q.pending());
   const uint32_t b = z.Realloc(100, 0);  // id 0 again
   z.EndCall(b, false);
   z.Sweep(HeldBy({}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 0, false}));
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 0, false));
 }
 
 TEST(ZerocopyStateTest, AnAbortedExtensionKeepsTheRest) {
-  ZerocopyState z;
+  ErrorQueue q;
+  ZerocopyState z(&q);
   const uint32_t a = z.Realloc(100, 0);
   z.EndCall(a, false);
   EXPECT_EQ(z.Realloc(100, a), a);
@@ -112,7 +119,7 @@ TEST(ZerocopyStateTest, AnAbortedExtensionKeepsTheRest) {
   EXPECT_EQ(b, a);
   z.EndCall(b, false);
   z.Sweep(HeldBy({}));
-  EXPECT_EQ(z.Dequeue(), (ZerocopyNotification{0, 1, false}));
+  EXPECT_EQ(q.Dequeue(), ZerocopyErr(0, 1, false));
 }
 
 }  // namespace

@@ -98,6 +98,7 @@ absl::Status InheritOptions(RunState& run, int line) {
   }
   if (o.user_mss != 0) sock.setsockopt(model::SockOpt::kTcpMaxseg, o.user_mss);
   if (o.user_timeout_ms != 0) sock.setsockopt(model::SockOpt::kTcpUserTimeout, o.user_timeout_ms);
+  if (o.tsflags != 0) sock.setsockopt(model::SockOpt::kSoTimestamping, o.tsflags);  // sk_clone_lock copies sk_tsflags
   StartConnectionTimers(run);
   return absl::OkStatus();
 }

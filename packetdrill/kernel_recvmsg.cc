@@ -22,9 +22,16 @@ constexpr uint64_t kMaxRead = 64 << 20;
 
 std::pair<int64_t, int> CallResult(int64_t r) { return {r, r < 0 ? errno : 0}; }  // a call's buffer is allocated for real
 
+int64_t RealtimeNs() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 // The messages in a returned control buffer that sendsim knows, whole ones
-// only (a cut one cannot match a script's).
-std::vector<Cmsg> ParseControl(msghdr* m) {
+// only (a cut one cannot match a script's). `real_to_script`: what turns a
+// CLOCK_REALTIME time (SCM_TIMESTAMPING's software stamp) into a script time.
+std::vector<Cmsg> ParseControl(msghdr* m, int64_t real_to_script) {
   std::vector<Cmsg> out;
   for (cmsghdr* c = CMSG_FIRSTHDR(m); c != nullptr; c = CMSG_NXTHDR(m, c)) {
     const size_t len = CmsgDataLen(c->cmsg_level, c->cmsg_type);
@@ -41,6 +48,13 @@ std::vector<Cmsg> ParseControl(msghdr* m) {
       std::memcpy(&ee, CMSG_DATA(c), sizeof(ee));
       x.recverr = true;
       x.ee = ExtendedErr{ee.ee_errno, ee.ee_origin, ee.ee_type, ee.ee_code, ee.ee_info, ee.ee_data};
+    } else if (x.level == kSolSocket && x.type == kScmTimestamping) {
+      // struct scm_timestamping: ts[0] is the software stamp (the only one
+      // a tun device gives).
+      timespec ts[3];
+      std::memcpy(ts, CMSG_DATA(c), sizeof(ts));
+      x.tstamp = true;
+      x.ts_ns = static_cast<int64_t>(ts[0].tv_sec) * 1000000000 + ts[0].tv_nsec + real_to_script;
     } else {
       int v = 0;
       std::memcpy(&v, CMSG_DATA(c), sizeof(v));
@@ -65,7 +79,7 @@ absl::Status KernelScript::PrepareRecvmsg(int line, const SyscallEvent& sc, int 
   auto got_flags = std::make_shared<int64_t>(0);
   auto got = std::make_shared<std::vector<Cmsg>>();
   const bool is_readv = sc.name == "readv";
-  *body = [f, args, got_flags, got, is_readv] {
+  *body = [this, f, args, got_flags, got, is_readv] {
     std::vector<std::vector<char>> bufs;
     std::vector<iovec> v;
     for (uint64_t l : args->iov_lens) {
@@ -84,14 +98,14 @@ absl::Status KernelScript::PrepareRecvmsg(int line, const SyscallEvent& sc, int 
     const int err = errno;
     if (r >= 0) {
       *got_flags = m.msg_flags;
-      *got = ParseControl(&m);
+      *got = ParseControl(&m, Now() - RealtimeNs());
     }
     errno = err;
     return CallResult(r);
   };
   if (is_readv) return absl::OkStatus();
   *after = [this, args, got_flags, got, line](int64_t) {
-    const std::string why = CompareRecvmsg(*args, *got_flags, *got);
+    const std::string why = CompareRecvmsg(*args, *got_flags, *got, Tolerance(0));
     if (!why.empty()) value_mismatch_ = Fail(line, why);
   };
   return absl::OkStatus();

@@ -5,13 +5,21 @@
 // it is: the value is checked as Linux checks it, stored, and returned by
 // getsockopt. What each one would change lies outside the model (the
 // receive-side cmsg of TCP_INQ, the mark a
-// route or filter sees, the DF bit, timestamp notifications).
+// route or filter sees, the DF bit). SO_TIMESTAMPING is checked here and
+// also reaches the model (model/tx_timestamp.h).
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace sendsim::packetdrill {
+
+// SOF_TIMESTAMPING_* the runner reads (<linux/net_tstamp.h>; the model's
+// are in model/tx_timestamp.h).
+inline constexpr int64_t kSofTimestampingRxSoftware = 1 << 3;
+inline constexpr int64_t kSofTimestampingSoftware = 1 << 4;
+inline constexpr int64_t kSofTimestampingOptStats = 1 << 12;
+inline constexpr int64_t kSofTimestampingOptRxFilter = 1 << 17;
 
 struct PassiveOption {
   int64_t initial = 0;  // getsockopt before any setsockopt

@@ -1,5 +1,6 @@
 #include "packetdrill/recvmsg_args.h"
 
+#include <cstdlib>
 #include <map>
 
 #include "absl/strings/str_format.h"
@@ -22,7 +23,9 @@ std::optional<int64_t> CmsgConstant(const Expr& x) {
       {"SO_EE_ORIGIN_NONE", 0}, {"SO_EE_ORIGIN_LOCAL", 1}, {"SO_EE_ORIGIN_ICMP", 2},
       {"SO_EE_ORIGIN_ICMP6", 3}, {"SO_EE_ORIGIN_TIMESTAMPING", 4},
       {"SO_EE_ORIGIN_ZEROCOPY", kSoEeOriginZerocopy}, {"SO_EE_CODE_ZEROCOPY_COPIED", kSoEeCodeZerocopyCopied},
-      {"MSG_CTRUNC", kMsgCtrunc},
+      {"MSG_CTRUNC", kMsgCtrunc}, {"MSG_TRUNC", kMsgTrunc},
+      {"SOL_SOCKET", kSolSocket}, {"SCM_TIMESTAMPING", kScmTimestamping}, {"ENOMSG", 42},
+      {"SCM_TSTAMP_SND", 0}, {"SCM_TSTAMP_SCHED", 1}, {"SCM_TSTAMP_ACK", 2},
   };
   if (x.kind == Expr::Kind::kWord) {
     auto it = kNames.find(x.text);
@@ -85,8 +88,20 @@ absl::StatusOr<Cmsg> ParseCmsg(const Expr& x) {
         absl::StrFormat("recvmsg(): control message level %d type %d is not modelled", c.level, c.type));
   }
   c.recverr = c.level == kSolIp && c.type == kIpRecverr;
+  c.tstamp = c.level == kSolSocket && c.type == kScmTimestamping;
   if (data->kind == Expr::Kind::kEllipsis) {
     c.any = true;
+    return c;
+  }
+  if (c.tstamp) {
+    const Expr* sec = data->kind == Expr::Kind::kStruct ? StructField(*data, "scm_sec") : nullptr;
+    const Expr* nsec = data->kind == Expr::Kind::kStruct ? StructField(*data, "scm_nsec") : nullptr;
+    const int64_t s = sec ? IntValue(*sec).value_or(-1) : -1, n = nsec ? IntValue(*nsec).value_or(-1) : -1;
+    if (s < 0 || s > 1000000000 || n < 0 || n >= 1000000000) {
+      return Bad(call, "SCM_TIMESTAMPING data is not {scm_sec=S, scm_nsec=N} (N below 10^9)");
+    }
+    c.ts_ns = s * 1000000000 + n;
+    c.any = c.ts_ns == 0;  // upstream's "any time"
     return c;
   }
   if (!c.recverr) {
@@ -109,6 +124,10 @@ absl::StatusOr<Cmsg> ParseCmsg(const Expr& x) {
 }
 
 std::string CmsgText(const Cmsg& c) {
+  if (c.tstamp) {
+    return absl::StrFormat("{level %d, type %d, scm_sec=%d scm_nsec=%d}", c.level, c.type, c.ts_ns / 1000000000,
+                           c.ts_ns % 1000000000);
+  }
   if (c.recverr) {
     return absl::StrFormat("{level %d, type %d, ee_errno=%d ee_origin=%d ee_type=%d ee_code=%d ee_info=%d ee_data=%d}",
                            c.level, c.type, c.ee.ee_errno, c.ee.ee_origin, c.ee.ee_type, c.ee.ee_code, c.ee.ee_info,
@@ -122,6 +141,7 @@ std::string CmsgText(const Cmsg& c) {
 size_t CmsgDataLen(int64_t level, int64_t type) {
   if (level == kSolTcp && type == kTcpCmInq) return kInqDataLen;
   if (level == kSolIp && type == kIpRecverr) return kRecverrDataLen;
+  if (level == kSolSocket && type == kScmTimestamping) return kScmTimestampingDataLen;
   return 0;
 }
 
@@ -199,7 +219,8 @@ std::vector<Cmsg> PutCmsgs(const std::vector<Cmsg>& put, size_t room, int64_t* m
   return out;
 }
 
-std::string CompareRecvmsg(const RecvmsgArgs& want, int64_t msg_flags, const std::vector<Cmsg>& got) {
+std::string CompareRecvmsg(const RecvmsgArgs& want, int64_t msg_flags, const std::vector<Cmsg>& got,
+                           int64_t tolerance_ns) {
   if (want.want_msg_flags && *want.want_msg_flags != msg_flags) {
     return absl::StrFormat("recvmsg(): msg_flags 0x%x, expected 0x%x", msg_flags, *want.want_msg_flags);
   }
@@ -214,7 +235,9 @@ std::string CompareRecvmsg(const RecvmsgArgs& want, int64_t msg_flags, const std
     const Cmsg& w = want.want_control[i];
     const Cmsg& g = got[i];
     same = w.level == g.level && w.type == g.type &&
-           (w.any || (w.recverr ? w.ee == g.ee : w.value == g.value));
+           (w.any || (w.recverr   ? w.ee == g.ee
+                      : w.tstamp ? std::abs(g.ts_ns - w.ts_ns) <= tolerance_ns
+                                 : w.value == g.value));
   }
   if (same) return "";
   return absl::StrFormat("recvmsg(): msg_control %s, expected %s", list(got), list(want.want_control));

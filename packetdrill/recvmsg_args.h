@@ -30,13 +30,19 @@ inline constexpr int64_t kSolIp = 0;
 inline constexpr int64_t kIpRecverr = 11;
 inline constexpr int64_t kSolTcp = 6;
 inline constexpr int64_t kTcpCmInq = 36;  // TCP_CM_INQ == TCP_INQ
+inline constexpr int64_t kSolSocket = 1;
+inline constexpr int64_t kScmTimestamping = 37;  // SCM_TIMESTAMPING (SO_TIMESTAMPING_OLD)
+inline constexpr int64_t kSoEeOriginTimestamping = 4;
 inline constexpr int64_t kSoEeOriginZerocopy = 5;
 inline constexpr int64_t kSoEeCodeZerocopyCopied = 1;
 inline constexpr int64_t kMsgCtrunc = 0x8;
+inline constexpr int64_t kMsgTrunc = 0x20;
 // Data sizes the kernel puts: an int (tcp_recvmsg's inq) and ip_recv_error's
 // errhdr (struct sock_extended_err, then the offender's sockaddr_in).
 inline constexpr size_t kInqDataLen = 4;
 inline constexpr size_t kRecverrDataLen = 16 + 16;
+// struct scm_timestamping: three timespecs (software, -, hardware).
+inline constexpr size_t kScmTimestampingDataLen = 3 * 16;
 
 // CMSG_ALIGN / CMSG_LEN / CMSG_SPACE on 64-bit Linux (a 16-byte cmsghdr).
 inline constexpr size_t CmsgAlign(size_t n) { return (n + 7) & ~size_t{7}; }
@@ -49,14 +55,23 @@ struct ExtendedErr {
   bool operator==(const ExtendedErr&) const = default;
 };
 
-// One control message: an int (TCP_CM_INQ) or an extended error
-// (IP_RECVERR). In an expectation, `any` marks `cmsg_data=...`.
+// One control message: an int (TCP_CM_INQ), an extended error
+// (IP_RECVERR) or a timestamp (SCM_TIMESTAMPING's software time, ts[0]).
+// In an expectation, `any` marks `cmsg_data=...`.
+//
+// A timestamp is a script time: what a target returns is converted to the
+// script's clock (the model's time; on the kernel target CLOCK_REALTIME
+// less the script's start), and an expected {scm_sec=S, scm_nsec=N} matches
+// a time within the run's tolerance of S s + N ns. {scm_sec=0, scm_nsec=0}
+// matches any time: upstream scripts write it when the time does not matter.
 struct Cmsg {
   int64_t level = 0;
   int64_t type = 0;
-  bool recverr = false;  // data is `ee`, else `value`
+  bool recverr = false;  // data is `ee`
+  bool tstamp = false;   // data is `ts_ns`; else `value`
   int64_t value = 0;
   ExtendedErr ee;
+  int64_t ts_ns = 0;     // the software timestamp as a script time (ns)
   bool any = false;
 };
 
@@ -83,7 +98,9 @@ absl::StatusOr<RecvmsgArgs> ParseRecvmsgArgs(const SyscallEvent& sc);
 // Compares what a call returned with what the script expects: an empty
 // string when they agree, else a one-line reason ("recvmsg(): msg_flags
 // 0x2008, expected 0x2000").
-std::string CompareRecvmsg(const RecvmsgArgs& want, int64_t msg_flags, const std::vector<Cmsg>& got);
+// `tolerance_ns`: how far a timestamp may be from the expected script time.
+std::string CompareRecvmsg(const RecvmsgArgs& want, int64_t msg_flags, const std::vector<Cmsg>& got,
+                           int64_t tolerance_ns = 0);
 
 // put_cmsg into a buffer of `room` bytes (the call's remaining control
 // space): the messages that fit, and MSG_CTRUNC in `*msg_flags` when one

@@ -31,6 +31,7 @@ struct SockOpts {
   bool linger = false;      // SO_LINGER l_onoff (SOCK_LINGER, inherited by sk_clone_lock)
   int linger_secs = 0;      // l_linger (sk_lingertime)
   uint32_t user_timeout_ms = 0;  // TCP_USER_TIMEOUT (icsk_user_timeout; the model's timers read it)
+  int64_t tsflags = 0;           // SO_TIMESTAMPING (sk_tsflags; model/tx_timestamp.h)
   // SO_KEEPALIVE (SOCK_KEEPOPEN) and TCP_KEEPIDLE/KEEPINTVL (s)/KEEPCNT
   // (0: the tcp_keepalive_* sysctl); keepalive.cc.
   bool keepalive = false;

@@ -122,6 +122,7 @@ class SyscallDriver {
   // Options of passive_options.h by (on the connection, name); the
   // listener's are inherited.
   std::map<std::pair<bool, std::string>, int64_t> passive_;
+  int64_t PassiveValue(const std::string& name) const;  // syscalls_recvmsg.cc
   bool accepted_ = false;
   int64_t listen_sndbuf_ = 0;  // sk_sndbuf after SO_SNDBUF on the socket before the connection
 };

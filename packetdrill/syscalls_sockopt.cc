@@ -89,6 +89,19 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
   if (std::optional<PassiveOption> po = PassiveOptionByName(opt)) {
     if (IsConnFd(fd) && run_.sock.phase == SocketPhase::kClosed) return Immediate(c, -kErrEbadf);
     const int r = po->check(*v, on_conn);
+    if (r == 0 && opt == "SO_TIMESTAMPING") {
+      // The transmit timestamps are modelled (model/tx_timestamp.h); OPT_STATS'
+      // tcp_get_timestamping_opt_stats message is not.
+      if (*v & kSofTimestampingOptStats) {
+        return run_.Skip(c.line(), "SO_TIMESTAMPING with SOF_TIMESTAMPING_OPT_STATS is not modelled");
+      }
+      if (on_conn) {
+        run_.sock.ep->socket().setsockopt(model::SockOpt::kSoTimestamping, *v);
+        run_.sock.conn_opts.tsflags = *v;
+      } else {
+        listen.tsflags = *v;
+      }
+    }
     if (r == 0) passive_[{on_conn, opt}] = *v;
     return Immediate(c, r);
   }
@@ -127,6 +140,7 @@ absl::Status SyscallDriver::SetBeforeConnection(const Call& c, model::SockOpt mo
       listen.user_mss = static_cast<uint32_t>(v);
       break;
     case model::SockOpt::kTcpNotsentLowat: listen.notsent_lowat = static_cast<uint32_t>(v); break;
+    case model::SockOpt::kSoTimestamping: break;  // a passive option (above)
     case model::SockOpt::kTcpUserTimeout:
       // tcp_sock_set_user_timeout: ms, not negative (an int).
       if (v < 0 || v > INT32_MAX) return Immediate(c, -kErrEinval);
