@@ -47,6 +47,30 @@ TEST(RecvmsgArgsTest, ReadvAndAbsentChecks) {
   EXPECT_EQ(CompareRecvmsg(*a, 0x8, {}), "");
 }
 
+// SCM_TIMESTAMPING's software stamp is a script time: it matches within
+// the tolerance; {scm_sec=0, scm_nsec=0} matches any time.
+TEST(RecvmsgArgsTest, TimestampsMatchWithinTheTolerance) {
+  const std::string head =
+      "recvmsg(4, {msg_iov(1)=[{..., 0}], msg_flags=MSG_ERRQUEUE, msg_control=[{cmsg_level=SOL_SOCKET, "
+      "cmsg_type=SCM_TIMESTAMPING, cmsg_data=";
+  absl::StatusOr<RecvmsgArgs> a = ParseRecvmsgArgs(Call(head + "{scm_sec=1, scm_nsec=200000000}}]}, MSG_ERRQUEUE) = 0"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_EQ(a->want_control.size(), 1u);
+  EXPECT_TRUE(a->want_control[0].tstamp);
+  EXPECT_FALSE(a->want_control[0].any);
+  EXPECT_EQ(a->control_len, 64u);  // CMSG_SPACE(3 x 16)
+  Cmsg got = a->want_control[0];
+  got.ts_ns = 1'203'000'000;
+  EXPECT_EQ(CompareRecvmsg(*a, 0x2000, {got}, 4'000'000), "");
+  EXPECT_THAT(CompareRecvmsg(*a, 0x2000, {got}, 2'000'000), HasSubstr("scm_nsec=203000000"));
+  a = ParseRecvmsgArgs(Call(head + "{scm_sec=0, scm_nsec=0}}]}, MSG_ERRQUEUE) = 0"));
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(CompareRecvmsg(*a, 0x2000, {got}), "");
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ParseRecvmsgArgs(Call(head + "{scm_sec=0, scm_nsec=1000000000}}]}, MSG_ERRQUEUE) = 0")).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ParseRecvmsgArgs(Call(head + "7}]}, MSG_ERRQUEUE) = 0")).status()));
+}
+
 TEST(RecvmsgArgsTest, BadInputIsInvalidUnknownIsUnimplemented) {
   EXPECT_TRUE(absl::IsInvalidArgument(ParseRecvmsgArgs(Call("readv(4, [{..., 10}], 3) = 10")).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
