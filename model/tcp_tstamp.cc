@@ -48,7 +48,9 @@ void TcpSock::TstampTx(const Skb& skb, uint32_t type) {
     // The clone's data: from the IP header on at the qdisc and the driver
     // (tun has no link-layer header), the payload of the queued skb at ACK.
     e.len = skb.len();
-    if (type != kScmTstampAck) e.len += kIpv4HeaderLen + kTcpBaseHeaderLen + (config_.timestamps ? kTcpTimestampOptionBytes : 0);
+    if (type != kScmTstampAck) {
+      e.len += kIpv4HeaderLen + kTcpBaseHeaderLen + (config_.timestamps ? kTcpTimestampOptionBytes : 0);
+    }
   }
   errq_.Push(e);
 }

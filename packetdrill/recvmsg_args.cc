@@ -67,7 +67,9 @@ absl::Status ParseIovecs(const std::string& call, const Expr& arr, RecvmsgArgs* 
 // {cmsg_level=L, cmsg_type=T, cmsg_data=D}.
 absl::StatusOr<Cmsg> ParseCmsg(const Expr& x) {
   const std::string call = "recvmsg";
-  if (x.kind != Expr::Kind::kStruct) return Bad(call, "a control message is not {cmsg_level=..., cmsg_type=..., cmsg_data=...}");
+  if (x.kind != Expr::Kind::kStruct) {
+    return Bad(call, "a control message is not {cmsg_level=..., cmsg_type=..., cmsg_data=...}");
+  }
   const Expr* level = StructField(x, "cmsg_level");
   const Expr* type = StructField(x, "cmsg_type");
   const Expr* data = StructField(x, "cmsg_data");
