@@ -259,6 +259,10 @@ int FdSocket::setsockopt(model::SockOpt opt, int64_t value) {
     case model::SockOpt::kTcpUserTimeout:
       name = TCP_USER_TIMEOUT;
       break;
+    case model::SockOpt::kSoTimestamping:
+      level = SOL_SOCKET;
+      name = SO_TIMESTAMPING;
+      break;
   }
   const int v = static_cast<int>(value);
   if (::setsockopt(fd_, level, name, &v, sizeof(v)) != 0) return -errno;
