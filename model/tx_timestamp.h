@@ -30,12 +30,15 @@ namespace sendsim::model {
 // SOF_TIMESTAMPING_* (<linux/net_tstamp.h>).
 inline constexpr uint32_t kSofTxHardware = 1 << 0;
 inline constexpr uint32_t kSofTxSoftware = 1 << 1;
+inline constexpr uint32_t kSofRxSoftware = 1 << 3;
 inline constexpr uint32_t kSofSoftware = 1 << 4;
 inline constexpr uint32_t kSofOptId = 1 << 7;
 inline constexpr uint32_t kSofTxSched = 1 << 8;
 inline constexpr uint32_t kSofTxAck = 1 << 9;
 inline constexpr uint32_t kSofOptTsonly = 1 << 11;
+inline constexpr uint32_t kSofOptStats = 1 << 12;
 inline constexpr uint32_t kSofOptIdTcp = 1 << 16;
+inline constexpr uint32_t kSofOptRxFilter = 1 << 17;
 // SOF_TIMESTAMPING_TX_RECORD_MASK: the flags that mark a call's last skb.
 inline constexpr uint32_t kSofTxRecordMask = kSofTxHardware | kSofTxSoftware | kSofTxSched | kSofTxAck;
 

@@ -14,13 +14,6 @@
 
 namespace sendsim::packetdrill {
 
-// SOF_TIMESTAMPING_* the runner reads (<linux/net_tstamp.h>; the model's
-// are in model/tx_timestamp.h).
-inline constexpr int64_t kSofTimestampingRxSoftware = 1 << 3;
-inline constexpr int64_t kSofTimestampingSoftware = 1 << 4;
-inline constexpr int64_t kSofTimestampingOptStats = 1 << 12;
-inline constexpr int64_t kSofTimestampingOptRxFilter = 1 << 17;
-
 struct PassiveOption {
   int64_t initial = 0;  // getsockopt before any setsockopt
   // The value accepted by setsockopt: 0, or the -errno Linux returns.

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_format.h"
 #include "model/constants.h"
+#include "model/tx_timestamp.h"
 #include "packetdrill/passive_options.h"
 #include "packetdrill/recvmsg_args.h"
 #include "packetdrill/syscall_args.h"
@@ -29,7 +30,7 @@ struct RecvResult {
 // asks for software stamps to be reported), then SOL_IP/IP_RECVERR.
 std::vector<Cmsg> ErrqueueCmsgs(const model::SockExterr& e, int64_t tsflags) {
   std::vector<Cmsg> out;
-  if (e.tstamp_ns >= 0 && (tsflags & kSofTimestampingSoftware)) {
+  if (e.tstamp_ns >= 0 && (tsflags & model::kSofSoftware)) {
     Cmsg t;
     t.level = kSolSocket;
     t.type = kScmTimestamping;
@@ -106,8 +107,8 @@ absl::Status SyscallDriver::SysRecvmsg(const Call& c) {
   // is set or OPT_RX_FILTER is not (then whenever the host timestamps
   // received packets for anyone).
   const int64_t tsflags = PassiveValue("SO_TIMESTAMPING");
-  if (args->control_checked && (tsflags & kSofTimestampingSoftware) &&
-      ((tsflags & kSofTimestampingRxSoftware) || !(tsflags & kSofTimestampingOptRxFilter))) {
+  if (args->control_checked && (tsflags & model::kSofSoftware) &&
+      ((tsflags & model::kSofRxSoftware) || !(tsflags & model::kSofOptRxFilter))) {
     return run_.Skip(c.line(), "recvmsg() of data with SO_TIMESTAMPING receive timestamps is not modelled");
   }
   auto on_read = [this, args, got, inq] {

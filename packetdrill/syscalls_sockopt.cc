@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_format.h"
 #include "model/constants.h"
+#include "model/tx_timestamp.h"
 #include "packetdrill/keepalive.h"
 #include "packetdrill/passive_options.h"
 #include "packetdrill/syscall_args.h"
@@ -92,7 +93,7 @@ absl::Status SyscallDriver::SetSockopt(const Call& c, const std::string& opt, bo
     if (r == 0 && opt == "SO_TIMESTAMPING") {
       // The transmit timestamps are modelled (model/tx_timestamp.h); OPT_STATS'
       // tcp_get_timestamping_opt_stats message is not.
-      if (*v & kSofTimestampingOptStats) {
+      if (*v & model::kSofOptStats) {
         return run_.Skip(c.line(), "SO_TIMESTAMPING with SOF_TIMESTAMPING_OPT_STATS is not modelled");
       }
       if (on_conn) {
