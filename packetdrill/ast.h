@@ -4,6 +4,7 @@
 // Abstract syntax of a packetdrill script (upstream packetdrill's grammar,
 // TCP subset plus enough of the rest to recognise and skip it).
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,11 +34,12 @@ struct Timing {
 };
 
 struct TcpOption {
-  enum class Kind : uint8_t { kMss, kNop, kWscale, kSackOk, kTimestamp, kSack, kEol, kUnsupported };
+  enum class Kind : uint8_t { kMss, kNop, kWscale, kSackOk, kTimestamp, kSack, kEol, kMd5, kUnsupported };
   Kind kind = Kind::kNop;
   uint32_t value = 0;                                // mss, wscale
   uint32_t ts_val = 0, ts_ecr = 0;                   // TS
   std::vector<std::pair<uint32_t, uint32_t>> sack;   // sack blocks [a, b)
+  std::array<uint8_t, 16> md5{};                     // md5: the RFC 2385 digest as written
   std::string text;                                  // kUnsupported: the option as written
 };
 
@@ -97,6 +99,14 @@ inline const TcpOption* FindTimestamp(const PacketEvent& p) {
     if (o.kind == TcpOption::Kind::kTimestamp) return &o;
   }
   return nullptr;
+}
+
+// Whether the packet carries a TCP MD5 signature option (RFC 2385).
+inline bool HasMd5(const PacketEvent& p) {
+  for (const TcpOption& o : p.options) {
+    if (o.kind == TcpOption::Kind::kMd5) return true;
+  }
+  return false;
 }
 
 // Syscall argument expressions.

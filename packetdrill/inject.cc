@@ -325,6 +325,20 @@ absl::Status OnAck(RunState& run, const Event& e, const PacketEvent& p) {
 }  // namespace
 
 absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
+  if (HasMd5(p)) {
+    // tcp_v4_rcv checks the MD5 option (tcp_v4_inbound_md5_hash; from v6.7
+    // tcp_inbound_hash) before a listener, request or full socket sees the
+    // segment, and before tcp_segs_in: we hold no TCP_MD5SIG key, so a
+    // signed segment is unexpected and dropped. With no socket at all,
+    // tcp_v4_send_reset answers a signed segment only under a listener's
+    // key: never here. Either way nothing happens. A timewait socket is not
+    // checked (6.18 answers a signed FIN there with its ACK), but its RST
+    // (TCP_TW_RST, FIN_WAIT2 substate) would be withheld: not modelled.
+    if (!run.sock.tw.alive) return absl::OkStatus();
+    if (run.sock.tw.fin_wait2) {
+      return run.Skip(e.line, "an MD5-signed segment to a FIN_WAIT2 timewait socket is not modelled");
+    }
+  }
   if (run.sock.tw.alive) return OnTimeWaitSegment(run, e, p);
   const bool gone = ConnectionGone(run);
   if (!gone) CountSegIn(run.sock, p);

@@ -132,6 +132,21 @@ TEST(KernelTun, OptionsRoundTrip) {
   }
   EXPECT_EQ(out[2].ts_val, 0x01020304u);
   EXPECT_EQ(out[2].ts_ecr, 7u);
+  // RFC 2385: kind 19, length 18, the 16-byte digest; padded with EOL.
+  TcpOption md5;
+  md5.kind = TcpOption::Kind::kMd5;
+  for (uint8_t i = 0; i < 16; ++i) md5.md5[i] = static_cast<uint8_t>(0xf0 + i);
+  const std::vector<uint8_t> md5_wire = EncodeTcpOptions({md5});
+  ASSERT_EQ(md5_wire.size(), 20u);
+  EXPECT_EQ(md5_wire[0], 19);
+  EXPECT_EQ(md5_wire[1], 18);
+  EXPECT_EQ(md5_wire[2], 0xf0);
+  EXPECT_EQ(md5_wire[17], 0xff);
+  EXPECT_EQ(md5_wire[18], 0);
+  const std::vector<TcpOption> md5_out = DecodeTcpOptions(md5_wire.data(), md5_wire.size());
+  ASSERT_EQ(md5_out.size(), 1u);
+  EXPECT_EQ(md5_out[0].kind, TcpOption::Kind::kMd5);
+  EXPECT_EQ(md5_out[0].md5, md5.md5);
   // A truncated option ends the list instead of reading past it.
   const uint8_t bad[] = {2, 4, 0x05};
   EXPECT_TRUE(DecodeTcpOptions(bad, sizeof(bad)).empty());

@@ -79,6 +79,10 @@ std::vector<uint8_t> EncodeTcpOptions(const std::vector<TcpOption>& options) {
         }
         break;
       }
+      case TcpOption::Kind::kMd5:
+        o.insert(o.end(), {19, 18});
+        o.insert(o.end(), t.md5.begin(), t.md5.end());
+        break;
       case TcpOption::Kind::kUnsupported: break;
     }
   }
@@ -117,6 +121,9 @@ std::vector<TcpOption> DecodeTcpOptions(const uint8_t* p, size_t n) {
     } else if (kind == 5 && (len - 2) % 8 == 0) {
       t.kind = TcpOption::Kind::kSack;
       for (int k = 0; k < (len - 2) / 8; ++k) t.sack.emplace_back(Get32(d + 8 * k), Get32(d + 8 * k + 4));
+    } else if (kind == 19 && len == 18) {
+      t.kind = TcpOption::Kind::kMd5;
+      std::copy(d, d + 16, t.md5.begin());
     } else {
       t.kind = TcpOption::Kind::kUnsupported;
       t.text = absl::StrFormat("kind %d", kind);

@@ -41,6 +41,9 @@ bool OptionsMatch(const std::vector<TcpOption>& want, const std::vector<TcpOptio
       case TcpOption::Kind::kSack:
         if (w.sack != g.sack) return false;
         break;
+      case TcpOption::Kind::kMd5:
+        if (w.md5 != g.md5) return false;
+        break;
       default: break;
     }
   }
@@ -153,6 +156,10 @@ std::string OptionsText(const std::vector<TcpOption>& opts) {
       case TcpOption::Kind::kSack:
         s += "sack";
         for (const auto& [a, b] : o.sack) s += absl::StrFormat(" %u:%u", a, b);
+        break;
+      case TcpOption::Kind::kMd5:
+        s += "md5 ";
+        for (uint8_t b : o.md5) s += absl::StrFormat("%02x", b);
         break;
       case TcpOption::Kind::kUnsupported: s += o.text; break;
     }

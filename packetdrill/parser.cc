@@ -372,6 +372,35 @@ class Parser {
     }
   }
 
+  // "md5 <32 hex digits>": the digest lexes as adjacent number and word
+  // tokens (000102...0a0b...), taken whole when they spell exactly 16 bytes;
+  // any other form is left to the caller's not-modelled path.
+  bool TakeMd5Digest(std::array<uint8_t, 16>* out) {
+    std::string hex;
+    size_t n = 0;
+    while (true) {
+      const Token& t = Ahead(n);
+      if (t.kind != Tok::kNumber && t.kind != Tok::kWord) break;
+      if (n > 0 && t.space_before) break;
+      hex += t.text;
+      ++n;
+    }
+    if (hex.size() != 32) return false;
+    for (size_t i = 0; i < 16; ++i) {
+      int v = 0;
+      for (char c : hex.substr(2 * i, 2)) {
+        const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                      : std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(c) - 'a' + 10
+                                                                     : -1;
+        if (d < 0) return false;
+        v = v * 16 + d;
+      }
+      (*out)[i] = static_cast<uint8_t>(v);
+    }
+    for (size_t i = 0; i < n; ++i) Next();
+    return true;
+  }
+
   absl::Status ParseOptions(PacketEvent* p) {
     p->options_given = true;
     Next();  // '<'
@@ -421,8 +450,14 @@ class Parser {
           o.sack.emplace_back(*a, *b);
         }
         if (o.sack.empty()) return Err(Cur(), "SACK option needs at least one block a:b");
+      } else if (name == "md5" && TakeMd5Digest(&o.md5)) {
+        o.kind = TcpOption::Kind::kMd5;
+        // Our side holds no TCP_MD5SIG key, so it never signs a segment.
+        if (!p->inbound && p->unsupported.empty()) {
+          p->unsupported = "an MD5 option on an outbound packet (TCP_MD5SIG keys) is not modelled";
+        }
       } else {
-        // Fast Open cookies, MD5, experimental options...: recognised as
+        // Fast Open cookies, other MD5 forms, experimental options...: recognised as
         // options but not modelled. Consume up to the next ',' or '>'.
         o.kind = TcpOption::Kind::kUnsupported;
         o.text = name;

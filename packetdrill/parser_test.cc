@@ -224,6 +224,38 @@ TEST(ParserTest, UnsupportedPacketKindsAreRecognised) {
   EXPECT_EQ(std::get<PacketEvent>(s->events[1].body).options.size(), 3u);
 }
 
+// RFC 2385's option: the digest's 32 hex digits lex as a number and a word
+// side by side and are read as 16 bytes; any other spelling is a recognised
+// but unmodelled option, and our side never signs (outbound: SKIP).
+TEST(ParserTest, Md5Option) {
+  absl::StatusOr<Script> s = ParseScript("t.pkt", R"(
+0 < . 1:1(0) ack 1 win 257 <md5 000102030405060708090a0b0c0d0eff,nop,nop>
++0 < . 1:1(0) ack 1 win 257 <md5 0001,nop,nop>
++0 < . 1:1(0) ack 1 win 257 <md5 00010203040506070809 0a0b0c0d0e0f,nop,nop>
++0 > . 1:1(0) ack 1 <md5 ffeeddccbbaa99887766554433221100>
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  ASSERT_EQ(s->events.size(), 4u);
+  const PacketEvent& a = std::get<PacketEvent>(s->events[0].body);
+  EXPECT_TRUE(a.unsupported.empty());
+  ASSERT_EQ(a.options.size(), 3u);
+  EXPECT_EQ(a.options[0].kind, TcpOption::Kind::kMd5);
+  EXPECT_EQ(a.options[0].md5[0], 0x00);
+  EXPECT_EQ(a.options[0].md5[9], 0x09);
+  EXPECT_EQ(a.options[0].md5[10], 0x0a);
+  EXPECT_EQ(a.options[0].md5[15], 0xff);
+  EXPECT_TRUE(HasMd5(a));
+  const PacketEvent& b = std::get<PacketEvent>(s->events[1].body);
+  EXPECT_THAT(b.unsupported, HasSubstr("'md5'"));
+  EXPECT_FALSE(HasMd5(b));
+  // A space inside the digest splits it: not 32 adjacent digits.
+  EXPECT_THAT(std::get<PacketEvent>(s->events[2].body).unsupported, HasSubstr("'md5'"));
+  const PacketEvent& d = std::get<PacketEvent>(s->events[3].body);
+  EXPECT_THAT(d.unsupported, HasSubstr("TCP_MD5SIG"));
+  ASSERT_EQ(d.options.size(), 1u);
+  EXPECT_EQ(d.options[0].md5[0], 0xff);
+}
+
 TEST(ParserTest, IcmpLines) {
   absl::StatusOr<Script> s = ParseScript("t.pkt", R"(
 0 < icmp unreachable frag_needed mtu 1200 [1:1461(1460)]
