@@ -41,7 +41,7 @@ class SyscallDriver {
  private:
   // One watched descriptor of an epoll instance (struct epitem).
   struct EpollItem {
-    int64_t events = 0;  // EPOLLIN... plus EPOLLET
+    int64_t events = 0;  // EPOLLIN... plus EPOLLET, EPOLLONESHOT, ...
     uint64_t data = 0;
     bool ready = false;  // on the instance's ready list (rdllist)
   };

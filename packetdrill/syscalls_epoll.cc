@@ -5,7 +5,8 @@
 // sk_write_space, sk_state_change). epoll_wait takes ready descriptors off
 // the list, polls each (tcp_poll) and reports those with events left;
 // level-triggered ones go back on the list, edge-triggered ones (EPOLLET)
-// wait for the next wakeup (ep_send_events).
+// wait for the next wakeup, one-shot ones (EPOLLONESHOT) for EPOLL_CTL_MOD
+// (ep_send_events).
 
 #include <utility>
 #include <vector>
@@ -18,10 +19,17 @@
 namespace sendsim::packetdrill {
 namespace {
 
-// Event bits a watched descriptor always reports (ep_item_poll's mask).
+// Event bits a watched descriptor always reports (do_epoll_ctl adds them).
 constexpr int64_t kAlwaysReported = kPollErr | kPollHup;
-// Flags that change how an item is reported and that we model: EPOLLET only.
-constexpr int64_t kUnmodelledFlags = kEpollOneshot | kEpollExclusive | kEpollWakeup;
+// EP_PRIVATE_BITS: how an item is reported, not what it waits for.
+constexpr int64_t kPrivateBits = kEpollWakeup | kEpollOneshot | kEpollEt | kEpollExclusive;
+// EPOLLEXCLUSIVE_OK_BITS: what an exclusive item may also ask for.
+constexpr int64_t kExclusiveOkBits = kPollIn | kPollOut | kPollErr | kPollHup | kEpollWakeup | kEpollEt | kEpollExclusive;
+
+// The events an item waits for: none once an EPOLLONESHOT item has fired
+// (ep_send_events leaves it only the private bits, and ep_poll_callback
+// then ignores every wakeup) until EPOLL_CTL_MOD arms it again.
+int64_t Interest(int64_t events) { return (events & ~kPrivateBits) == 0 ? 0 : events | kAlwaysReported; }
 
 }  // namespace
 
@@ -40,7 +48,8 @@ void SyscallDriver::Wakeup(bool connection, int64_t key) {
       // ep_poll_callback: a key that names none of the watched events is
       // ignored (do_epoll_ctl adds EPOLLERR and EPOLLHUP to them); a key of
       // 0 (a state change) wakes every item.
-      if (key != 0 && !(key & (item.events | kAlwaysReported))) continue;
+      const int64_t interest = Interest(item.events);
+      if (interest == 0 || (key != 0 && !(key & interest))) continue;
       item.ready = true;
     }
   }
@@ -52,9 +61,14 @@ int64_t SyscallDriver::EpollEvents(Fd& ep, int64_t max, bool consume,
   for (auto& [fd, item] : ep.watched) {
     if (n >= max) break;
     if (!item.ready) continue;
-    const int64_t revents = Revents(fd) & (item.events | kAlwaysReported);
+    const int64_t revents = Revents(fd) & Interest(item.events);
     if (consume) item.ready = revents != 0 && !(item.events & kEpollEt);
     if (revents == 0) continue;
+    // ep_send_events: a one-shot item reported once is disarmed.
+    if (consume && (item.events & kEpollOneshot)) {
+      item.events &= kPrivateBits;
+      item.ready = false;
+    }
     ++n;
     if (out) out->emplace_back(revents, item.data);
   }
@@ -92,11 +106,18 @@ absl::Status SyscallDriver::SysEpollCtl(const Call& c) {
   if (ep == fds_.end() || target == fds_.end()) return Immediate(c, -kErrEbadf);
   if (ep->second.kind != Fd::Kind::kEpoll || *epfd == *fd) return Immediate(c, -kErrEinval);
   if (target->second.kind != Fd::Kind::kTcp) return Immediate(c, -kErrEperm);  // regular files cannot be watched
-  if (ev && (ev->events & kUnmodelledFlags)) {
-    return run_.Skip(c.line(), "epoll EPOLLONESHOT, EPOLLEXCLUSIVE and EPOLLWAKEUP are not modelled");
-  }
   std::map<int, EpollItem>& watched = ep->second.watched;
   const bool present = watched.count(*fd) != 0;
+  // do_epoll_ctl: EPOLLEXCLUSIVE only on EPOLL_CTL_ADD and only with
+  // EPOLLEXCLUSIVE_OK_BITS; an exclusive item cannot be modified. With one
+  // epoll instance per script an exclusive wakeup wakes the same waiter as
+  // any other, and EPOLLWAKEUP (root: CAP_BLOCK_SUSPEND) only holds a
+  // wakeup source, so both report as plain items.
+  if (ev && *op != kEpollCtlDel && (ev->events & kEpollExclusive) &&
+      (*op != kEpollCtlAdd || (ev->events & ~kExclusiveOkBits))) {
+    return Immediate(c, -kErrEinval);
+  }
+  if (*op == kEpollCtlMod && present && (watched[*fd].events & kEpollExclusive)) return Immediate(c, -kErrEinval);
   if (*op == kEpollCtlDel) {
     if (!present) return Immediate(c, -kErrEnoent);
     watched.erase(*fd);
@@ -110,7 +131,7 @@ absl::Status SyscallDriver::SysEpollCtl(const Call& c) {
   item.data = ev->data;
   // ep_insert / ep_modify poll the descriptor once (tcp_poll) and queue it
   // when it is ready already.
-  if (Revents(*fd) & (item.events | kAlwaysReported)) item.ready = true;
+  if (Revents(*fd) & Interest(item.events)) item.ready = true;
   return Immediate(c, 0);
 }
 
