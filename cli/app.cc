@@ -160,7 +160,7 @@ int RunApp(const std::vector<std::string>& args, const AppEnv& env, const RunFn&
                 absl::StrFormat("unexpected argument \"%s\" (the only subcommand is packetdrill; see --help)",
                                 EscapeForMessage(opts.positional[0])));
   }
-  for (const char* f : {"target", "tolerance_usecs", "tolerance_percent", "strict_segments"}) {
+  for (const char* f : {"target", "tolerance_usecs", "tolerance_percent", "strict_segments", "record"}) {
     if (opts.Given(f)) {
       return Fail(env, kExitBadInput, absl::StrFormat("--%s applies to sendsim packetdrill only (see --help)", f));
     }

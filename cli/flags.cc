@@ -129,6 +129,10 @@ ABSL_FLAG(double, tolerance_percent, 12.5,
 ABSL_FLAG(bool, strict_segments, false,
           "sendsim packetdrill only: match each outbound script line against exactly one packet instead of "
           "joining consecutive packets up to the line's length. Source: packetdrill's flag.");
+ABSL_FLAG(bool, record, false,
+          "sendsim packetdrill only: do not check the scripts' outbound lines; print every packet the target "
+          "sent after the verdict, as script lines with their times (to write a script, or to compare the "
+          "model with a kernel on the same inbound packets and calls).");
 ABSL_FLAG(uint32_t, threads, 0,
           "Runs at once [threads, 0 = one per CPU]. The output does not depend on it.");
 ABSL_FLAG(uint64_t, max_memory_mb, 4096,
@@ -174,7 +178,7 @@ const std::vector<Knob>& Knobs() {
 // Flags that are not scenario knobs.
 constexpr const char* kControlFlags[] = {"scenario",        "format",           "dump_scenario",   "threads",
                                          "target",          "max_memory_mb",    "max_minutes",     "tolerance_usecs",
-                                         "tolerance_percent", "strict_segments"};
+                                         "tolerance_percent", "strict_segments", "record"};
 
 std::vector<std::string> AllFlagNames() {
   std::vector<std::string> names(std::begin(kControlFlags), std::end(kControlFlags));
@@ -401,6 +405,7 @@ absl::Status ReadControlFlags(CliOptions* opts) {
     return Err(absl::StrFormat("--tolerance_percent: %g is out of range [0, 100]", opts->tolerance_percent));
   }
   opts->strict_segments = absl::GetFlag(FLAGS_strict_segments);
+  opts->record = absl::GetFlag(FLAGS_record);
   opts->max_memory_mb = absl::GetFlag(FLAGS_max_memory_mb);
   opts->max_minutes = absl::GetFlag(FLAGS_max_minutes);
   opts->threads = absl::GetFlag(FLAGS_threads);
@@ -425,7 +430,8 @@ std::string UsageText() {
   std::string out =
       "Usage: sendsim [FLAGS]                 run the scenario, compare the writers\n"
       "       sendsim packetdrill [--kernel=PROFILE] [--target=model|kernel|uml-6.1|uml-6.12]\n"
-      "                           [--tolerance_usecs=N] [--tolerance_percent=P] [--strict_segments] FILE...\n"
+      "                           [--tolerance_usecs=N] [--tolerance_percent=P] [--strict_segments]\n"
+      "                           [--record] FILE...\n"
       "                                        run packetdrill scripts on the model (or the kernel);\n"
       "                                        the default profile is linux-6.18, or the first of a\n"
       "                                        script's // profiles: header when it does not list it\n"

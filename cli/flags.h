@@ -33,6 +33,7 @@ struct CliOptions {
   int64_t tolerance_usecs = 4000;
   double tolerance_percent = 12.5;
   bool strict_segments = false;
+  bool record = false;  // sendsim packetdrill --record
   bool help = false;
   std::vector<std::string> positional;  // e.g. {"packetdrill", "a.pkt"}
   std::set<std::string> given;          // flags present on the command line ('_' form)

@@ -15,7 +15,7 @@ namespace {
 // output, --format, ...) would be silently ignored, so it is an error.
 bool AppliesToPacketdrill(const std::string& flag) {
   return flag == "kernel" || flag == "target" || flag == "tolerance_usecs" || flag == "tolerance_percent" ||
-         flag == "strict_segments";
+         flag == "strict_segments" || flag == "record";
 }
 
 }  // namespace
@@ -30,8 +30,8 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
     }
     err << absl::StrFormat(
         "sendsim packetdrill: --%s does not apply to packetdrill scripts (they set their own sockets, sysctls and "
-        "routes; only --kernel, --target and the matching flags --tolerance-usecs, --tolerance-percent and "
-        "--strict-segments do)\n",
+        "routes; only --kernel, --target, --record and the matching flags --tolerance-usecs, --tolerance-percent "
+        "and --strict-segments do)\n",
         name);
     return 2;
   }
@@ -39,6 +39,7 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
   rules.tolerance_usecs = options.tolerance_usecs;
   rules.tolerance_percent = options.tolerance_percent;
   rules.strict_segments = options.strict_segments;
+  rules.record = options.record;
   if (options.target == "kernel") {
     if (options.Given("kernel")) {
       err << "sendsim packetdrill: --kernel names a model profile; --target=kernel runs this machine's kernel\n";
@@ -55,7 +56,7 @@ int RunPacketdrill(const std::vector<std::string>& files, const CliOptions& opti
           << " runs that kernel\n";
       return 2;
     }
-    return packetdrill::UmlPacketdrillMain(*series, files, out, err);
+    return packetdrill::UmlPacketdrillMain(*series, files, rules, out, err);
   }
   // Without --kernel: kDefaultScriptProfile, or a profile the script's
   // "// profiles:" header picks; with it, that profile or a SKIP.

@@ -59,6 +59,7 @@ Profile Linux68() {
   p.tcp_info_total_rto = true;
   p.tcp_info_rcv_wnd_rehash = true;
   p.syn_linear_timeouts = true;
+  p.rcv_window_round_down = true;
   p.tlp_one_per_flight = true;
   p.syn_cwnd_cut_needs_undo_marker = true;
   p.dead_dst_on_blackhole = true;
@@ -86,6 +87,7 @@ Profile Linux61() {
   p.tcp_info_total_rto = false;
   p.tcp_info_rcv_wnd_rehash = false;
   p.syn_linear_timeouts = false;
+  p.rcv_window_round_down = false;
   p.tsval_replay_1200 = false;
   p.initial_rcv_wnd_u16_max = true;
   return p;

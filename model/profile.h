@@ -82,6 +82,13 @@ struct Profile {
   // tcp_syn_linear_timeouts retransmissions of the SYN, and tcp_write_timeout
   // allows that many more (v6.5; read in 6.12.118, absent from 6.1.192).
   bool syn_linear_timeouts = false;
+  // __tcp_select_window with window scaling rounds the free space, and
+  // rcv_ssthresh when it is smaller, down to the scale unit before offering
+  // it (v6.5 "enforce receive buffer memory limits by allowing the tcp
+  // window to shrink"); before, the offer was rounded up. Seen here: after
+  // 100 bytes received, 6.12 and 6.18 offer 1049 units where the initial
+  // window of 268640 bytes rounds up to 1050 (tcp_info_recv.pkt --record).
+  bool rcv_window_round_down = false;
   // tcp_send_loss_probe sends at most one probe per flight: a probe of new
   // data also sets tlp_high_seq, and no probe goes while one is
   // outstanding (v5.9 "allow at most one TLP probe per flight"; read in

@@ -46,33 +46,12 @@ int64_t TcpiOptions(const ScriptSocket& s) {
 constexpr const char* kTotalRtoFields[] = {"tcpi_total_rto", "tcpi_total_rto_recoveries", "tcpi_total_rto_time"};
 constexpr const char* kRcvWndRehashFields[] = {"tcpi_rcv_wnd", "tcpi_rehash"};
 
-// tcp_init_buffer_space at the end of the handshake: the window clamp is
-// the whole space (tcp_full_space: half the receive buffer, as
-// tcp_win_from_space gives it with the default scaling on every profile)
-// less one advmss reserved (tcp_app_win 31), at least 2 * advmss;
-// rcv_ssthresh, which began as the initial window, is held to it.
-uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd) {
-  const uint64_t maxwin = neg.full_space;
-  uint64_t clamp = maxwin;
-  if (clamp > 2 * uint64_t{neg.advmss}) clamp = std::max<uint64_t>(2 * uint64_t{neg.advmss}, maxwin - neg.advmss);
-  return static_cast<uint32_t>(std::min<uint64_t>(init_wnd, clamp));
-}
 
 // The receive-side fields and why they are unknown, if they are.
-void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model::TcpInfo& i,
-               std::map<std::string, int64_t>* v, std::map<std::string, std::string>* unknown) {
+void RcvFields(const ScriptSocket& s, const model::Profile& profile, std::map<std::string, int64_t>* v,
+               std::map<std::string, std::string>* unknown) {
   const Negotiated& neg = s.neg;
-  // tp->rcv_wnd as tcp_select_initial_window left it (at most 65535 on
-  // v4.20..v6.5 profiles). An active open chose it in tcp_connect_init,
-  // before it knew whether timestamps would be used: the space is rounded
-  // down to whole advmss (the timestamp option is taken off only for a
-  // reused timewait's ts_recent_stamp), not to advmss less the option as
-  // a passive open's tcp_openreq_init_rwin does.
-  uint32_t init_wnd = neg.rcv_wnd;
-  if (s.active_open && !profile.initial_rwnd_capped && neg.full_space > neg.syn_mss) {
-    init_wnd = neg.full_space / neg.syn_mss * neg.syn_mss;
-  }
-  if (profile.initial_rcv_wnd_u16_max) init_wnd = std::min<uint32_t>(init_wnd, 65535);
+  const uint32_t init_wnd = InitialRcvWnd(s, profile);
   const uint32_t ssthresh = InitRcvSsthresh(neg, init_wnd);
   // tcp_rcv_space_adjust moves rcvq_space.space only once there is a
   // receive RTT sample, and from v6.6 tcp_measure_rcv_mss rescales the
@@ -93,19 +72,13 @@ void RcvFields(const ScriptSocket& s, const model::Profile& profile, const model
   } else {
     (*v)["tcpi_rcv_ssthresh"] = ssthresh;
   }
-  // tp->rcv_wnd: the initial window until the socket sends a segment; then
-  // tcp_select_window never shrinks it, and the window it would pick now
-  // (at most rcv_ssthresh, rounded up to the scale) is no larger, so it
-  // stays, rounded up to a multiple of the scale unit. Once data arrived
-  // the free space depends on the truesize of what is queued.
+  // tp->rcv_wnd: the initial window until the socket sends a segment, then
+  // what tcp_select_window offered (RunState::SelectWindow). Once data
+  // arrived the free space depends on the truesize of what is queued.
   if (s.rcv_nxt != 1 || s.rcv.ooopack != 0) {
     (*unknown)["tcpi_rcv_wnd"] = "tcpi_rcv_wnd after inbound data (the receive buffer's truesize) is not modelled";
   } else if (profile.tcp_info_rcv_wnd_rehash) {
-    // An active open sent its handshake ACK; a passive open's child sent
-    // nothing at first (the SYN-ACK was the request's).
-    const bool sent = s.active_open || i.segs_out + s.tcpi.segs_out != 0;
-    const uint32_t unit = 1u << neg.rcv_wscale;
-    (*v)["tcpi_rcv_wnd"] = sent ? (init_wnd + unit - 1) / unit * unit : init_wnd;
+    (*v)["tcpi_rcv_wnd"] = s.rcv.wnd;
   }
   // tcp_rcv_rtt_measure*: 0 until the first sample.
   if (s.rcv.rtt_sampled) {
@@ -230,7 +203,7 @@ absl::Status RunCode(const RunState& run, int line, const std::string& code) {
   if (!run.sock.ep) return run.Skip(line, "%{ }% before the connection is established");
   std::map<std::string, int64_t> values = TcpiValues(run.sock, run.profile, run.loop.now());
   std::map<std::string, std::string> absent = TcpiAbsent(run.profile);
-  RcvFields(run.sock, run.profile, run.sock.ep->socket().info(), &values, &absent);
+  RcvFields(run.sock, run.profile, &values, &absent);
   absl::StatusOr<std::optional<std::string>> r = EvalAssertBlock(code, values, absent);
   if (!r.ok()) return run.At(line, r.status());
   if (*r) return run.Fail(line, **r);

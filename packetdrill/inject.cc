@@ -82,6 +82,7 @@ void NegotiateWithPeer(RunState& run, const PacketEvent& p) {
                           run.profile.initial_rcv_wnd_u16_max);
   run.sock.rcv_nxt = 1;
   run.sock.rcv.wup = 1;
+  run.sock.rcv.wnd = InitialRcvWnd(run.sock, run.profile);
 }
 
 // The model socket refuses none of the options a listener passes on, except

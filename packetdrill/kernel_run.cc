@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "netdev/host_lock.h"
 #include "packetdrill/kernel_script.h"
 #include "packetdrill/kernel_tun.h"
@@ -36,8 +38,10 @@ constexpr int kRealTimePriority = 10;
 // the verdict on `out`, the old values of host-wide sysctls on `restore`.
 [[noreturn]] void ChildRun(const std::string& path, const KernelOptions& opts, int out, int restore) {
   signal(SIGPIPE, SIG_IGN);
-  auto report = [out](char v, const std::string& reason) {  // ends the child
+  std::vector<std::string> sent;  // --record
+  auto report = [out, &sent](char v, const std::string& reason) {  // ends the child
     std::string msg = std::string(1, v) + reason;
+    if (!sent.empty()) msg += '\0' + absl::StrJoin(sent, "\n");
     ssize_t unused = write(out, msg.data(), msg.size());
     (void)unused;
     _exit(0);
@@ -61,6 +65,7 @@ constexpr int kRealTimePriority = 10;
   {
     KernelScript run(*script, tun->get(), opts, host_netns, own_netns, restore);
     st = run.Run();
+    sent = run.TakeSent();
   }
   if (st.ok()) report(kPass, "");
   report(st.code() == absl::StatusCode::kUnimplemented ? kSkip : kFail, std::string(st.message()));
@@ -180,7 +185,10 @@ Result RunScriptOnKernel(const std::string& path, const KernelOptions& opts) {
   if (timed_out) return {Verdict::kFail, absl::StrFormat("%s: still running after %d s", path, opts.timeout_s)};
   if (msg.empty()) return {Verdict::kFail, absl::StrFormat("%s: the kernel run ended without a verdict", path)};
   const Verdict v = msg[0] == kPass ? Verdict::kPass : msg[0] == kSkip ? Verdict::kSkip : Verdict::kFail;
-  return {v, msg.substr(1)};
+  const size_t nul = msg.find('\0');
+  Result res(v, msg.substr(1, nul == std::string::npos ? std::string::npos : nul - 1));
+  if (nul != std::string::npos) res.sent = absl::StrSplit(msg.substr(nul + 1), '\n');
+  return res;
 }
 
 int KernelPacketdrillMain(const std::vector<std::string>& files, const KernelOptions& opts, std::ostream& out,
@@ -199,6 +207,7 @@ int KernelPacketdrillMain(const std::vector<std::string>& files, const KernelOpt
     const char* v = r.verdict == Verdict::kPass ? "PASS" : r.verdict == Verdict::kFail ? "FAIL" : "SKIP";
     (r.verdict == Verdict::kPass ? passed : r.verdict == Verdict::kFail ? failed : skipped) += 1;
     out << v << " " << f << (r.reason.empty() ? "" : ": ") << r.reason << "\n";
+    for (const std::string& line : r.sent) out << line << "\n";
   }
   out << absl::StrFormat("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   return failed == 0 ? 0 : 1;

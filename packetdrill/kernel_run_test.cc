@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "packetdrill/kernel_run.h"
 #include "packetdrill/kernel_tun.h"
@@ -52,6 +53,22 @@ TEST(KernelRun, MarkedScriptsPassOnThisKernel) {
     std::printf("kernel %s %s%s%s\n", v, s.c_str(), r.reason.empty() ? "" : ": ", r.reason.c_str());
     EXPECT_EQ(r.verdict, Verdict::kPass) << s << ": " << r.reason;
   }
+}
+
+// --record on the kernel: the packets tun0 saw, including the replies to
+// the last event, in script numbers (window_rounding.pkt's: the SYN-ACK, the
+// write's segment, two ACKs; its header derives the windows).
+TEST(KernelRun, RecordReturnsWhatTheKernelSent) {
+  absl::Status can = CheckKernelTarget();
+  if (!can.ok()) GTEST_SKIP() << "cannot run against the kernel here: " << can.message();
+  KernelOptions opts;
+  opts.rules.record = true;
+  const Result r = RunScriptOnKernel("testdata/packetdrill/window_rounding.pkt", opts);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  ASSERT_EQ(r.sent.size(), 4u) << absl::StrJoin(r.sent, "\n");
+  EXPECT_NE(r.sent[0].find("> S. 0:0(0) ack 1 win 65535 <mss 1460,"), std::string::npos) << r.sent[0];
+  EXPECT_NE(r.sent[1].find("> P. 1:1001(1000) ack 1 win 1050"), std::string::npos) << r.sent[1];
+  EXPECT_NE(r.sent[3].find("> . 1001:1001(0) ack 201 win 1050"), std::string::npos) << r.sent[3];
 }
 
 // A script whose expectation the kernel contradicts must FAIL, not PASS:

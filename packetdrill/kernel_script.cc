@@ -128,6 +128,15 @@ absl::Status KernelScript::Step(const Event& e) {
   if (e.timing.start.kind == TimeKind::kRelative) t += base;
   if (any) t = Now();
   const int64_t tol = Tolerance(t - base);
+  if (opts_.rules.record) {
+    DrainSent(Now());
+    // --record: an outbound line is not checked; later times count from its own.
+    if (pkt != nullptr && !pkt->inbound && !pkt->icmp) {
+      prev_done_ = prev_script_ = t;
+      prev_inbound_ = false;
+      return absl::OkStatus();
+    }
+  }
   if (pkt != nullptr && !pkt->unsupported.empty()) return Skip(e.line, pkt->unsupported);
   if (pkt != nullptr && pkt->icmp) {
     if (absl::Status st = IcmpUnmodelled(*pkt); !st.ok()) return Skip(e.line, std::string(st.message()));
@@ -158,6 +167,7 @@ absl::Status KernelScript::Step(const Event& e) {
     return Fail(e.line, absl::StrFormat("event time %s is before the current time %s", TimeStr(t), TimeStr(Now())));
   }
   SleepUntil(t);
+  if (opts_.rules.record) DrainSent(Now());
   prev_script_ = t;
   prev_inbound_ = inbound;
   prev_done_ = Now();
@@ -233,42 +243,57 @@ absl::Status KernelScript::InboundIcmp(const Event& e, const PacketEvent& p) {
   return absl::OkStatus();
 }
 
+// The next segment from tun0 in the script's numbers, waiting until
+// `deadline`; the kernel's SYN or SYN-ACK gives its ISN and port.
+std::optional<Capture> KernelScript::NextCapture(int64_t deadline) {
+  std::optional<WireTcp> w = tun_->Peek(origin_ + deadline);
+  if (!w) return std::nullopt;
+  if (w->flags & kFlagSyn) {
+    k_isn_ = w->seq;
+    k_port_ = w->sport;
+  }
+  Capture c;
+  c.t = w->t_ns - origin_;
+  c.seq = k_isn_ ? w->seq - *k_isn_ : w->seq;
+  c.len = w->len;
+  c.flags = w->flags;
+  c.ack = (w->flags & kFlagAck) ? w->ack - kRemoteIsn : 0;
+  c.win = w->win;
+  c.options = w->options;
+  // Our SACK blocks (D-SACK of a retransmitted FIN, tcp_dsack_set) name the
+  // peer's sequence numbers: script-relative like the ack.
+  for (TcpOption& o : c.options) {
+    if (o.kind != TcpOption::Kind::kSack) continue;
+    for (auto& [a, b] : o.sack) {
+      a -= kRemoteIsn;
+      b -= kRemoteIsn;
+    }
+  }
+  c.flow = static_cast<uint64_t>(w->sport) << 16 | w->dport;
+  c.ecn = w->ecn;
+  for (const TcpOption& o : w->options) {
+    if (o.kind == TcpOption::Kind::kTimestamp) last_k_tsval_ = o.ts_val;
+  }
+  return c;
+}
+
+void KernelScript::DrainSent(int64_t until) {
+  while (std::optional<Capture> c = NextCapture(until)) {
+    tun_->Pop();
+    sent_.push_back(CaptureLine(*c));
+  }
+}
+
+std::vector<std::string> KernelScript::TakeSent() {
+  // What the last event caused may still be on its way: wait one tolerance.
+  if (opts_.rules.record) DrainSent(Now() + opts_.rules.tolerance_usecs * kNsPerUs);
+  return std::move(sent_);
+}
+
 absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi,
                                     int64_t* last) {
   if (p.flags & kFlagUrg) return Skip(e.line, "urgent data on the kernel target");
-  // The next segment from tun0 in the script's numbers, waiting until `deadline`.
-  auto next = [&](int64_t deadline) -> std::optional<Capture> {
-    std::optional<WireTcp> w = tun_->Peek(origin_ + deadline);
-    if (!w) return std::nullopt;
-    if (w->flags & kFlagSyn) {
-      k_isn_ = w->seq;
-      k_port_ = w->sport;
-    }
-    Capture c;
-    c.t = w->t_ns - origin_;
-    c.seq = k_isn_ ? w->seq - *k_isn_ : w->seq;
-    c.len = w->len;
-    c.flags = w->flags;
-    c.ack = (w->flags & kFlagAck) ? w->ack - kRemoteIsn : 0;
-    c.win = w->win;
-    c.options = w->options;
-    // Our SACK blocks (D-SACK of a retransmitted FIN, tcp_dsack_set) name the
-    // peer's sequence numbers: script-relative like the ack.
-    for (TcpOption& o : c.options) {
-      if (o.kind != TcpOption::Kind::kSack) continue;
-      for (auto& [a, b] : o.sack) {
-        a -= kRemoteIsn;
-        b -= kRemoteIsn;
-      }
-    }
-    c.flow = static_cast<uint64_t>(w->sport) << 16 | w->dport;
-    c.ecn = w->ecn;
-    for (const TcpOption& o : w->options) {
-      if (o.kind == TcpOption::Kind::kTimestamp) last_k_tsval_ = o.ts_val;
-    }
-    return c;
-  };
-  std::optional<Capture> first = next(hi);
+  std::optional<Capture> first = NextCapture(hi);
   if (!first) {
     return Fail(e.line, absl::StrFormat("expected outbound %s at %s, but nothing was sent by %s", ExpectedText(p),
                                         TimeStr(t), TimeStr(hi)));
@@ -278,7 +303,7 @@ absl::Status KernelScript::Outbound(const Event& e, const PacketEvent& p, int64_
   // Without --strict_segments, later segments join up to the line's length
   // (outbound.h).
   for (uint64_t total = first->len; !rules_.strict_segments && total < p.len;) {
-    std::optional<Capture> c = next(hi);
+    std::optional<Capture> c = NextCapture(hi);
     if (!c || !JoinsGroup(rules_, group, *c, p.len)) break;
     tun_->Pop();
     total += c->len;

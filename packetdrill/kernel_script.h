@@ -39,6 +39,9 @@ class KernelScript {
       : script_(s), tun_(tun), opts_(o), host_netns_(host_netns), own_netns_(own_netns), restore_out_(restore_out) {}
   ~KernelScript();
   absl::Status Run();
+  // With --record: every packet the kernel sent, as CaptureLines (what is
+  // still unread on tun0 is read first). Empty otherwise.
+  std::vector<std::string> TakeSent();
 
  private:
   // A system call on its own thread (it may block).
@@ -68,6 +71,9 @@ class KernelScript {
   absl::Status Inbound(const Event& e, const PacketEvent& p);
   absl::Status InboundIcmp(const Event& e, const PacketEvent& p);
   absl::Status Outbound(const Event& e, const PacketEvent& p, int64_t t, int64_t lo, int64_t hi, int64_t* last);
+  std::optional<Capture> NextCapture(int64_t deadline);
+  // --record: reads what tun0 holds by `until` into sent_.
+  void DrainSent(int64_t until);
   absl::Status Command(int line, const std::string& text);
   absl::Status SetSysctl(int line, const std::string& name, const std::string& value,
                          std::vector<std::pair<std::string, std::string>>* old);
@@ -101,6 +107,7 @@ class KernelScript {
 
   int64_t prev_done_ = 0, prev_script_ = 0;
   int64_t busy_until_ = 0;  // when the last command or assert block returned
+  std::vector<std::string> sent_;  // --record
   bool prev_inbound_ = false;
 
   std::map<int, int> fds_;         // script descriptor -> real descriptor

@@ -115,6 +115,7 @@ int PacketdrillMain(const std::vector<std::string>& files, const std::string& ke
         out << "SKIP " << shown << on << ": " << scenario::ErrorLine(r.reason) << "\n";
         break;
     }
+    for (const std::string& line : r.sent) out << line << "\n";
   }
   out << absl::StrFormat("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   if (bad_input) return 2;

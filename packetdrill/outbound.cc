@@ -175,6 +175,11 @@ std::string CaptureText(const Capture& c) {
   return s;
 }
 
+std::string CaptureLine(const Capture& c) {
+  const std::string ecn = c.ecn == kEcnNotEct ? "" : "[" + EcnText(c.ecn) + "] ";
+  return absl::StrFormat("%.6f > %s%s", static_cast<double>(c.t) / 1e9, ecn, CaptureText(c));
+}
+
 std::string ExpectedText(const PacketEvent& p) {
   std::string s = absl::StrFormat("%s %u:%u(%u)", FlagsText(p.flags), p.seq_start, p.seq_end, p.len);
   if (p.ack) s += absl::StrFormat(" ack %u", *p.ack);

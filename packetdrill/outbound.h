@@ -32,6 +32,10 @@ struct MatchRules {
   int64_t tolerance_usecs = 4000;
   double tolerance_percent = 12.5;
   bool strict_segments = false;
+  // --record: outbound lines are not checked; every packet the target sends
+  // is kept (Result::sent) as a script line, for writing a script or
+  // comparing the model with a kernel on the same inbound packets and calls.
+  bool record = false;
 };
 
 // How far from its script time an event may happen: the larger of
@@ -54,6 +58,7 @@ struct Capture {
   std::vector<TcpOption> options;
   uint64_t flow = 0;  // addresses and ports: captures of different flows are never joined
   uint8_t ecn = 0;    // the IP header's ECN field (kEcnNotEct ... kEcnCe)
+  bool win_unknown = false;  // model target: Linux's window may differ (ScriptSocket::Receive::wnd_unknown)
 };
 
 // The IP header's ECN field (RFC 3168).
@@ -85,6 +90,9 @@ std::string OutboundMismatch(const std::string& what, const PacketEvent& p, cons
 // tcpdump-like text of the line and of a capture.
 std::string ExpectedText(const PacketEvent& p);
 std::string CaptureText(const Capture& c);
+// A capture as an outbound script line with its time, as --record prints
+// it: "0.100000 > [ect0] P. 1:1001(1000) ack 1 win 257 <...>".
+std::string CaptureLine(const Capture& c);
 std::string OptionsText(const std::vector<TcpOption>& opts);
 
 }  // namespace sendsim::packetdrill

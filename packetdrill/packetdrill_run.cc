@@ -1,7 +1,7 @@
 // Development entry point; the product command is `sendsim packetdrill`.
 //   packetdrill_run [--kernel=PROFILE] [MATCH FLAGS] FILE...          on the model
 //   packetdrill_run --target=kernel [MATCH FLAGS] FILE...              on this machine's kernel (root)
-// MATCH FLAGS: --tolerance_usecs=N --tolerance_percent=P --strict_segments
+// MATCH FLAGS: --tolerance_usecs=N --tolerance_percent=P --strict_segments --record
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
            rules.tolerance_percent <= 100;
     } else if (a == "--strict_segments") {
       rules.strict_segments = true;
+    } else if (a == "--record") {
+      rules.record = true;
     } else if (a.rfind("--", 0) == 0) {
       ok = false;
     } else {

@@ -247,7 +247,7 @@ absl::Status UnmodelledData(const RunState& run, const PacketEvent& p) {
   const uint32_t end_seq = EndSeq(p);
   if (!SeqAfter(end_seq, sock.rcv_nxt)) return absl::OkStatus();  // a duplicate
   // tcp_receive_window: what is left of the window last advertised.
-  const int64_t wnd = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
+  const int64_t wnd = static_cast<int64_t>(sock.rcv.wup) + sock.rcv.wnd - sock.rcv_nxt;
   if (!SeqBefore(p.seq_start, sock.rcv_nxt + static_cast<uint32_t>(std::max<int64_t>(wnd, 0)))) {
     return absl::UnimplementedError("inbound data beyond the receive window is not modelled");
   }
@@ -385,7 +385,7 @@ void OnAckSent(RunState& run) {
   sock.rcv.ack_sched = false;
   sock.rcv.ack_now = false;
   sock.rcv.pushed = sock.rcv.pushed2 = false;
-  sock.rcv.wup = sock.rcv_nxt;  // tcp_select_window
+  // rcv_wup moves in RunState::SelectWindow, with the window the segment offers.
 }
 
 void OnDataSent(RunState& run) {

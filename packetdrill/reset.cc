@@ -110,7 +110,7 @@ absl::Status OnInboundRst(RunState& run, const Event& /*e*/, const PacketEvent& 
   }
   // tcp_sequence: not entirely before rcv_wup, not starting after the
   // window we advertised (tcp_receive_window).
-  const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
+  const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.rcv.wnd - sock.rcv_nxt;
   const uint32_t rcv_wnd = static_cast<uint32_t>(std::max<int64_t>(right, 0));
   if (SeqBefore(end_seq, sock.rcv.wup) || SeqAfter(seq, sock.rcv_nxt + rcv_wnd)) return absl::OkStatus();
   ChallengeAck(run);

@@ -33,8 +33,10 @@ void CheckPending(RunState& run) {
 
 uint32_t TsVal(const RunState& run) { return static_cast<uint32_t>(run.loop.now() / model::kNsPerMs); }
 
+// `socket_window`: the window came from RunState::SelectWindow (not a
+// SYN's, nor the 0 of a RST that finds no socket).
 void EmitControl(RunState& run, uint32_t seq, uint8_t flags, uint32_t ack, uint32_t win,
-                 std::vector<TcpOption> options) {
+                 std::vector<TcpOption> options, bool socket_window = false) {
   // tcp_ecn_send: every non-SYN segment echoes ECE while the peer owes a
   // CWR; control segments go out Not-ECT.
   if (run.sock.ecn_demand_cwr && !(flags & kFlagSyn)) flags |= kFlagEce;
@@ -45,10 +47,58 @@ void EmitControl(RunState& run, uint32_t seq, uint8_t flags, uint32_t ack, uint3
   c.ack = ack;
   c.win = win;
   c.options = std::move(options);
+  c.win_unknown = socket_window && run.sock.rcv.wnd_unknown;
   run.out.push_back(std::move(c));
 }
 
 }  // namespace
+
+// tcp_init_buffer_space at the end of the handshake: the window clamp is
+// the whole space (tcp_full_space: half the receive buffer, as
+// tcp_win_from_space gives it with the default scaling on every profile)
+// less one advmss reserved (tcp_app_win 31), at least 2 * advmss;
+// rcv_ssthresh, which began as the initial window, is held to it.
+uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd) {
+  const uint64_t maxwin = neg.full_space;
+  uint64_t clamp = maxwin;
+  if (clamp > 2 * uint64_t{neg.advmss}) clamp = std::max<uint64_t>(2 * uint64_t{neg.advmss}, maxwin - neg.advmss);
+  return static_cast<uint32_t>(std::min<uint64_t>(init_wnd, clamp));
+}
+
+uint32_t InitialRcvWnd(const ScriptSocket& s, const model::Profile& profile) {
+  const Negotiated& neg = s.neg;
+  uint32_t init_wnd = neg.rcv_wnd;
+  if (s.active_open && !profile.initial_rwnd_capped && neg.full_space > neg.syn_mss) {
+    init_wnd = neg.full_space / neg.syn_mss * neg.syn_mss;
+  }
+  if (!neg.wscale_ok || profile.initial_rcv_wnd_u16_max) init_wnd = std::min<uint32_t>(init_wnd, 65535);
+  return init_wnd;
+}
+
+uint32_t RunState::SelectWindow() {
+  const Negotiated& neg = sock.neg;
+  ScriptSocket::Receive& rcv = sock.rcv;
+  const uint64_t unit = uint64_t{1} << neg.rcv_wscale;
+  // __tcp_select_window: min(free space, rcv_ssthresh), rounded to the
+  // scale unit (down from v6.5, up before); without scaling rcv_wnd stays.
+  uint64_t new_win = rcv.wnd;
+  if (neg.rcv_wscale != 0) {
+    const uint64_t ssthresh = InitRcvSsthresh(neg, InitialRcvWnd(sock, profile));
+    new_win = profile.rcv_window_round_down ? ssthresh / unit * unit : (ssthresh + unit - 1) / unit * unit;
+  }
+  // tcp_select_window never offers less than what is left of the last
+  // offer (tcp_receive_window; tcp_shrink_window is 0), rounded up.
+  const int64_t cur_win = std::max<int64_t>(int64_t{rcv.wup} + rcv.wnd - sock.rcv_nxt, 0);
+  const uint64_t kept = (static_cast<uint64_t>(cur_win) + unit - 1) / unit * unit;
+  // Unread data's truesize lowers the free space the offer is cut to; it
+  // matters only when the offer, not what is left, sets the window.
+  if (rcv.grow_window_ran || rcv.full_segment_seen || (rcv.queued > 0 && new_win > kept)) rcv.wnd_unknown = true;
+  if (new_win < kept) new_win = kept;
+  new_win = std::min<uint64_t>(new_win, uint64_t{65535} << neg.rcv_wscale);
+  rcv.wnd = static_cast<uint32_t>(new_win);
+  rcv.wup = sock.rcv_nxt;
+  return static_cast<uint32_t>(new_win >> neg.rcv_wscale);
+}
 
 std::string TimeText(model::TimeNs t) {
   return absl::StrFormat("%.6f", static_cast<double>(t) / model::kNsPerSec);
@@ -135,13 +185,13 @@ void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
 void RunState::EmitAck() {
   ++sock.tcpi.segs_out;
   OnAckSent(*this);
-  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, sock.DataWindow(), SegmentOptionsNow());
+  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, SelectWindow(), SegmentOptionsNow(), true);
 }
 
 void RunState::EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket) {
   if (from_socket) {
     ++sock.tcpi.segs_out;
-    EmitControl(*this, seq, flags, ack, sock.DataWindow(), SegmentOptionsNow());
+    EmitControl(*this, seq, flags, ack, SelectWindow(), SegmentOptionsNow(), true);
   } else {
     EmitControl(*this, seq, flags, ack, 0, {});
   }

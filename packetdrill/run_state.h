@@ -125,6 +125,8 @@ struct ScriptSocket {
   struct Receive {
     uint64_t queued = 0;         // received, not yet read
     uint32_t wup = 1;            // tp->rcv_wup: rcv_nxt when our last ACK left
+    uint32_t wnd = 0;            // tp->rcv_wnd: the window offered then, in bytes
+    bool wnd_unknown = false;    // Linux's offer may differ since (RunState::SelectWindow)
     uint32_t mss = 0;            // icsk_ack.rcv_mss (0 until the first data)
     uint32_t quick = 0;          // icsk_ack.quick: quick ACKs left
     int64_t ato = 0;             // icsk_ack.ato in jiffies (0 until the first data)
@@ -205,8 +207,6 @@ struct ScriptSocket {
   // no model socket, TCP_CLOSE with SHUTDOWN_MASK (tcp_done).
   bool RefusedOrAborted() const { return reset && !ep; }
 
-  // Our advertised window in the units of the window field.
-  uint32_t DataWindow() const { return neg.rcv_wnd >> neg.rcv_wscale; }
   // The peer's window field in bytes.
   uint32_t PeerWindow(uint32_t field) const { return neg.wscale_ok ? (field << neg.snd_wscale) : field; }
   // tcp_ack: an ACK below snd_una (old_ack) changes neither snd_una nor
@@ -234,11 +234,30 @@ struct ScriptSocket {
   }
 };
 
+// tp->rcv_wnd as tcp_select_initial_window left it (at most 65535 on
+// v4.20..v6.5 profiles). An active open chose it in tcp_connect_init, before
+// it knew whether timestamps would be used: the space is rounded down to
+// whole advmss (the timestamp option is taken off only for a reused
+// timewait's ts_recent_stamp), not to advmss less the option as a passive
+// open's tcp_openreq_init_rwin does.
+uint32_t InitialRcvWnd(const ScriptSocket& s, const model::Profile& profile);
+// tp->rcv_ssthresh after tcp_init_buffer_space, from the initial window.
+uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd);
+
 // One script run. Its parts keep no copies of this state: they are handed
 // the run and read and change it directly.
 struct RunState {
   RunState(const Script& s, const model::Profile& p, const EndpointFactory& f, const MatchRules& r)
       : script(s), profile(p), factory(f), rules(r) {}
+
+  // tcp_select_window for a segment the socket sends now: its window field,
+  // with rcv_wnd and rcv_wup updated. The offer depends on rcv_ssthresh and
+  // the free space, which the runner knows only until a data segment of 128
+  // bytes or more arrives (tcp_grow_window and, from v6.6, the scaling
+  // ratio weigh its truesize) and while no unread data takes buffer space
+  // the offer would need; from then on sock.rcv.wnd_unknown is set and a
+  // script line that checks our window SKIPs (match.cc).
+  uint32_t SelectWindow();
 
   // The plan.
   const Script& script;

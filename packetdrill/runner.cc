@@ -42,9 +42,16 @@ class ScriptRun {
   Result Run() {
     absl::Status st = RunAll();
     if (st.ok() && run_.failure) st = *run_.failure;
-    if (st.ok()) return {Verdict::kPass, ""};
-    if (st.code() == absl::StatusCode::kUnimplemented) return {Verdict::kSkip, std::string(st.message())};
-    return {Verdict::kFail, std::string(st.message())};
+    Result r;
+    if (!st.ok()) {
+      r.verdict = st.code() == absl::StatusCode::kUnimplemented ? Verdict::kSkip : Verdict::kFail;
+      r.reason = std::string(st.message());
+    }
+    // --record: no outbound line consumed a capture, so all are still here.
+    if (run_.rules.record) {
+      for (const Capture& c : run_.out) r.sent.push_back(CaptureLine(c));
+    }
+    return r;
   }
 
  private:
@@ -133,6 +140,9 @@ class ScriptRun {
       run_.AdvanceTo(run_.loop.now());
       if (run_.failure) return *run_.failure;
       prev_done_ = run_.loop.now();
+    } else if (run_.rules.record) {
+      // --record: the line is not checked; later times count from its own.
+      prev_done_ = any_time ? run_.loop.now() : t;
     } else {
       const TimeNs now = run_.loop.now();
       const TimeNs lo = any_time ? now : t - tol;

@@ -22,6 +22,7 @@
 //   PASS.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/profile.h"
@@ -34,8 +35,14 @@ namespace sendsim::packetdrill {
 enum class Verdict { kPass, kFail, kSkip };
 
 struct Result {
+  Result() = default;
+  Result(Verdict v, std::string r) : verdict(v), reason(std::move(r)) {}
+
   Verdict verdict = Verdict::kPass;
   std::string reason;  // "path:line: ..." for FAIL and SKIP
+  // With MatchRules::record: every packet sent up to the end (or the FAIL or
+  // SKIP), oldest first, each a CaptureLine.
+  std::vector<std::string> sent;
 };
 
 // `rules` are the caller's (command-line) tolerance and --strict_segments;

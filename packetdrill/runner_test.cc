@@ -368,6 +368,28 @@ TEST(RunnerTest, PollReportsPolloutByUnsentBytes) {
   EXPECT_THAT(r.reason, HasSubstr("poll() returned 0, expected 1"));
 }
 
+// --record: outbound lines are not checked (a wrong one passes), and every
+// packet sent comes back as a script line with its time: the SYN-ACK at 0,
+// the write's one skb (FakeEndpoint) at 0.1.
+TEST(RunnerTest, RecordKeepsEveryPacketAndChecksNoOutboundLine) {
+  absl::StatusOr<Script> s = ParseScript("t.pkt", std::string("`../common/defaults.sh`\n") + kPassive + R"(
+   +0 write(4, ..., 1000) = 1000
+   +0 > P. 1:2001(2000) ack 1
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  MatchRules rules;
+  rules.record = true;
+  Result r = RunParsedScript(*s, TestProfile(), FakeEndpointFactory({}), rules);
+  EXPECT_EQ(r.verdict, Verdict::kPass) << r.reason;
+  ASSERT_EQ(r.sent.size(), 2u);
+  EXPECT_THAT(r.sent[0], StartsWith("0.000000 > S. 0:0(0) ack 1 win "));
+  EXPECT_THAT(r.sent[1], StartsWith("0.100000 > P. 1:1001(1000) ack 1 win "));
+  // Without --record the same script fails at its wrong line and keeps nothing.
+  Result checked = RunParsedScript(*s, TestProfile(), FakeEndpointFactory({}));
+  EXPECT_EQ(checked.verdict, Verdict::kFail);
+  EXPECT_TRUE(checked.sent.empty());
+}
+
 TEST(RunnerTest, ActiveOpenSendsLinuxSynOptions) {
   std::string text = std::string("`../common/defaults.sh`\n") + kActiveOpen + R"(
   +.1 < S. 0:0(0) ack 1 win 5792 <mss 1200,sackOK,TS val 700 ecr 100,nop,wscale 7>

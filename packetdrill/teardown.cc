@@ -140,7 +140,7 @@ absl::Status OnTimeWaitSegment(RunState& run, const Event& e, const PacketEvent&
   if (tw.fin_wait2) {
     // The checks of tcp_rcv_state_process, repeated. tw_rcv_wnd: the
     // window last advertised (tcp_receive_window).
-    const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.neg.rcv_wnd - sock.rcv_nxt;
+    const int64_t right = static_cast<int64_t>(sock.rcv.wup) + sock.rcv.wnd - sock.rcv_nxt;
     const uint32_t rcv_wnd = right > 0 ? static_cast<uint32_t>(right) : 0;
     if (paws_reject || !SeqInWindow(seq, end_seq, sock.rcv_nxt, sock.rcv_nxt + rcv_wnd)) {
       TwOowAck(run, p);

@@ -111,8 +111,8 @@ absl::StatusOr<std::string> FindUmlLauncher() {
   return absl::NotFoundError("tools/uml/run.sh not found beside this binary (set SENDSIM_UML_RUN to its path)");
 }
 
-int UmlPacketdrillMain(const std::string& series, const std::vector<std::string>& files, std::ostream& out,
-                       std::ostream& err) {
+int UmlPacketdrillMain(const std::string& series, const std::vector<std::string>& files, const MatchRules& rules,
+                       std::ostream& out, std::ostream& err) {
   if (files.empty()) {
     err << "sendsim packetdrill: no script files given\n";
     return 2;
@@ -132,6 +132,10 @@ int UmlPacketdrillMain(const std::string& series, const std::vector<std::string>
   // directory is ours, so this binary and the scripts keep their paths.
   std::vector<std::string> argv = {*launcher, "--kernel", series, "--", self.string(), "packetdrill",
                                    "--target=kernel"};
+  argv.push_back(absl::StrFormat("--tolerance_usecs=%d", rules.tolerance_usecs));
+  argv.push_back(absl::StrFormat("--tolerance_percent=%.17g", rules.tolerance_percent));
+  if (rules.strict_segments) argv.push_back("--strict_segments");
+  if (rules.record) argv.push_back("--record");
   argv.insert(argv.end(), files.begin(), files.end());
   absl::StatusOr<int> rc = RunForwarding(argv, out, err);
   if (!rc.ok()) {

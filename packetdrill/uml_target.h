@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "packetdrill/outbound.h"
 
 namespace sendsim::packetdrill {
 
@@ -31,8 +32,9 @@ absl::StatusOr<std::string> FindUmlLauncher();
 // `sendsim packetdrill --target=uml-SERIES FILE...`. Exit codes: the guest
 // run's (0 nothing failed, 1 a FAIL, 2 bad input), 77 when the kernel cannot
 // run here (reason on `err`).
-int UmlPacketdrillMain(const std::string& series, const std::vector<std::string>& files, std::ostream& out,
-                       std::ostream& err);
+// `rules` (the command line's matching flags and --record) are passed on.
+int UmlPacketdrillMain(const std::string& series, const std::vector<std::string>& files, const MatchRules& rules,
+                       std::ostream& out, std::ostream& err);
 
 }  // namespace sendsim::packetdrill
 
