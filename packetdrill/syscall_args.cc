@@ -91,6 +91,7 @@ std::string ErrnoName(int e) {
     case 17: return "EEXIST";
     case 22: return "EINVAL";
     case 32: return "EPIPE";
+    case 88: return "ENOTSOCK";
     case 90: return "EMSGSIZE";
     case 92: return "ENOPROTOOPT";
     case 95: return "EOPNOTSUPP";

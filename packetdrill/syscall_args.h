@@ -29,7 +29,7 @@ inline constexpr int64_t kEpollCtlAdd = 1, kEpollCtlDel = 2, kEpollCtlMod = 3;
 inline constexpr int kErrEinprogress = 115, kErrEnoent = 2, kErrEbadf = 9, kErrEinval = 22, kErrEagain = 11,
                      kErrEpipe = 32, kErrEnotconn = 107, kErrEfault = 14, kErrEperm = 1,
                      kErrEexist = 17, kErrEconnrefused = 111, kErrEconnaborted = 103,
-                     kErrEtimedout = 110;
+                     kErrEtimedout = 110, kErrEnotsock = 88;
 
 // A symbolic constant's value; nullopt for a name not known.
 std::optional<int64_t> Constant(const std::string& w);

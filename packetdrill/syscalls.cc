@@ -1,6 +1,7 @@
 #include "packetdrill/syscalls.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -168,7 +169,7 @@ absl::Status SyscallDriver::Syscall(const Event& e, const SyscallEvent& sc, Time
   const Call c{e, sc, tol, completed};
   const std::string& n = sc.name;
   if (n == "socket") return SysSocket(c);
-  if (n == "bind") return Immediate(c, 0);
+  if (n == "bind") return SysBind(c);
   if (n == "listen") return SysListen(c);
   if (n == "setsockopt" || n == "getsockopt") return SysSockopt(c);
   if (n == "accept" || n == "accept4") return SysAccept(c);
@@ -282,6 +283,11 @@ absl::StatusOr<int> SyscallDriver::FdArg(const Call& c, size_t i) const {
   }
   std::optional<int64_t> v = IntValue(c.sc.args[i]);
   if (!v) return run_.Skip(c.line(), absl::StrFormat("%s(): non-literal file descriptor", c.sc.name));
+  // Descriptors are C ints; a wider value would wrap onto another one.
+  if (*v < INT32_MIN || *v > INT32_MAX) {
+    return run_.Fail(c.line(), absl::StrFormat("%s(): file descriptor %d is out of range for a 32-bit integer",
+                                               c.sc.name, *v));
+  }
   return static_cast<int>(*v);
 }
 
@@ -320,6 +326,17 @@ absl::Status SyscallDriver::SysSocket(const Call& c) {
   fds_[fd] = f;
   run_.sock.phase = SocketPhase::kCreated;
   return Immediate(c, fd);
+}
+
+// __sys_bind: an fd that is not open is EBADF (sockfd_lookup_light), one
+// that is not a socket ENOTSOCK. The address itself is not modelled.
+absl::Status SyscallDriver::SysBind(const Call& c) {
+  absl::StatusOr<int> fd = FdArg(c, 0);
+  if (!fd.ok()) return fd.status();
+  auto it = fds_.find(*fd);
+  if (it == fds_.end()) return Immediate(c, -kErrEbadf);
+  if (it->second.kind != Fd::Kind::kTcp) return Immediate(c, -kErrEnotsock);
+  return Immediate(c, 0);
 }
 
 absl::Status SyscallDriver::SysListen(const Call& c) {
@@ -581,12 +598,12 @@ absl::Status SyscallDriver::SysPoll(const Call& c) {
   // do_sys_poll: nfds above RLIMIT_NOFILE is EINVAL (fs.nr_open, 1048576 by
   // default, bounds any such limit); a count that disagrees with the array
   // would make Linux read past it or ignore entries.
-  if (std::optional<int64_t> nfds = IntValue(sc.args[1])) {
-    if (*nfds < 0 || *nfds > kNrOpenDefault) return Immediate(c, -kErrEinval);
-    if (static_cast<size_t>(*nfds) != parsed->size()) {
-      return run_.Fail(c.line(), absl::StrFormat("poll(): nfds is %d but the array holds %d pollfd%s", *nfds,
-                                                 parsed->size(), parsed->size() == 1 ? "" : "s"));
-    }
+  std::optional<int64_t> nfds = IntValue(sc.args[1]);
+  if (!nfds) return run_.Skip(c.line(), "poll() nfds not understood");
+  if (*nfds < 0 || *nfds > kNrOpenDefault) return Immediate(c, -kErrEinval);
+  if (static_cast<size_t>(*nfds) != parsed->size()) {
+    return run_.Fail(c.line(), absl::StrFormat("poll(): nfds is %d but the array holds %d pollfd%s", *nfds,
+                                               parsed->size(), parsed->size() == 1 ? "" : "s"));
   }
   for (const PollItem& it : *parsed) {
     auto f = fds_.find(it.fd);
@@ -597,6 +614,11 @@ absl::Status SyscallDriver::SysPoll(const Call& c) {
   auto items = std::make_shared<std::vector<PollItem>>(*std::move(parsed));
   std::optional<int64_t> timeout = IntValue(sc.args[2]);
   if (!timeout) return run_.Skip(c.line(), "poll() timeout not understood");
+  // The timeout is a C int of milliseconds; a wider value is not one Linux
+  // could be given (and would overflow the nanoseconds below).
+  if (*timeout < INT32_MIN || *timeout > INT32_MAX) {
+    return run_.Fail(c.line(), absl::StrFormat("poll(): timeout %d ms is out of range for a 32-bit integer", *timeout));
+  }
   auto compute = [this, items](std::vector<int64_t>* out) {
     int64_t n = 0;
     for (const PollItem& it : *items) {

@@ -82,6 +82,7 @@ class SyscallDriver {
   bool Connected() const { return run_.sock.ep != nullptr; }
 
   absl::Status SysSocket(const Call& c);
+  absl::Status SysBind(const Call& c);
   absl::Status SysListen(const Call& c);
   absl::Status SysSockopt(const Call& c);
   absl::Status SetSockopt(const Call& c, const std::string& opt, bool on_conn, int fd);
