@@ -173,9 +173,12 @@ class Parser {
       absl::StatusOr<TimeSpec> end = ParseTime();
       if (!end.ok()) return end.status();
       if (end->kind == TimeKind::kAny) return Err(Cur(), "'*' cannot end a time range");
-      if (end->kind == TimeKind::kAbsolute && start->kind == TimeKind::kAbsolute && end->usecs < start->usecs) {
-        return Err(Cur(), "time range ends before it starts");
-      }
+      // Comparable when both count from the same origin: two absolute times;
+      // "+a~+b" (both from the previous event, as upstream's
+      // adjust_relative_event_times offsets them); "+a...b" (the end gets
+      // the start's offset). A "+b" after "..." counts from the start.
+      const bool same_origin = range ? end->kind == start->kind : end->kind == TimeKind::kAbsolute;
+      if (same_origin && end->usecs < start->usecs) return Err(Cur(), "time range ends before it starts");
       (range ? e->timing.range_end : e->timing.block_end) = *end;
     }
     if (Is(Tok::kLess) || Is(Tok::kGreater)) {

@@ -106,6 +106,19 @@ TEST(ParserTest, TimingForms) {
   EXPECT_EQ(s->events[4].timing.start.kind, TimeKind::kAny);
 }
 
+// Ends that count from another origin than the start cannot be compared
+// when parsing: "+1...+.5" returns .5 s after its start, "+.5~.1" ends at an
+// absolute time the previous event's may already be past.
+TEST(ParserTest, TimeRangesOfDifferentOriginsParse) {
+  absl::StatusOr<Script> s = ParseScript("t.pkt", R"(
+0 `true`
++1...+.5 write(4, ..., 2000) = 2000
++.5~.1 > . 1:1(0) ack 1
+)");
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(s->events.size(), 3u);
+}
+
 TEST(ParserTest, PacketOptionsAndFlags) {
   absl::StatusOr<Script> s = ParseScript("t.pkt", R"(
 0 > P. 1:1001(1000) ack 1 win 502 <nop,nop,TS val 100 ecr 200>
@@ -323,6 +336,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"0 > . 1:1(0)\nwrite(4, ..., 1) = 1\n", "bad.pkt:2: expected an event time"},
         BadCase{"+0...0.3 > . 1:1(0)\n", "bad.pkt:1: only system calls can block"},
         BadCase{"0.5~0.2 > . 1:1(0)\n", "bad.pkt:1: time range ends before it starts"},
+        // Both ends count from the previous event (found by the bad-input sweep).
+        BadCase{"0 > . 1:1(0)\n+.1~+0 > . 1:1(0)\n", "bad.pkt:2: time range ends before it starts"},
+        BadCase{"0 > . 1:1(0)\n+1...0.5 write(4, ..., 10) = 10\n", "bad.pkt:2: time range ends before it starts"},
         BadCase{"0 write(4, ..., 10) = 10 EAGAIN\n", "bad.pkt:1: errno EAGAIN given for a non-negative result"},
         BadCase{"0 > . 1:1(0) ack 1\n--foo\n", "bad.pkt:2: --options must come before"},
         BadCase{"0 > [weird] . 1:1(0)\n", "bad.pkt:1: unknown ECN marking"},
