@@ -8,6 +8,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -320,6 +321,13 @@ absl::Status SetFlagFromArg(const std::string& body, const std::vector<std::stri
     if (!has_value) value = negated ? "false" : "true";
   } else if (!has_value) {
     if (*i + 1 >= args.size()) return Err(absl::StrFormat("flag --%s needs a value", flag->Name()));
+    // "--trace --messages=1" would otherwise write a file named
+    // "--messages=1" and run with the default message count.
+    if (absl::StartsWith(args[*i + 1], "--")) {
+      return Err(absl::StrFormat(
+          "flag --%s needs a value, got the flag \"%s\" (write --%s=VALUE for a value starting with \"--\")",
+          flag->Name(), EscapeForMessage(args[*i + 1]), flag->Name()));
+    }
     value = args[++*i];
   }
   std::string error;

@@ -95,6 +95,11 @@ TEST(FlagsTest, BadInputIsOneLine) {
   EXPECT_THAT(ErrorOf({"--tso=maybe"}), HasSubstr("--tso"));
   EXPECT_THAT(ErrorOf({"--nomss"}), HasSubstr("unknown flag --nomss"));
   EXPECT_THAT(ErrorOf({"--messages"}), HasSubstr("needs a value"));
+  // The next argument is another flag, not a value (found by the bad-input
+  // sweep: "--trace --messages=1" wrote a file named "--messages=1").
+  EXPECT_THAT(ErrorOf({"--trace", "--messages=1"}),
+              HasSubstr("flag --trace needs a value, got the flag \"--messages=1\""));
+  EXPECT_THAT(ErrorOf({"--messages", "-1"}), HasSubstr("bad value \"-1\" for --messages"));  // a value
   EXPECT_THAT(ErrorOf({"--sizes=4K:x"}), HasSubstr("weight"));
   EXPECT_THAT(ErrorOf({"--sizes=-4"}), HasSubstr("not a byte count"));
   EXPECT_THAT(ErrorOf({"--sizes=99999999999G"}), HasSubstr("overflows"));
