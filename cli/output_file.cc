@@ -51,7 +51,9 @@ absl::Status OutputFile::Open(const std::string& path, absl::string_view flag) {
   path_ = path;
   flag_ = std::string(flag);
   const std::string shown = EscapeForMessage(path);
-  if (path.empty() || path.back() == '/') {
+  // A NUL (possible in a scenario file's JSON string) would cut the name
+  // short at the system call: "a\u0000b" wrote a file named "a".
+  if (path.empty() || path.back() == '/' || path.find('\0') != std::string::npos) {
     return absl::InvalidArgumentError(absl::StrFormat("%s: \"%s\" is not a file name", flag, shown));
   }
   struct stat st;

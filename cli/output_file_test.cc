@@ -61,6 +61,18 @@ TEST(OutputFileTest, UnwritablePathsFailAtOpen) {
   EXPECT_NE(st.message().find("is a directory"), std::string::npos) << st;
 }
 
+// Found by the bad-input sweep: a scenario file's "plot": "a\u0000b" wrote
+// the plot to a file named "a".
+TEST(OutputFileTest, NameWithNulRefused) {
+  const std::string dir = Dir() + "/nul";
+  fs::create_directories(dir);
+  OutputFile f;
+  absl::Status st = f.Open(dir + std::string("/a\0b", 4), "--plot");
+  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
+  EXPECT_NE(st.message().find("is not a file name"), std::string::npos) << st;
+  EXPECT_EQ(FilesIn(dir), 0u);
+}
+
 TEST(OutputFileTest, DeviceWrittenInPlace) {
   OutputFile f;
   ASSERT_TRUE(f.Open("/dev/null", "--trace").ok());
