@@ -1,10 +1,23 @@
 #ifndef SENDSIM_PACKETDRILL_ASSERTS_H_
 #define SENDSIM_PACKETDRILL_ASSERTS_H_
 
-// Evaluates the Python in "%{ ... }%" blocks, restricted to what send-path
-// scripts use: lines "assert <cond>[, <message>]" where <cond> is one or more
-// (chained) comparisons joined by "and", over integers and tcpi_* names with
-// + - * / // %. Anything else is reported as unsupported.
+// Evaluates the Python in "%{ ... }%" blocks as Python 3 would, restricted
+// to what upstream's scripts use there:
+// - statements "assert <cond>[, <message>]" (the message is never
+//   evaluated: % formatting, f-strings, tuples all do), "print(...)"
+//   (ignored), "pass", comments, ';' between statements, lines continued
+//   by a backslash or an open bracket (python_lines.h);
+// - <cond> an integer expression at Python's precedence: or, and, not,
+//   chained comparisons, | ^ & << >> + - * // % unary - + ~ and **,
+//   parentheses, True/False, integer literals, the tcpi_* names and
+//   constants in `vars`, abs(), min()/max() of two or more values and
+//   int(); a bare value is true when nonzero; and/or/chains stop as
+//   Python's do, so what they skip is never looked at.
+// Values are computed in 128 bits. Valid Python outside this (strings or
+// floats in a condition, true division, in/is, other builtins, assignments,
+// block statements, results beyond 128 bits) is reported as unsupported;
+// what Python itself rejects (SyntaxError, NameError, ZeroDivisionError,
+// TypeError, ValueError) as invalid. The precedence table is in asserts.cc.
 
 #include <cstdint>
 #include <map>
@@ -18,6 +31,7 @@ namespace sendsim::packetdrill {
 
 // OK(nullopt): all assertions hold. OK(text): the first failing assertion.
 // UnimplementedError: a construct outside the subset (message = reason).
+// InvalidArgumentError: Python would raise (message = what it would say).
 // `absent`: tcp_info fields without a value here (name -> why, e.g.
 // "tcpi_total_rto is not in linux-6.1's struct tcp_info"); naming one is a
 // SKIP with that reason.
