@@ -200,6 +200,10 @@ TEST(AssertsTest, StatementsAndMessages) {
       {"assert tcpi_snd_cwnd == 10, f'cwnd {tcpi_snd_cwnd}, {tcpi_snd_mss}'", "pass"},
       {"assert tcpi_snd_cwnd == 11, 'cwnd ' + str(tcpi_snd_cwnd)", "fail"},  // the message is never evaluated here
       {"assert tcpi_snd_cwnd == 10, (tcpi_snd_cwnd, 'a, b')", "pass"},
+      // A SyntaxError in Python 3, taken as the message "cwnd, mss" (our
+      // scripts write it).
+      {"assert tcpi_snd_cwnd == 10, tcpi_snd_cwnd, tcpi_snd_mss", "pass"},
+      {"assert tcpi_snd_cwnd == 11, tcpi_snd_cwnd, tcpi_snd_mss", "fail"},
       {"assert tcpi_snd_cwnd == \\\n   10", "pass"},
       {"assert (tcpi_snd_cwnd ==\n  10 and\n  tcpi_snd_mss == 1448), (\n  'two lines')", "pass"},
       {"assert min(tcpi_snd_cwnd,\n  11) == 10  # a comment, (with a bracket", "pass"},
@@ -224,7 +228,7 @@ TEST(AssertsTest, StatementsAndMessages) {
 TEST(AssertsTest, PythonErrorsOfTheNewForms) {
   for (const char* code : {"assert 1 >> -1", "assert 1 << -1 == 0", "assert 0 ** -1", "assert 1 + not 2",
                            "assert 1 == not 2", "assert 1 or", "assert not", "assert", "assert 1,",
-                           "assert 1, 2, 3", "assert abs(1, 2)", "assert abs()", "assert min(1)", "assert max()",
+                           "assert 1, 2,", "assert 1, , 3", "assert abs(1, 2)", "assert abs()", "assert min(1)", "assert max()",
                            "assert int(1, 10)", "assert tcpi_snd_cwnd(1)", "assert undefined(1)",
                            "print 'x'", "print tcpi_snd_cwnd", "assert 010 == 8", "assert 1__0", "assert 1_",
                            "assert 0x", "assert 0b2", "assert 12abc", "assert 1 == 1 \\ 1", "print((1)",
