@@ -4,8 +4,8 @@
 // Evaluates the Python in "%{ ... }%" blocks as Python 3 would, restricted
 // to what upstream's scripts use there:
 // - statements "assert <cond>[, <message>]" (the message is never
-//   evaluated: % formatting, f-strings, tuples all do; "assert c, a, b",
-//   a SyntaxError in Python 3, is let through), "print(...)"
+//   evaluated: % formatting, f-strings, tuples all do; "assert c, a, b"
+//   is Python 3's SyntaxError, a FAIL), "print(...)"
 //   (ignored), "pass", comments, ';' between statements, lines continued
 //   by a backslash or an open bracket (python_lines.h);
 // - <cond> an integer expression at Python's precedence: or, and, not,
