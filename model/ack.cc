@@ -120,9 +120,9 @@ void TcpSock::TcpAck(const Segment& seg) {
     if (changed && !write_queue_.empty()) SlowStartAfterIdleCheck();
     if (seg.win > max_window_) {
       max_window_ = seg.win;
-      // tcp_ack_update_window re-syncs the MSS on a new max_window; only
-      // MTU probing's clamp can make that differ from mss_cache here.
-      if (mtup_.enabled) SyncMss();
+      // tcp_ack_update_window re-syncs the MSS on a new max_window: a
+      // larger window loosens tcp_bound_to_half_wnd.
+      SyncMss();
     }
   }
   snd_una_ = ack;

@@ -119,6 +119,7 @@ Profile Linux612() {
 Profile Linux618() {
   Profile p = Linux68();
   p.name = "linux-6.18";
+  p.ack_unsent_challenge = true;
   p.ofo_measures_rcv_mss = true;
   p.rcv_drs_skips_queued = true;
   p.rcv_drs_no_cushion = true;

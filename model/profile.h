@@ -89,6 +89,11 @@ struct Profile {
   // 100 bytes received, 6.12 and 6.18 offer 1049 units where the initial
   // window of 268640 bytes rounds up to 1050 (tcp_info_recv.pkt --record).
   bool rcv_window_round_down = false;
+  // tcp_ack answers an ACK of data never sent (after snd_nxt) with a
+  // challenge ACK before dropping the segment (RFC 5961 5.2). Seen on 6.18;
+  // 6.1.192 and 6.12.118 (UML) drop it silently (ack_unsent.pkt). The
+  // version that added it is UNVERIFIED (after 6.12).
+  bool ack_unsent_challenge = false;
   // tcp_send_loss_probe sends at most one probe per flight: a probe of new
   // data also sets tlp_high_seq, and no probe goes while one is
   // outstanding (v5.9 "allow at most one TLP probe per flight"; read in

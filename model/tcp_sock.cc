@@ -26,6 +26,11 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   snd_cwnd_ = InitCwnd();  // tcp_init_transfer -> tcp_init_cwnd
   snd_wnd_ = opts.initial_window;
   max_window_ = opts.initial_window;
+  // tcp_sync_mss at the end of the handshake runs after max_window is set
+  // (tcp_rcv_synsent_state_process: the SYN-ACK's window; a passive child:
+  // tcp_create_openreq_child takes the handshake ACK's, then
+  // tcp_v4_syn_recv_sock syncs): the MSS is at most half of it.
+  mss_cache_ = BoundToHalfWnd(mss_cache_);
   rto_jiffies_ = NsToJiffiesCeil(kTcpTimeoutInitNs);
   lsndtime_ = Jiffies();
   rcv_tstamp_ = Jiffies();  // the handshake's ACK or SYN-ACK (tcp_ack)

@@ -366,6 +366,18 @@ absl::Status InjectPacket(RunState& run, const Event& e, const PacketEvent& p) {
     SendDupAck(run, p);
     return absl::OkStatus();
   }
+  // tcp_ack: an ACK of data never sent (after snd_nxt) drops the whole
+  // segment, data and all, before ts_recent or the window moves; v6.18
+  // answers it with a challenge ACK. Only the established connection's path
+  // (tcp_rcv_established) is modelled.
+  if (!syn && ack && !(p.flags & kFlagRst) && SeqAfter(*p.ack, run.sock.snd_nxt) && run.sock.ep &&
+      !OldSequence(run.sock, p)) {
+    if (run.sock.phase != SocketPhase::kEstablished || run.sock.fin_seq || run.sock.peer_fin) {
+      return run.Skip(e.line, "an ACK of data never sent after a FIN (tcp_rcv_state_process) is not modelled");
+    }
+    if (run.profile.ack_unsent_challenge) ChallengeAck(run);
+    return absl::OkStatus();
+  }
   // tcp_replace_ts_recent: on the connection only a segment that starts at
   // or before rcv_wup (within what our last ACK covered) updates
   // ts_recent; out-of-order data, or data behind a delayed ACK, does not.

@@ -14,17 +14,6 @@ namespace {
 
 
 
-// tcp_send_challenge_ack: a bare ACK (tcp_send_ack), at most one per
-// tcp_invalid_ratelimit (500 ms by default, read live, kept in jiffies by
-// proc_dointvec_ms_jiffies, i.e. rounded up) per socket
-// (__tcp_oow_rate_limited; 0 turns the limit off). The per-namespace
-// tcp_challenge_ack_limit (at least 500 a second) is not reached by a
-// script.
-void ChallengeAck(RunState& run) {
-  if (OowRateLimited(run, &run.sock.last_oow_ack_jiffies)) return;
-  run.EmitAck();
-}
-
 // tcp_acceptable_seq: snd_nxt, unless the peer's window ends before it by
 // at least 1 << (our receive window scale) bytes (with window scaling), then
 // the window's end.
@@ -64,6 +53,17 @@ void TcpDone(RunState& run, int err) {
     sock.phase = SocketPhase::kClosed;
   }
   sock.Wakeup(true, 0);
+}
+
+// tcp_send_challenge_ack: a bare ACK (tcp_send_ack), at most one per
+// tcp_invalid_ratelimit (500 ms by default, read live, kept in jiffies by
+// proc_dointvec_ms_jiffies, i.e. rounded up) per socket
+// (__tcp_oow_rate_limited; 0 turns the limit off). The per-namespace
+// tcp_challenge_ack_limit (at least 500 a second) is not reached by a
+// script.
+void ChallengeAck(RunState& run) {
+  if (OowRateLimited(run, &run.sock.last_oow_ack_jiffies)) return;
+  run.EmitAck();
 }
 
 bool ConnectionGone(const RunState& run) {

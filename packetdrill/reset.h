@@ -32,6 +32,9 @@ void TcpDone(RunState& run, int err);
 // now and returns false.
 bool OowRateLimited(const RunState& run, std::optional<int64_t>* last_jiffies);
 
+// tcp_send_challenge_ack: a bare ACK, rate-limited per socket.
+void ChallengeAck(RunState& run);
+
 // No socket takes the connection's segments any more: it was reset, closed
 // before it was established, or its listener was closed.
 bool ConnectionGone(const RunState& run);
