@@ -14,16 +14,6 @@ namespace {
 
 
 
-// tcp_acceptable_seq: snd_nxt, unless the peer's window ends before it by
-// at least 1 << (our receive window scale) bytes (with window scaling), then
-// the window's end.
-uint32_t AcceptableSeq(const ScriptSocket& sock) {
-  if (!sock.have_last_ack) return sock.snd_nxt;
-  const uint32_t wnd_end = sock.last_ack + sock.last_win;
-  if (!SeqBefore(wnd_end, sock.snd_nxt)) return sock.snd_nxt;
-  if (sock.neg.wscale_ok && sock.snd_nxt - wnd_end < (uint32_t{1} << sock.neg.rcv_wscale)) return sock.snd_nxt;
-  return wnd_end;
-}
 
 }  // namespace
 

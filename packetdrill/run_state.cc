@@ -65,6 +65,13 @@ uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd) {
   return static_cast<uint32_t>(std::min<uint64_t>(init_wnd, clamp));
 }
 
+uint32_t AcceptableSeq(const ScriptSocket& sock) {
+  const uint32_t wnd_end = sock.SndUna() + sock.snd_wnd;  // tcp_wnd_end
+  if (!SeqBefore(wnd_end, sock.snd_nxt)) return sock.snd_nxt;
+  if (sock.neg.wscale_ok && sock.snd_nxt - wnd_end < (uint32_t{1} << sock.neg.rcv_wscale)) return sock.snd_nxt;
+  return wnd_end;
+}
+
 uint32_t InitialRcvWnd(const ScriptSocket& s, const model::Profile& profile) {
   const Negotiated& neg = s.neg;
   uint32_t init_wnd = neg.rcv_wnd;
@@ -185,7 +192,8 @@ void RunState::EmitSyn(uint8_t flags, uint32_t ack, uint32_t ts_ecr) {
 void RunState::EmitAck() {
   ++sock.tcpi.segs_out;
   OnAckSent(*this);
-  EmitControl(*this, sock.snd_nxt, kFlagAck, sock.rcv_nxt, SelectWindow(), SegmentOptionsNow(), true);
+  // tcp_send_ack: the sequence number is tcp_acceptable_seq.
+  EmitControl(*this, AcceptableSeq(sock), kFlagAck, sock.rcv_nxt, SelectWindow(), SegmentOptionsNow(), true);
 }
 
 void RunState::EmitReset(uint32_t seq, uint8_t flags, uint32_t ack, bool from_socket) {

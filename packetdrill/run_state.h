@@ -241,6 +241,12 @@ struct ScriptSocket {
 // timewait's ts_recent_stamp), not to advmss less the option as a passive
 // open's tcp_openreq_init_rwin does.
 uint32_t InitialRcvWnd(const ScriptSocket& s, const model::Profile& profile);
+// tcp_acceptable_seq, the sequence number of our bare ACKs and RSTs:
+// snd_nxt, unless the peer's window (snd_una + snd_wnd) ends before it by
+// at least 1 << (our receive window scale) bytes with window scaling (or at
+// all without): then the window's end.
+uint32_t AcceptableSeq(const ScriptSocket& sock);
+
 // tp->rcv_ssthresh after tcp_init_buffer_space, from the initial window.
 uint32_t InitRcvSsthresh(const Negotiated& neg, uint32_t init_wnd);
 
