@@ -75,13 +75,14 @@ TEST(ResetTest, SynToTheListenerAfterAResetSkips) {
 
 // tcp_acceptable_seq: the peer's window (ack 1001, win 1 << 7 = 128) ends
 // at 1129, 1872 bytes before snd_nxt 3001 (>= 1 << our wscale 8): the RST
-// takes the window's end.
+// takes the window's end, and so does the bare ACK of the data before it
+// (tcp_send_ack uses the same sequence number).
 TEST(ResetTest, ActiveResetSeqStopsAtTheWindowEnd) {
   Result r = RunPassive(R"(
    +0 write(4, ..., 3000) = 3000
    +0 > P. 1:3001(3000) ack 1
   +.1 < P. 1:101(100) ack 1001 win 1
-   +0 > . 3001:3001(0) ack 101
+   +0 > . 1129:1129(0) ack 101
    +0 close(4) = 0
    +0 > R. 1129:1129(0) ack 101
 )");
