@@ -108,11 +108,13 @@ void TcpSock::TcpAck(const Segment& seg) {
     retransmits_ = 0;  // tcp_ack: FLAG_SND_UNA_ADVANCED ends the RTO series
   }
   const uint64_t prior_fack = IsSack() ? HighestSackSeq() : snd_una_;
-  // tcp_ack_update_window: the peer's seq is taken to stay at snd_wl1, so
-  // the window updates when the ACK advances, the window grows, or it is
-  // zero (tcp_may_update_window).
-  if (ack > snd_una_ || seg.win > snd_wnd_ || seg.win == 0) {
+  // tcp_ack_update_window: the window updates when the ACK advances, the
+  // peer's seq passed snd_wl1, or at snd_wl1 the window grows or is zero
+  // (tcp_may_update_window). The model's own peer sends every ACK at seq 0.
+  const int32_t seq_delta = static_cast<int32_t>(seg.seq - snd_wl1_);
+  if (ack > snd_una_ || seq_delta > 0 || (seq_delta == 0 && (seg.win > snd_wnd_ || seg.win == 0))) {
     flag |= kFlagWinUpdate;
+    snd_wl1_ = seg.seq;  // tcp_update_wl
     const bool changed = seg.win != snd_wnd_;
     snd_wnd_ = seg.win;
     // tcp_ack_update_window: a changed window with data queued checks for

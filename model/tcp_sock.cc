@@ -25,6 +25,7 @@ TcpSock::TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile&
   if (config.cwnd_clamp != 0) snd_cwnd_clamp_ = config.cwnd_clamp;
   snd_cwnd_ = InitCwnd();  // tcp_init_transfer -> tcp_init_cwnd
   snd_wnd_ = opts.initial_window;
+  snd_wl1_ = opts.snd_wl1;
   max_window_ = opts.initial_window;
   // tcp_sync_mss at the end of the handshake runs after max_window is set
   // (tcp_rcv_synsent_state_process: the SYN-ACK's window; a passive child:

@@ -96,6 +96,9 @@ class TcpSock final : public Socket {
     // SYN (tcp_check_req) instead of the request's timer. Only a timeout
     // sets the child's undo_marker (tcp_create_openreq_child).
     uint32_t synack_answers = 0;
+    // tcp_init_wl: the sequence number of the peer's segment that completed
+    // the handshake, in the numbering of Segment::seq (snd_wl1).
+    uint32_t snd_wl1 = 0;
   };
 
   TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);
@@ -585,6 +588,7 @@ class TcpSock final : public Socket {
   uint32_t prr_delivered_ = 0;
   uint32_t prr_out_ = 0;
   uint32_t delivered_ce_ = 0;
+  uint32_t snd_wl1_ = 0;  // tp->snd_wl1: the peer's seq of the last window update
   uint32_t mss_cache_;
   uint32_t gso_segs_ = 0;
   uint32_t lsndtime_ = 0;  // jiffies

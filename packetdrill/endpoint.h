@@ -37,6 +37,8 @@ struct EndpointParams {
   uint32_t syn_backoff = 0;
   // Passive: of those, the SYN-ACKs that answered the peer's repeated SYN.
   uint32_t synack_answers = 0;
+  // The handshake-completing segment's seq, less one (Segment::seq's numbering).
+  uint32_t snd_wl1 = 0;
 };
 
 class Endpoint {

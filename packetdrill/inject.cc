@@ -121,6 +121,7 @@ absl::Status Establish(RunState& run, int line, uint32_t peer_window, TimeNs rtt
   run.sock.hz = ep.config.hz;
   ep.profile = run.profile;
   ep.initial_window = peer_window;
+  ep.snd_wl1 = run.sock.snd_wl1 - 1;  // tcp_init_wl, in the model's numbering
   ep.handshake_rtt_ns = rtt;
   ep.passive_open = !run.sock.active_open;
   ep.peer_dropped_timestamps = run.sock.active_open && s.tcp_timestamps != 0 && !run.sock.neg.timestamps;

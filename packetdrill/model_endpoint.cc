@@ -19,7 +19,8 @@ class ModelEndpoint final : public Endpoint {
                                       .peer_dropped_timestamps = p.peer_dropped_timestamps,
                                       .syn_retransmits = p.syn_retransmits,
                                       .syn_backoff = p.syn_backoff,
-                                      .synack_answers = p.synack_answers},
+                                      .synack_answers = p.synack_answers,
+                                      .snd_wl1 = p.snd_wl1},
               [sink = std::move(sink)](model::XmitSkb&& skb) { sink(skb); }) {}
 
   model::Socket& socket() override { return sock_; }
