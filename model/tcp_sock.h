@@ -96,9 +96,7 @@ class TcpSock final : public Socket {
     // SYN (tcp_check_req) instead of the request's timer. Only a timeout
     // sets the child's undo_marker (tcp_create_openreq_child).
     uint32_t synack_answers = 0;
-    // tcp_init_wl: the sequence number of the peer's segment that completed
-    // the handshake, in the numbering of Segment::seq (snd_wl1).
-    uint32_t snd_wl1 = 0;
+    uint32_t snd_wl1 = 0;  // tcp_init_wl: the handshake-completing Segment::seq
   };
 
   TcpSock(EventLoop* loop, const ConnectionConfig& config, const Profile& profile, Options opts, XmitFn xmit);
