@@ -2,6 +2,7 @@
 
 #include "scenario/text_util.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <limits>
@@ -9,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "packetdrill/icmp_names.h"
 #include "packetdrill/lexer.h"
@@ -388,18 +391,9 @@ class Parser {
       hex += t.text;
       ++n;
     }
-    if (hex.size() != 32) return false;
-    for (size_t i = 0; i < 16; ++i) {
-      int v = 0;
-      for (char c : hex.substr(2 * i, 2)) {
-        const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-                      : std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(c) - 'a' + 10
-                                                                     : -1;
-        if (d < 0) return false;
-        v = v * 16 + d;
-      }
-      (*out)[i] = static_cast<uint8_t>(v);
-    }
+    if (hex.size() != 32 || !std::all_of(hex.begin(), hex.end(), absl::ascii_isxdigit)) return false;
+    const std::string bytes = absl::HexStringToBytes(hex);
+    std::copy(bytes.begin(), bytes.end(), out->begin());
     for (size_t i = 0; i < n; ++i) Next();
     return true;
   }

@@ -86,17 +86,18 @@ uint32_t RunState::SelectWindow() {
   const Negotiated& neg = sock.neg;
   ScriptSocket::Receive& rcv = sock.rcv;
   const uint64_t unit = uint64_t{1} << neg.rcv_wscale;
+  auto align = [unit](uint64_t bytes) { return (bytes + unit - 1) / unit * unit; };  // ALIGN
   // __tcp_select_window: min(free space, rcv_ssthresh), rounded to the
   // scale unit (down from v6.5, up before); without scaling rcv_wnd stays.
   uint64_t new_win = rcv.wnd;
   if (neg.rcv_wscale != 0) {
     const uint64_t ssthresh = InitRcvSsthresh(neg, InitialRcvWnd(sock, profile));
-    new_win = profile.rcv_window_round_down ? ssthresh / unit * unit : (ssthresh + unit - 1) / unit * unit;
+    new_win = profile.rcv_window_round_down ? ssthresh / unit * unit : align(ssthresh);
   }
   // tcp_select_window never offers less than what is left of the last
   // offer (tcp_receive_window; tcp_shrink_window is 0), rounded up.
   const int64_t cur_win = std::max<int64_t>(int64_t{rcv.wup} + rcv.wnd - sock.rcv_nxt, 0);
-  const uint64_t kept = (static_cast<uint64_t>(cur_win) + unit - 1) / unit * unit;
+  const uint64_t kept = align(static_cast<uint64_t>(cur_win));
   // Unread data's truesize lowers the free space the offer is cut to; it
   // matters only when the offer, not what is left, sets the window.
   if (rcv.grow_window_ran || rcv.full_segment_seen || (rcv.queued > 0 && new_win > kept)) rcv.wnd_unknown = true;
